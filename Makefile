@@ -1,0 +1,52 @@
+# PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
+
+SWIFT ?= swift
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev pkg-config
+SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
+PUSHSEAL := .build/release/pushseal
+
+.PHONY: deps build release test demo lint format docs clean
+
+## deps: install the Debian packages that are missing (a no-op when all are present)
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+## build: debug build, warnings are errors
+build: deps
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+## release: the optimised CLI
+release: deps
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product pushseal
+
+## test: build with warnings as errors, then run every test (vectors included)
+test: deps
+	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) test --skip-build
+
+## demo: seal and open a sample payload with the CLI
+demo: release
+	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo.sh
+
+## lint: swift format in strict mode over every Swift file
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive Sources Tests Package.swift
+
+## format: rewrite every Swift file in the project's style
+format:
+	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Package.swift
+
+## docs: build the API documentation from the doc comments into .build/docs
+docs: deps
+	./scripts/docs.sh
+
+clean:
+	$(SWIFT) package clean

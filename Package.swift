@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// PushSeal: end-to-end encrypted APNs payloads.
+//
+// The architecture, bottom up:
+//   CSodium, COpenSSL, CSQLite   system C libraries, found through pkg-config
+//   PushSealPrimitives           the only crypto code that touches C: secrets, AEADs, X25519, P-256, HKDF
+//   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
+//   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
+//   PushSealDecryptor            device side: key store, opening and rewriting, event ledger, extension session
+//   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
+//   pushseal                     the executable: a five-line entry point
+
+let package = Package(
+    name: "PushSeal",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "PushSealEncryptor", targets: ["PushSealEncryptor"]),
+        .library(name: "PushSealDecryptor", targets: ["PushSealDecryptor"]),
+        .library(name: "PushSealCore", targets: ["PushSealCore"]),
+        .executable(name: "pushseal", targets: ["pushseal"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "PushSealPrimitives", dependencies: ["CSodium", "COpenSSL"]),
+        .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
+        .target(name: "PushSealEncryptor", dependencies: ["PushSealCore"]),
+        .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "CSQLite"]),
+        .target(name: "PushSealCLI", dependencies: ["PushSealEncryptor", "PushSealDecryptor"]),
+        .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
+        .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
+        .testTarget(name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"]),
+        .testTarget(
+            name: "PushSealCoreTests",
+            dependencies: ["PushSealCore", "PushSealPrimitives", "PushSealTestSupport"],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(name: "PushSealEncryptorTests", dependencies: ["PushSealEncryptor", "PushSealTestSupport"]),
+        .testTarget(name: "PushSealDecryptorTests", dependencies: ["PushSealDecryptor", "PushSealTestSupport"]),
+        .testTarget(name: "PushSealCLITests", dependencies: ["PushSealCLI", "PushSealTestSupport"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}
