@@ -1,0 +1,69 @@
+internal import PushSealPrimitives
+
+extension HPKE.KEM {
+    /// The shared secret of the KEM and `enc`, the serialised ephemeral public key.
+    struct Encapsulation {
+        let sharedSecret: SecretBytes
+        let enc: [UInt8]
+    }
+
+    private var kdf: HPKE.LabeledKDF { HPKE.LabeledKDF(suiteIdentifier: identifier) }
+
+    /// `Encap` (sender is nil) or `AuthEncap` of RFC 9180 §4.1. The ephemeral key is fresh unless
+    /// given, which only known-answer tests do.
+    func encapsulate(
+        to recipient: HPKE.PublicKey, sender: HPKE.PrivateKey?, ephemeral: HPKE.PrivateKey?
+    ) throws -> Encapsulation {
+        let ephemeral = try ephemeral ?? HPKE.PrivateKey.generate(self)
+        let enc = ephemeral.publicKey.serialized
+        var dh = [try ephemeral.agree(with: recipient)]
+        var context = enc + recipient.serialized
+        if let sender {
+            dh.append(try sender.agree(with: recipient))
+            context += sender.publicKey.serialized
+        }
+        return Encapsulation(sharedSecret: try extractAndExpand(dh: dh, kemContext: context), enc: enc)
+    }
+
+    /// `Decap` (sender is nil) or `AuthDecap` of RFC 9180 §4.1.
+    func decapsulate(enc: [UInt8], recipient: HPKE.PrivateKey, sender: HPKE.PublicKey?) throws -> SecretBytes {
+        let ephemeral = try HPKE.PublicKey(kem: self, serialized: enc)
+        var dh = [try recipient.agree(with: ephemeral)]
+        var context = enc + recipient.publicKey.serialized
+        if let sender {
+            dh.append(try recipient.agree(with: sender))
+            context += sender.serialized
+        }
+        return try extractAndExpand(dh: dh, kemContext: context)
+    }
+
+    /// `DeriveKeyPair(ikm)` of RFC 9180 §7.1.3: X25519 takes the expanded bytes as the scalar;
+    /// P-256 draws candidates until one lies in [1, n).
+    package func deriveKeyPair(ikm: [UInt8]) throws -> HPKE.PrivateKey {
+        let prk = try kdf.extract(salt: [UInt8](), label: "dkp_prk", ikm: ikm)
+        switch self {
+        case .x25519:
+            let scalar = try kdf.expand(prk: prk, label: "sk", info: [UInt8](), length: X25519.keyByteCount)
+            return .x25519(try X25519.PrivateKey(rawRepresentation: scalar))
+        case .p256:
+            for counter in 0...UInt8.max {
+                let candidate = try kdf.expand(prk: prk, label: "candidate", info: [counter], length: 32)
+                if let key = try? P256.PrivateKey(rawRepresentation: candidate) { return .p256(key) }
+            }
+            throw CryptoFailure.invalidKey("DeriveKeyPair found no valid P-256 scalar")
+        }
+    }
+
+    /// `ExtractAndExpand(dh, kem_context)`, with the DH outputs concatenated in wiped storage.
+    private func extractAndExpand(dh: [SecretBytes], kemContext: [UInt8]) throws -> SecretBytes {
+        let joined = SecretBytes(count: dh.reduce(0) { $0 + $1.count }) { buffer in
+            var offset = 0
+            for part in dh {
+                part.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: $0) }
+                offset += part.count
+            }
+        }
+        let prk = try kdf.extract(salt: [UInt8](), label: "eae_prk", ikm: joined)
+        return try kdf.expand(prk: prk, label: "shared_secret", info: kemContext, length: 32)
+    }
+}

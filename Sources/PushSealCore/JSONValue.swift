@@ -1,0 +1,120 @@
+/// A JSON value that keeps what a round trip must keep: the order of object members and the
+/// exact text of numbers, so that `userInfo` is the decrypted payload exactly.
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, kept as its literal text.
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object, its members in their original order.
+    case object(JSONObject)
+
+    /// The object, if this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    /// The number, if this is one.
+    public var numberValue: JSONNumber? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
+    /// The JSON type's name, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON number as written: its literal text is what is serialised back.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The literal, e.g. `3`, `-0.5`, `1e3`.
+    public let literal: String
+
+    /// Wraps a literal that the parser has already checked against the JSON grammar.
+    init(validatedLiteral literal: String) {
+        self.literal = literal
+    }
+
+    /// A number written from an integer.
+    public init(_ value: Int) {
+        literal = String(value)
+    }
+
+    /// The value as a double.
+    public var doubleValue: Double? { Double(literal) }
+
+    /// The value as an integer, when the literal is one (no fraction, no exponent).
+    public var intValue: Int? { Int(literal) }
+
+    public var description: String { literal }
+}
+
+/// A JSON object: members in their original order, each name once.
+public struct JSONObject: Sendable, Hashable, Sequence {
+    /// The members, in order.
+    public private(set) var members: [(name: String, value: JSONValue)]
+
+    /// An empty object.
+    public init() {
+        members = []
+    }
+
+    /// An object with these members, which must have distinct names.
+    public init(_ members: [(String, JSONValue)]) {
+        self.members = members.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the member `name`, if present.
+    public subscript(name: String) -> JSONValue? {
+        get { members.first { $0.name == name }?.value }
+        set {
+            let index = members.firstIndex { $0.name == name }
+            switch (index, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append((name: name, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// Iterates the members in order.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: JSONValue)]> {
+        members.makeIterator()
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for member in members {
+            hasher.combine(member.name)
+            hasher.combine(member.value)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// An error with a stable code: the reasons of envelope v1, plus the codes of key and payload
+/// validation. Two errors are equal when their codes are, which keeps tests simple.
+///
+/// The ``detail`` names what is wrong and where, and never holds key bytes or plaintext.
+public struct PushSealError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The machine-readable code, e.g. `decryption-failed`.
+    public let code: Code
+    /// A human-readable explanation naming what is wrong and where.
+    public let detail: String
+
+    /// An error with `code`, explained by `detail`.
+    public init(_ code: Code, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { "\(code): \(detail)" }
+
+    public static func == (lhs: PushSealError, rhs: PushSealError) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// A stable error code; its `rawValue` is the reason string of envelope-v1.md.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The reason as written on the wire and in CLI output.
+        public let rawValue: String
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        public var description: String { rawValue }
+
+        /// The envelope is not base64url, or its header is truncated or has a bad length or mode.
+        public static let malformedEnvelope = Code("malformed-envelope")
+        /// The envelope's version byte is not 1.
+        public static let unsupportedVersion = Code("unsupported-version")
+        /// The envelope's suite byte is not 1, 2 or 3.
+        public static let unsupportedSuite = Code("unsupported-suite")
+        /// No key in the store has the envelope's `kid` for its suite.
+        public static let unknownKey = Code("unknown-key")
+        /// An auth-mode envelope's `skid` is not a trusted sender of its suite.
+        public static let untrustedSender = Code("untrusted-sender")
+        /// The store pins senders for the suite, and the envelope is in base mode.
+        public static let authenticationRequired = Code("authentication-required")
+        /// Any AEAD or KEM failure; deliberately one code, so it cannot serve as an oracle.
+        public static let decryptionFailed = Code("decryption-failed")
+        /// Bad padding, invalid UTF-8, or content that is not a JSON object.
+        public static let malformedContent = Code("malformed-content")
+        /// The key store is missing, unreadable or has unsafe permissions.
+        public static let keyStoreUnavailable = Code("key-store-unavailable")
+        /// The extension's time ran out before the content was ready.
+        public static let timeout = Code("timeout")
+        /// A key (JWK) is malformed or inconsistent.
+        public static let invalidKey = Code("invalid-key")
+        /// A payload to seal breaks Apple's rules.
+        public static let invalidPayload = Code("invalid-payload")
+        /// A payload cannot fit APNs' size limit.
+        public static let payloadTooLarge = Code("payload-too-large")
+    }
+}
