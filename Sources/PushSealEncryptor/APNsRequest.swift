@@ -1,0 +1,72 @@
+internal import PushSealCore
+
+/// The request options of the APNs provider API that go with a sealed payload.
+public struct APNsRequestOptions: Sendable, Hashable {
+    /// `apns-topic`: the app's bundle id (with `.voip` for VoIP pushes).
+    public var topic: String
+    /// `apns-collapse-id`: at most 64 bytes.
+    public var collapseID: String?
+    /// `apns-expiration`: a UNIX time; 0 means deliver once or never.
+    public var expiration: Int?
+    /// `apns-priority`: 10 (immediate) or 5 (power-considerate); nil takes the push type's default.
+    public var priority: Int?
+
+    /// Options for `topic`.
+    public init(topic: String, collapseID: String? = nil, expiration: Int? = nil, priority: Int? = nil) {
+        self.topic = topic
+        self.collapseID = collapseID
+        self.expiration = expiration
+        self.priority = priority
+    }
+}
+
+/// A sealed payload with the APNs request headers it must be sent with.
+public struct APNsRequest: Sendable {
+    /// The headers, in a fixed order: push type, topic, priority, then the optional ones.
+    public let headers: [(name: String, value: String)]
+    /// The sealed outer payload.
+    public let payload: SealedPayload
+
+    /// Assembles the headers for `payload`.
+    /// - Throws: ``PushSealError/Code/invalidPayload`` naming the header that breaks Apple's rules.
+    public init(payload: SealedPayload, pushType: PushType, options: APNsRequestOptions) throws {
+        guard !options.topic.isEmpty else {
+            throw PushSealError(.invalidPayload, "apns-topic is required (--topic or \"topic\")")
+        }
+        let priority = options.priority ?? pushType.defaultPriority
+        guard priority == 5 || priority == 10 else {
+            throw PushSealError(.invalidPayload, "apns-priority must be 5 or 10, not \(priority)")
+        }
+        if pushType == .background, priority != 5 {
+            throw PushSealError(.invalidPayload, "apns-priority must be 5 for background pushes (Apple rejects 10)")
+        }
+        var headers: [(name: String, value: String)] = [
+            ("apns-push-type", pushType.name), ("apns-topic", options.topic), ("apns-priority", String(priority)),
+        ]
+        if let expiration = options.expiration {
+            guard expiration >= 0 else {
+                throw PushSealError(.invalidPayload, "apns-expiration must be a UNIX time ≥ 0, not \(expiration)")
+            }
+            headers.append(("apns-expiration", String(expiration)))
+        }
+        if let collapseID = options.collapseID {
+            guard !collapseID.isEmpty, collapseID.utf8.count <= 64 else {
+                throw PushSealError(
+                    .invalidPayload, "apns-collapse-id must be 1 to 64 bytes, not \(collapseID.utf8.count)")
+            }
+            headers.append(("apns-collapse-id", collapseID))
+        }
+        self.headers = headers
+        self.payload = payload
+    }
+
+    /// `{"headers": {...}, "payload": {...}}` as compact JSON, the shape of `--apns-request`.
+    public var json: [UInt8] {
+        var bytes = Array(#"{"headers":"#.utf8)
+        JSONWriter.write(.object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) })), into: &bytes)
+        bytes += Array(#","payload":"#.utf8)
+        bytes += payload.bytes
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
