@@ -86,3 +86,10 @@ extension SecretBytes {
         }
     }
 }
+
+/// Overwrites `bytes` with zeros in a way the optimiser cannot remove (`sodium_memzero`).
+package func wipe(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { buffer in
+        if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+    }
+}

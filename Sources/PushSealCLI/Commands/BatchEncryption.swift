@@ -1,0 +1,208 @@
+import Dispatch
+internal import PushSealCore
+internal import PushSealEncryptor
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `pushseal encrypt --json-lines`: how a backend in any language seals at volume.
+///
+/// Input is read in blocks of lines; each block is sealed by `jobs` workers in parallel and
+/// written in input order before the next block is read, so memory stays constant for any
+/// number of lines. A bad line gives `{"line": N, "error": …}` and never stops the batch.
+struct BatchEncryption {
+    let arguments: EncryptArguments
+    let console: Console
+    private let sealer: LineSealer
+
+    /// Lines per worker in one block.
+    private static let linesPerWorker = 256
+
+    init(arguments: EncryptArguments, defaultRecipient: Recipient?, sender: PrivateKey?, console: Console) {
+        self.arguments = arguments
+        self.console = console
+        self.sealer = LineSealer(
+            arguments: arguments, defaultRecipient: defaultRecipient, sender: sender, recipients: RecipientCache())
+    }
+
+    func run() throws(UsageError) -> ExitStatus {
+        let jobs = arguments.jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let blockSize = jobs * Self.linesPerWorker
+        let showProgress = console.errors.isTerminal
+        let started = ContinuousClock.now
+        var block: [(number: Int, line: [UInt8]?)] = []
+        var totals = (lines: 0, failed: 0)
+
+        func flushBlock() {
+            let results = seal(block, jobs: jobs)
+            for result in results {
+                console.output.writeLine(result.output)
+                if !result.succeeded { totals.failed += 1 }
+            }
+            totals.lines += block.count
+            block.removeAll(keepingCapacity: true)
+            if showProgress {
+                console.errors.writeImmediately("\rpushseal encrypt: \(totals.lines) lines, \(totals.failed) failed")
+            }
+        }
+
+        try InputSource(path: arguments.input).forEachLine { number, line in
+            if let line, line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            block.append((number, line))
+            if block.count >= blockSize { flushBlock() }
+        }
+        if !block.isEmpty { flushBlock() }
+        console.output.flush()
+
+        let seconds =
+            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
+        let rate = seconds > 0 ? Int(Double(totals.lines) / seconds) : totals.lines
+        if showProgress { console.errors.writeImmediately("\r") }
+        console.errors.writeLine(
+            "pushseal encrypt: \(totals.lines) lines, \(totals.lines - totals.failed) sealed, \(totals.failed) failed "
+                + "(\(rate) lines/s, \(jobs) worker\(jobs == 1 ? "" : "s"))")
+        return totals.failed == 0 ? .success : .itemsFailed
+    }
+
+    /// Seals a block; results come back in input order whatever the worker count.
+    private func seal(_ block: [(number: Int, line: [UInt8]?)], jobs: Int) -> [LineResult] {
+        let results = ResultSlots(count: block.count)
+        let workers = min(jobs, block.count)
+        let sealer = self.sealer
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: block.count, by: workers) {
+                results.store(sealer.sealLine(number: block[index].number, line: block[index].line), at: index)
+            }
+        }
+        return results.values
+    }
+}
+
+/// The outcome of one input line.
+struct LineResult: Sendable {
+    var output: [UInt8] = []
+    var succeeded = false
+}
+
+/// Seals one batch line; shared by the workers, so it holds only immutable, thread-safe state.
+struct LineSealer: Sendable {
+    let arguments: EncryptArguments
+    let defaultRecipient: Recipient?
+    let sender: PrivateKey?
+    let recipients: RecipientCache
+
+    func sealLine(number: Int, line: [UInt8]?) -> LineResult {
+        do {
+            guard let line else { throw ItemFailure(message: "the line is longer than 16 MiB") }
+            let job: JSONObject
+            do {
+                guard let object = try JSONParser.parse(line).objectValue else {
+                    throw ItemFailure(message: "a line must be a JSON object with \"to\" and \"payload\"")
+                }
+                job = object
+            } catch let error as JSONParseError {
+                throw ItemFailure(message: "not JSON: \(error)")
+            }
+            let encryptor = try encryptor(for: job)
+            guard let payload = job["payload"]?.objectValue else {
+                throw ItemFailure(message: "\"payload\" must be a JSON object")
+            }
+            let sealed = try encryptor.seal(payload)
+            guard arguments.apnsRequest else { return LineResult(output: sealed.bytes, succeeded: true) }
+            let request = try APNsRequest(
+                payload: sealed, pushType: encryptor.options.pushType, options: try requestOptions(job))
+            return LineResult(output: request.json, succeeded: true)
+        } catch {
+            let message = (error as? PushSealError)?.detail ?? "\(error)"
+            let object = JSONObject([("line", .number(JSONNumber(number))), ("error", .string(message))])
+            return LineResult(output: JSONWriter.bytes(.object(object)), succeeded: false)
+        }
+    }
+
+    private func encryptor(for job: JSONObject) throws -> Encryptor {
+        let recipient: Recipient
+        switch job["to"] {
+        case .object(let jwk)?: recipient = try recipients.recipient(for: jwk)
+        case nil:
+            guard let defaultRecipient else {
+                throw ItemFailure(message: "the line has no \"to\" key and no --to was given")
+            }
+            recipient = defaultRecipient
+        case let other?: throw ItemFailure(message: "\"to\" must be a JWK object, not \(other.typeName)")
+        }
+        var options = arguments.options
+        if let value = job["push-type"] {
+            guard let name = value.stringValue, let pushType = PushType(name: name) else {
+                throw ItemFailure(message: "\"push-type\" must be \"alert\", \"background\" or \"voip\"")
+            }
+            options.pushType = pushType
+        }
+        return try Encryptor(recipient: recipient, sender: sender, options: options)
+    }
+
+    private func requestOptions(_ job: JSONObject) throws -> APNsRequestOptions {
+        var options = arguments.requestDefaults
+        func text(_ name: String) throws -> String? {
+            guard let value = job[name] else { return nil }
+            guard let text = value.stringValue else { throw ItemFailure(message: "\"\(name)\" must be a string") }
+            return text
+        }
+        func integer(_ name: String) throws -> Int? {
+            guard let value = job[name] else { return nil }
+            guard let number = value.numberValue?.intValue else {
+                throw ItemFailure(message: "\"\(name)\" must be an integer")
+            }
+            return number
+        }
+        if let topic = try text("topic") { options.topic = topic }
+        if let collapseID = try text("collapse-id") { options.collapseID = collapseID }
+        if let expiration = try integer("expiration") { options.expiration = expiration }
+        if let priority = try integer("priority") { options.priority = priority }
+        return options
+    }
+}
+
+/// Parsed recipient keys by JWK text, so a batch that seals for the same devices again and
+/// again validates each key once. Bounded: cleared when it grows past ``capacity``.
+final class RecipientCache: @unchecked Sendable {
+    private static let capacity = 4_096
+    private let lock = DispatchQueue(label: "pushseal.recipient-cache")
+    private var recipients: [String: Recipient] = [:]
+
+    func recipient(for jwk: JSONObject) throws -> Recipient {
+        let key = JSONWriter.string(.object(jwk))
+        if let cached = lock.sync(execute: { recipients[key] }) { return cached }
+        let recipient = try Recipient(jwk: jwk)
+        lock.sync {
+            if recipients.count >= Self.capacity { recipients.removeAll(keepingCapacity: true) }
+            recipients[key] = recipient
+        }
+        return recipient
+    }
+}
+
+/// One slot per line of a block, written by whichever worker sealed it.
+private final class ResultSlots: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<LineResult>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: LineResult())
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    /// Each index is written by exactly one worker, so no two threads touch the same slot.
+    func store(_ result: LineResult, at index: Int) {
+        slots[index] = result
+    }
+
+    var values: [LineResult] { Array(slots) }
+}

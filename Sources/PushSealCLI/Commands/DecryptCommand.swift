@@ -1,0 +1,66 @@
+internal import PushSealCore
+internal import PushSealDecryptor
+
+/// `pushseal decrypt`: the extension's logic on captured payloads, for debugging and support.
+enum DecryptCommand {
+    /// The member `xcrun simctl push` adds to `.apns` files; it is not part of the push.
+    static let simulatorTargetMember = "Simulator Target Bundle"
+
+    static func run(store directory: String, record: Bool, jsonLines: Bool, input: String?, console: Console)
+        throws(UsageError) -> ExitStatus
+    {
+        let store = FileKeyStore(directory: directory)
+        do {
+            _ = try store.entries()
+        } catch {
+            console.errors.writeLine(
+                "pushseal decrypt: \(KeyFiles.detail(error)); sealed payloads degrade with key-store-unavailable")
+        }
+        let decryptor = Decryptor(keyStore: store, ledger: record ? store.ledger : nil)
+        let source = InputSource(path: input)
+
+        if !jsonLines {
+            let bytes = try source.readAll()
+            let payload: JSONObject
+            do {
+                payload = try Self.payload(bytes)
+            } catch {
+                throw UsageError("decrypt: \(source.name): \(error.message)")
+            }
+            let result = decryptor.open(payload)
+            console.output.writeLine(JSONWriter.bytes(.object(result.json)))
+            return result.status == .degraded ? .itemsFailed : .success
+        }
+
+        var failures = 0
+        try source.forEachLine { number, line in
+            if let line, line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            do {
+                guard let line else { throw ItemFailure(message: "the line is longer than 16 MiB") }
+                let result = decryptor.open(try Self.payload(line))
+                if result.status == .degraded { failures += 1 }
+                console.output.writeLine(JSONWriter.bytes(.object(result.json)))
+            } catch {
+                failures += 1
+                let object = JSONObject([("line", .number(JSONNumber(number))), ("error", .string("\(error)"))])
+                console.output.writeLine(JSONWriter.bytes(.object(object)))
+            }
+        }
+        return failures == 0 ? .success : .itemsFailed
+    }
+
+    /// Parses a payload (or an `.apns` file) into the notification's `userInfo`.
+    static func payload(_ bytes: [UInt8]) throws(ItemFailure) -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw ItemFailure(message: "not JSON: \(error)")
+        }
+        guard var payload = value.objectValue else {
+            throw ItemFailure(message: "a payload must be a JSON object, not \(value.typeName)")
+        }
+        payload[simulatorTargetMember] = nil
+        return payload
+    }
+}

@@ -1,0 +1,53 @@
+internal import PushSealCore
+internal import PushSealEncryptor
+
+/// `pushseal encrypt`: one payload, or a JSON Lines batch.
+enum EncryptCommand {
+    static func run(_ arguments: EncryptArguments, console: Console) throws(UsageError) -> ExitStatus {
+        let sender = try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) }
+        let recipient = try arguments.recipientFile.map { path throws(UsageError) in try KeyFiles.recipient(path) }
+        if arguments.jsonLines {
+            return try BatchEncryption(
+                arguments: arguments, defaultRecipient: recipient, sender: sender, console: console
+            )
+            .run()
+        }
+        guard let recipient else { throw UsageError("encrypt: --to is required") }
+        let encryptor: Encryptor
+        do {
+            encryptor = try Encryptor(recipient: recipient, sender: sender, options: arguments.options)
+        } catch {
+            throw UsageError("encrypt: \(KeyFiles.detail(error))")
+        }
+        let source = InputSource(path: arguments.input)
+        let bytes = try source.readAll()
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw UsageError("encrypt: \(source.name) is not JSON: \(error)")
+        }
+        do {
+            guard let payload = value.objectValue else {
+                throw PushSealError(.invalidPayload, "$ must be a JSON object, not \(value.typeName)")
+            }
+            let sealed = try encryptor.seal(payload)
+            if sealed.bodyTruncated {
+                console.errors.writeLine(
+                    "pushseal encrypt: the alert body was shortened to fit \(arguments.options.pushType.sizeLimit) bytes"
+                )
+            }
+            if arguments.apnsRequest {
+                let request = try APNsRequest(
+                    payload: sealed, pushType: arguments.options.pushType, options: arguments.requestDefaults)
+                console.output.writeLine(request.json)
+            } else {
+                console.output.writeLine(sealed.bytes)
+            }
+            return .success
+        } catch {
+            console.errors.writeLine("pushseal encrypt: \(source.name): \(KeyFiles.detail(error))")
+            return .itemsFailed
+        }
+    }
+}

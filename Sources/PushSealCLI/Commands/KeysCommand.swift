@@ -1,0 +1,111 @@
+internal import PushSealCore
+internal import PushSealDecryptor
+
+/// `pushseal keys generate|public|init|import|rotate|retire|list`.
+enum KeysCommand {
+    static func generate(suite: EnvelopeSuite, kid: String?, output: String?, console: Console) throws(UsageError)
+        -> ExitStatus
+    {
+        let key: PrivateKey
+        do {
+            key = try PrivateKey.generate(suite: suite, kid: kid)
+        } catch {
+            throw UsageError("keys generate: \(KeyFiles.detail(error))")
+        }
+        var bytes = JSONWriter.bytes(.object(key.privateJWK))
+        defer { SecureMemory.wipe(&bytes) }
+        if let output {
+            try KeyFiles.writeNew(bytes + [0x0A], to: output)
+            console.errors.writeLine(
+                "pushseal: wrote \(suite.name) private key \"\(key.kid)\" to \(output) (mode 0600)")
+        } else {
+            console.output.writeLine(bytes)
+        }
+        return .success
+    }
+
+    static func publicKey(input: String?, console: Console) throws(UsageError) -> ExitStatus {
+        let key = try KeyFiles.privateKey(input)
+        guard let publicKey = key.publicKey else {
+            throw UsageError("keys public: \(input ?? "the key") is a shared (oct) key, which has no public half")
+        }
+        console.output.writeLine(JSONWriter.bytes(.object(publicKey.jwk)))
+        return .success
+    }
+
+    static func initialize(store directory: String, console: Console) throws(UsageError) -> ExitStatus {
+        let existed = (try? FileKeyStore(directory: directory).entries()) != nil
+        _ = try storeCall { try FileKeyStore.initialize(directory: directory) }
+        console.output.writeLine(
+            JSONWriter.bytes(.object(JSONObject([("store", .string(directory)), ("created", .bool(!existed))]))))
+        return .success
+    }
+
+    static func importKey(store directory: String, sender: Bool, input: String?, console: Console) throws(UsageError)
+        -> ExitStatus
+    {
+        let source = InputSource(path: input)
+        var bytes = try source.readAll()
+        defer { SecureMemory.wipe(&bytes) }
+        let store = FileKeyStore(directory: directory)
+        let entry: StoredKey
+        if sender {
+            guard let object = try? JSONParser.parse(bytes).objectValue else {
+                throw UsageError("bad key file \(source.name): not a JSON object")
+            }
+            guard object["d"] == nil, object["k"] == nil else {
+                throw UsageError(
+                    "keys import --sender: \(source.name) is a private key; import its public half "
+                        + "(pushseal keys public) so the device never holds the sender's secret")
+            }
+            let key: PublicKey
+            do {
+                key = try PublicKey(jwk: object)
+            } catch {
+                throw UsageError("bad key file \(source.name): \(KeyFiles.detail(error))")
+            }
+            entry = try storeCall { try store.importSender(key) }
+        } else {
+            let key: PrivateKey
+            do {
+                key = try PrivateKey(jwk: bytes)
+            } catch {
+                throw UsageError("bad key file \(source.name): \(KeyFiles.detail(error))")
+            }
+            entry = try storeCall { try store.importDeviceKey(key) }
+        }
+        console.output.writeLine(JSONWriter.bytes(.object(entry.listing)))
+        return .success
+    }
+
+    static func rotate(store directory: String, suite: EnvelopeSuite?, console: Console) throws(UsageError)
+        -> ExitStatus
+    {
+        let key = try storeCall { try FileKeyStore(directory: directory).rotate(suite: suite) }
+        var bytes = JSONWriter.bytes(.object(key.publicKey?.jwk ?? key.privateJWK))
+        defer { SecureMemory.wipe(&bytes) }
+        console.output.writeLine(bytes)
+        return .success
+    }
+
+    static func retire(store directory: String, kid: String, console: Console) throws(UsageError) -> ExitStatus {
+        try storeCall { try FileKeyStore(directory: directory).retire(kid: kid) }
+        console.output.writeLine(JSONWriter.bytes(.object(JSONObject([("retired", .string(kid))]))))
+        return .success
+    }
+
+    static func list(store directory: String, console: Console) throws(UsageError) -> ExitStatus {
+        let entries = try storeCall { try FileKeyStore(directory: directory).entries() }
+        for entry in entries { console.output.writeLine(JSONWriter.bytes(.object(entry.listing))) }
+        return .success
+    }
+
+    /// Runs a store operation; its failures are status 2, with the store's message.
+    private static func storeCall<Result>(_ body: () throws -> Result) throws(UsageError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw UsageError(KeyFiles.detail(error))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// `pushseal help`.
+enum HelpText {
+    static let version = "pushseal 1.0.0 (envelope v1, cli v1)"
+
+    static let usage = """
+        pushseal: end-to-end encrypted APNs payloads (envelope v1)
+
+        Keys
+          pushseal keys generate --suite x25519|p256|xchacha [--kid ID] [--out FILE]
+          pushseal keys public [FILE|-]
+          pushseal keys init    --store DIR
+          pushseal keys import  --store DIR [--sender] [FILE|-]
+          pushseal keys rotate  --store DIR [--suite x25519|p256|xchacha]
+          pushseal keys retire  --store DIR --kid ID
+          pushseal keys list    --store DIR
+
+        Server side
+          pushseal encrypt --to RECIPIENT.jwk [--sender SENDER.jwk]
+                           [--placeholder-title T] [--placeholder-body B] [--placeholder-loc-key K]
+                           [--clear MEMBER]... [--push-type alert|background|voip] [--pad BYTES] [--truncate]
+                           [--apns-request --topic TOPIC [--collapse-id ID] [--expiration UNIX] [--priority 5|10]]
+                           [FILE|-]
+          pushseal encrypt --json-lines [--to DEFAULT.jwk] [--jobs N] [options as above] [FILE|-]
+
+        Device side and captured payloads
+          pushseal decrypt --store DIR [--record] [--json-lines] [FILE|-]
+          pushseal inspect [FILE|-]
+
+        Exit status: 0 success; 1 some items failed (degraded, invalid or too large payload, bad batch
+        line); 2 usage error or unreadable input. Results are JSON on standard output; messages go to
+        standard error. See README.md and docs/cli-v1.md.
+        """
+}

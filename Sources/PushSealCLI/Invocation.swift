@@ -1,0 +1,193 @@
+public import PushSealCore
+public import PushSealEncryptor
+
+/// A parsed command line: what to run, with every argument checked.
+public enum Invocation: Equatable, Sendable {
+    /// `pushseal help` / `--help`.
+    case help
+    /// `pushseal --version`.
+    case version
+    /// `keys generate --suite S [--kid ID] [--out FILE]`.
+    case keysGenerate(suite: EnvelopeSuite, kid: String?, output: String?)
+    /// `keys public [FILE|-]`.
+    case keysPublic(input: String?)
+    /// `keys init --store DIR`.
+    case keysInit(store: String)
+    /// `keys import --store DIR [--sender] [FILE|-]`.
+    case keysImport(store: String, sender: Bool, input: String?)
+    /// `keys rotate --store DIR [--suite S]`.
+    case keysRotate(store: String, suite: EnvelopeSuite?)
+    /// `keys retire --store DIR --kid ID`.
+    case keysRetire(store: String, kid: String)
+    /// `keys list --store DIR`.
+    case keysList(store: String)
+    /// `encrypt …`.
+    case encrypt(EncryptArguments)
+    /// `decrypt --store DIR [--record] [--json-lines] [FILE|-]`.
+    case decrypt(store: String, record: Bool, jsonLines: Bool, input: String?)
+    /// `inspect [FILE|-]`.
+    case inspect(input: String?)
+
+    /// Parses the arguments after the program name.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let command = arguments.first else { return .help }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") { return .help }
+        switch command {
+        case "help", "--help", "-h": return .help
+        case "--version", "version": return .version
+        case "keys": return try parseKeys(rest)
+        case "encrypt": return .encrypt(try EncryptArguments.parse(rest))
+        case "decrypt":
+            let reader = try ArgumentReader(
+                rest, command: "decrypt", valued: ["store"], switches: ["record", "json-lines"])
+            return .decrypt(
+                store: try reader.required("store"), record: reader.flag("record"),
+                jsonLines: reader.flag("json-lines"), input: try reader.inputFile())
+        case "inspect":
+            let reader = try ArgumentReader(rest, command: "inspect", valued: [], switches: [])
+            return .inspect(input: try reader.inputFile())
+        default:
+            throw UsageError("unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, help)")
+        }
+    }
+
+    private static func parseKeys(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let subcommand = arguments.first else {
+            throw UsageError("keys: expected generate, public, init, import, rotate, retire or list")
+        }
+        let rest = Array(arguments.dropFirst())
+        let name = "keys \(subcommand)"
+        func noPositionals(_ reader: ArgumentReader) throws(UsageError) {
+            guard reader.positionals.isEmpty else {
+                throw UsageError("\(name): unexpected argument \"\(reader.positionals[0])\"")
+            }
+        }
+        switch subcommand {
+        case "generate":
+            let reader = try ArgumentReader(rest, command: name, valued: ["suite", "kid", "out"], switches: [])
+            try noPositionals(reader)
+            let kid = reader.value("kid")
+            if let kid, !KeyID.isValid(kid) {
+                throw UsageError("\(name): --kid must be 1 to 64 characters from A-Z a-z 0-9 . _ -")
+            }
+            return .keysGenerate(
+                suite: try suite(reader.required("suite"), name), kid: kid, output: reader.value("out"))
+        case "public":
+            let reader = try ArgumentReader(rest, command: name, valued: [], switches: [])
+            return .keysPublic(input: try reader.inputFile())
+        case "init":
+            let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: [])
+            try noPositionals(reader)
+            return .keysInit(store: try reader.required("store"))
+        case "import":
+            let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: ["sender"])
+            return .keysImport(
+                store: try reader.required("store"), sender: reader.flag("sender"), input: try reader.inputFile())
+        case "rotate":
+            let reader = try ArgumentReader(rest, command: name, valued: ["store", "suite"], switches: [])
+            try noPositionals(reader)
+            let suiteName = reader.value("suite")
+            return .keysRotate(
+                store: try reader.required("store"),
+                suite: try suiteName.map { name throws(UsageError) in try suite(name, "keys rotate") })
+        case "retire":
+            let reader = try ArgumentReader(rest, command: name, valued: ["store", "kid"], switches: [])
+            try noPositionals(reader)
+            return .keysRetire(store: try reader.required("store"), kid: try reader.required("kid"))
+        case "list":
+            let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: [])
+            try noPositionals(reader)
+            return .keysList(store: try reader.required("store"))
+        default:
+            throw UsageError(
+                "keys: unknown subcommand \"\(subcommand)\" (generate, public, init, import, rotate, retire, list)")
+        }
+    }
+
+    static func suite(_ name: String, _ command: String) throws(UsageError) -> EnvelopeSuite {
+        guard let suite = EnvelopeSuite(shortName: name) else {
+            throw UsageError("\(command): --suite must be x25519, p256 or xchacha, not \"\(name)\"")
+        }
+        return suite
+    }
+}
+
+/// The arguments of `pushseal encrypt`.
+public struct EncryptArguments: Equatable, Sendable {
+    /// `--to`: the recipient JWK file (required unless `--json-lines`, where it is the default).
+    public var recipientFile: String?
+    /// `--sender`: the sender private JWK file (HPKE auth mode).
+    public var senderFile: String?
+    /// The placeholder, clear members, push type, padding and overflow policy.
+    public var options = EncryptionOptions()
+    /// `--apns-request`: wrap the output with the APNs headers.
+    public var apnsRequest = false
+    /// `--topic`, `--collapse-id`, `--expiration`, `--priority`.
+    public var requestDefaults = APNsRequestOptions(topic: "")
+    /// `--json-lines`: one job per input line.
+    public var jsonLines = false
+    /// `--jobs`: worker threads for a batch (default: the number of cores).
+    public var jobs: Int?
+    /// The input file; nil is standard input.
+    public var input: String?
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> EncryptArguments {
+        let reader = try ArgumentReader(
+            arguments, command: "encrypt",
+            valued: [
+                "to", "sender", "placeholder-title", "placeholder-body", "placeholder-loc-key", "clear", "push-type",
+                "pad", "topic", "collapse-id", "expiration", "priority", "jobs",
+            ],
+            switches: ["truncate", "apns-request", "json-lines"])
+        var parsed = EncryptArguments()
+        parsed.recipientFile = reader.value("to")
+        parsed.senderFile = reader.value("sender")
+        parsed.jsonLines = reader.flag("json-lines")
+        parsed.apnsRequest = reader.flag("apns-request")
+        parsed.input = try reader.inputFile()
+        guard parsed.recipientFile != nil || parsed.jsonLines else {
+            throw UsageError("encrypt: --to RECIPIENT.jwk is required (or --json-lines with \"to\" on each line)")
+        }
+        if let key = reader.value("placeholder-loc-key") {
+            guard reader.value("placeholder-title") == nil, reader.value("placeholder-body") == nil else {
+                throw UsageError(
+                    "encrypt: --placeholder-loc-key cannot be combined with --placeholder-title/--placeholder-body")
+            }
+            parsed.options.placeholder = .localized(key: key)
+        } else if reader.value("placeholder-title") != nil || reader.value("placeholder-body") != nil {
+            parsed.options.placeholder = .text(
+                title: reader.value("placeholder-title"), body: reader.value("placeholder-body"))
+        }
+        parsed.options.clearMembers = reader.all("clear")
+        if let name = reader.value("push-type") {
+            guard let pushType = PushType(name: name) else {
+                throw UsageError("encrypt: --push-type must be alert, background or voip, not \"\(name)\"")
+            }
+            parsed.options.pushType = pushType
+        }
+        if let pad = try reader.integer("pad") { parsed.options.padBlock = pad }
+        parsed.options.overflow = reader.flag("truncate") ? .truncateBody : .fail
+        do {
+            try parsed.options.validate()
+        } catch let error as PushSealError {
+            throw UsageError("encrypt: \(error.detail)")
+        } catch {
+            throw UsageError("encrypt: \(error)")
+        }
+        parsed.requestDefaults = APNsRequestOptions(
+            topic: reader.value("topic") ?? "", collapseID: reader.value("collapse-id"),
+            expiration: try reader.integer("expiration"), priority: try reader.integer("priority"))
+        if let priority = parsed.requestDefaults.priority, priority != 5 && priority != 10 {
+            throw UsageError("encrypt: --priority must be 5 or 10, not \(priority)")
+        }
+        if parsed.apnsRequest, !parsed.jsonLines, parsed.requestDefaults.topic.isEmpty {
+            throw UsageError("encrypt: --apns-request needs --topic")
+        }
+        if let jobs = try reader.integer("jobs") {
+            guard (1...64).contains(jobs) else { throw UsageError("encrypt: --jobs must be 1 to 64, not \(jobs)") }
+            parsed.jobs = jobs
+        }
+        return parsed
+    }
+}

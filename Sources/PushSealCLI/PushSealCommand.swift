@@ -1,0 +1,50 @@
+/// The `pushseal` program: parses the command line, runs the command, maps errors to the exit
+/// statuses of cli-v1.md. The executable target only calls ``main(_:)``.
+public enum PushSealCommand {
+    /// Runs `pushseal` with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        let console = Console()
+        let status: ExitStatus
+        do {
+            status = try run(Invocation.parse(arguments), console: console)
+        } catch {
+            console.output.flush()
+            console.errors.writeLine("pushseal: \(error.message)")
+            return ExitStatus.usage.code
+        }
+        console.output.flush()
+        return status.code
+    }
+
+    private static func run(_ invocation: Invocation, console: Console) throws(UsageError) -> ExitStatus {
+        switch invocation {
+        case .help:
+            console.output.writeLine(HelpText.usage)
+            return .success
+        case .version:
+            console.output.writeLine(HelpText.version)
+            return .success
+        case .keysGenerate(let suite, let kid, let output):
+            return try KeysCommand.generate(suite: suite, kid: kid, output: output, console: console)
+        case .keysPublic(let input):
+            return try KeysCommand.publicKey(input: input, console: console)
+        case .keysInit(let store):
+            return try KeysCommand.initialize(store: store, console: console)
+        case .keysImport(let store, let sender, let input):
+            return try KeysCommand.importKey(store: store, sender: sender, input: input, console: console)
+        case .keysRotate(let store, let suite):
+            return try KeysCommand.rotate(store: store, suite: suite, console: console)
+        case .keysRetire(let store, let kid):
+            return try KeysCommand.retire(store: store, kid: kid, console: console)
+        case .keysList(let store):
+            return try KeysCommand.list(store: store, console: console)
+        case .encrypt(let arguments):
+            return try EncryptCommand.run(arguments, console: console)
+        case .decrypt(let store, let record, let jsonLines, let input):
+            return try DecryptCommand.run(
+                store: store, record: record, jsonLines: jsonLines, input: input, console: console)
+        case .inspect(let input):
+            return try InspectCommand.run(input: input, console: console)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+public import PushSealCore
+
+/// What the extension delivers: decrypted content, a payload that was never sealed, or the
+/// notification exactly as it arrived with the reason it could not be opened.
+public struct DecryptionResult: Sendable {
+    /// The three outcomes of cli-v1.md.
+    public enum Status: String, Sendable {
+        /// The envelope opened; the content is the decrypted payload's.
+        case decrypted
+        /// There was no envelope; the content is the payload's as it arrived.
+        case plain
+        /// The envelope did not open; the content is the placeholder, as it arrived.
+        case degraded
+    }
+
+    /// The outcome.
+    public let status: Status
+    /// Why the notification degraded; nil otherwise.
+    public let reason: PushSealError.Code?
+    /// The authenticated header, when decrypted.
+    public let header: EnvelopeHeader?
+    /// The content to show.
+    public let notification: NotificationContent
+    /// True when the ledger had already recorded this decrypted payload's `event_id`.
+    public let duplicate: Bool
+
+    /// A decrypted result.
+    static func decrypted(_ opened: OpenedEnvelope, duplicate: Bool) -> DecryptionResult {
+        DecryptionResult(
+            status: .decrypted, reason: nil, header: opened.header,
+            notification: NotificationContent(payload: opened.content), duplicate: duplicate)
+    }
+
+    /// The payload as it arrived, with `reason` when it degraded.
+    static func asArrived(_ payload: JSONObject, reason: PushSealError.Code?) -> DecryptionResult {
+        DecryptionResult(
+            status: reason == nil ? .plain : .degraded, reason: reason, header: nil,
+            notification: NotificationContent(payload: payload), duplicate: false)
+    }
+
+    /// The CLI's output object: status, reason or kid/suite/mode, duplicate, notification.
+    public var json: JSONObject {
+        var object = JSONObject()
+        object["status"] = .string(status.rawValue)
+        if let reason { object["reason"] = .string(reason.rawValue) }
+        if let header {
+            object["kid"] = .string(header.kid)
+            object["suite"] = .string(header.suite.name)
+            object["mode"] = .string(header.mode.description)
+            if let skid = header.skid { object["skid"] = .string(skid) }
+        }
+        object["duplicate"] = .bool(duplicate)
+        object["notification"] = .object(notification.json)
+        return object
+    }
+}

@@ -1,0 +1,72 @@
+public import Dispatch
+public import PushSealCore
+
+/// The lifecycle of one Notification Service Extension invocation, without UIKit.
+///
+/// ``didReceive()`` starts opening the payload in the background under a deadline;
+/// ``timeWillExpire()`` delivers the best content ready so far (the decrypted content if it is
+/// ready, else the notification as it arrived, degraded with `timeout`). The content handler is
+/// called exactly once, whichever comes first, even when both race.
+///
+/// ```swift
+/// // In UNNotificationServiceExtension:
+/// session = ExtensionSession(payload: userInfo, decryptor: decryptor) { result in
+///     contentHandler(UNMutableNotificationContent(result.notification))
+/// }
+/// session.didReceive()
+/// // serviceExtensionTimeWillExpire(): session.timeWillExpire()
+/// ```
+public final class ExtensionSession: Sendable {
+    /// The work budget from ``didReceive()``: iOS allows about 30 seconds; this leaves a margin.
+    public static let defaultBudget: Duration = .seconds(25)
+
+    private struct State {
+        var delivered = false
+        var ready: DecryptionResult?
+    }
+
+    private let payload: JSONObject
+    private let decryptor: Decryptor
+    private let budget: Duration
+    private let contentHandler: @Sendable (DecryptionResult) -> Void
+    private let state = Protected(State())
+
+    /// A session for `payload`; `contentHandler` receives the one result.
+    public init(
+        payload: JSONObject, decryptor: Decryptor, budget: Duration = ExtensionSession.defaultBudget,
+        contentHandler: @escaping @Sendable (DecryptionResult) -> Void
+    ) {
+        self.payload = payload
+        self.decryptor = decryptor
+        self.budget = budget
+        self.contentHandler = contentHandler
+    }
+
+    /// Starts opening the payload on a background queue and returns at once.
+    public func didReceive(on queue: DispatchQueue = .global(qos: .userInitiated)) {
+        let deadline = ContinuousClock.now.advanced(by: budget)
+        queue.async { [self] in
+            let result = decryptor.open(payload, deadline: deadline)
+            let first = state.withLock { state -> Bool in
+                state.ready = result
+                guard !state.delivered else { return false }
+                state.delivered = true
+                return true
+            }
+            if first { contentHandler(result) }
+        }
+    }
+
+    /// The system's time is up: deliver what is ready, or the notification as it arrived.
+    public func timeWillExpire() {
+        let chosen = state.withLock { state -> DecryptionResult? in
+            guard !state.delivered else { return nil }
+            state.delivered = true
+            return state.ready ?? .asArrived(payload, reason: .timeout)
+        }
+        if let chosen { contentHandler(chosen) }
+    }
+
+    /// True once the content handler has been called.
+    public var isDelivered: Bool { state.withLock { $0.delivered } }
+}
