@@ -43,16 +43,28 @@ let package = Package(
         .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "CSQLite"]),
         .target(name: "PushSealCLI", dependencies: ["PushSealEncryptor", "PushSealDecryptor"]),
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
-        .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
+        .target(name: "PushSealTestSupport", path: "Tests/PushSealTestSupport"),
         .testTarget(name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"]),
         .testTarget(
             name: "PushSealCoreTests",
             dependencies: ["PushSealCore", "PushSealPrimitives", "PushSealTestSupport"],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "PushSealEncryptorTests", dependencies: ["PushSealEncryptor", "PushSealTestSupport"]),
-        .testTarget(name: "PushSealDecryptorTests", dependencies: ["PushSealDecryptor", "PushSealTestSupport"]),
-        .testTarget(name: "PushSealCLITests", dependencies: ["PushSealCLI", "PushSealTestSupport"]),
+        .testTarget(
+            name: "PushSealEncryptorTests", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealTestSupport"]
+        ),
+        .testTarget(
+            name: "PushSealDecryptorTests",
+            dependencies: [
+                "PushSealDecryptor", "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "PushSealCLITests",
+            dependencies: [
+                "PushSealCLI", "PushSealCore", "PushSealEncryptor", "PushSealDecryptor", "PushSealTestSupport",
+            ]
+        ),
     ]
 )
 

@@ -1,0 +1,63 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealDecryptor
+
+@Suite("Event ledger")
+struct EventLedgerTests {
+    @Test("the first record of an event_id is new, every later one a duplicate")
+    func duplicates() throws {
+        let temporary = TemporaryDirectory()
+        let ledger = EventLedger(path: temporary.file("ledger.sqlite"))
+        #expect(try ledger.record(eventID: "a") == .new)
+        #expect(try ledger.record(eventID: "a") == .duplicate)
+        #expect(try ledger.record(eventID: "b") == .new)
+        #expect(try ledger.eventCount() == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: ledger.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("entries older than 30 days are pruned")
+    func pruning() throws {
+        let temporary = TemporaryDirectory()
+        let ledger = EventLedger(path: temporary.file("ledger.sqlite"))
+        let start = 1_800_000_000
+        #expect(try ledger.record(eventID: "old", now: start) == .new)
+        #expect(try ledger.record(eventID: "recent", now: start + 29 * 86_400) == .new)
+        #expect(try ledger.record(eventID: "today", now: start + 31 * 86_400) == .new)
+        #expect(try ledger.eventCount() == 2)
+        #expect(try ledger.record(eventID: "old", now: start + 31 * 86_400) == .new, "forgotten after 30 days")
+    }
+
+    @Test("outcome counters count reasons, never content; decrypt records event ids only when asked")
+    func counters() throws {
+        let device = try Device()
+        let sealed = try device.seal(samplePayload)
+        let recording = device.decryptor
+        #expect(recording.open(sealed).duplicate == false)
+        #expect(recording.open(sealed).duplicate == true)
+        var tampered = sealed
+        tampered["enc"] = .string("AAAA")
+        _ = recording.open(tampered)
+        #expect(try device.store.ledger.outcomeCounts() == ["decrypted": 1, "duplicate": 1, "unsupported-version": 1])
+        let other = try Device()
+        #expect(Decryptor(keyStore: other.store).open(try other.seal(samplePayload)).duplicate == false)
+        #expect(
+            !FileManager.default.fileExists(atPath: other.store.ledger.path), "without a ledger, nothing is written")
+    }
+
+    @Test("many threads recording the same ids: each id is new exactly once")
+    func concurrentRecording() throws {
+        let temporary = TemporaryDirectory()
+        let ledger = EventLedger(path: temporary.file("ledger.sqlite"))
+        let newCount = Protected(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for index in 0..<50 where (try? ledger.record(eventID: "evt-\(index)")) == .new {
+                newCount.withLock { $0 += 1 }
+            }
+        }
+        #expect(newCount.withLock { $0 } == 50)
+    }
+}

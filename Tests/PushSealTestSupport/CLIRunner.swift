@@ -1,0 +1,78 @@
+package import Foundation
+
+/// Runs the built `pushseal` binary, as a user or a backend would, and captures what it says.
+package enum CLIRunner {
+    /// What a run produced.
+    package struct Result: Sendable {
+        /// The exit status.
+        package let status: Int32
+        /// Standard output.
+        package let output: String
+        /// Standard error.
+        package let errors: String
+
+        /// Standard output's non-empty lines.
+        package var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    }
+
+    /// The binary next to the test bundle (both are built by `swift build --build-tests`).
+    package static let executable: URL = {
+        let testBundle = URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBundle.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("pushseal")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return SharedVectors.packageRoot.appendingPathComponent(".build/debug/pushseal")
+    }()
+
+    /// Runs `pushseal arguments…` in `directory` with `input` on standard input.
+    package static func run(_ arguments: [String], input: Data = Data(), in directory: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let writer = Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errorData = ErrorCollector(stderr.fileHandleForReading)
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData.finish(), as: UTF8.self))
+    }
+
+    /// As ``run(_:input:in:)`` with text input.
+    package static func run(_ arguments: [String], input: String, in directory: String? = nil) throws -> Result {
+        try run(arguments, input: Data(input.utf8), in: directory)
+    }
+
+    /// Drains a pipe on its own thread so that neither pipe can fill and block the child.
+    private final class ErrorCollector: @unchecked Sendable {
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle) {
+            Thread {
+                self.data = handle.readDataToEndOfFile()
+                self.done.signal()
+            }.start()
+        }
+
+        func finish() -> Data {
+            done.wait()
+            return data
+        }
+    }
+}
