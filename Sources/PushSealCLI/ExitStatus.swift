@@ -22,6 +22,7 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A readable form that never shows key material.
     public var description: String { message }
 }
 

@@ -54,6 +54,7 @@ public struct EnvelopeSuite: Hashable, Sendable, CustomStringConvertible {
     /// True for the HPKE suites, whose keys are pairs and which support auth mode.
     public var isHPKE: Bool { self != .xChaCha }
 
+    /// A readable form that never shows key material.
     public var description: String { name }
 }
 

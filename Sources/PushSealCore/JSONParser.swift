@@ -251,5 +251,6 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     /// The byte offset, from 0, where it was found.
     public let offset: Int
 
+    /// A readable form that never shows key material.
     public var description: String { "\(message) at byte \(offset)" }
 }

@@ -66,6 +66,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The value as an integer, when the literal is one (no fraction, no exponent).
     public var intValue: Int? { Int(literal) }
 
+    /// A readable form that never shows key material.
     public var description: String { literal }
 }
 
@@ -106,11 +107,13 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         members.makeIterator()
     }
 
+    /// Equality as documented on the type.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         for member in members {
             hasher.combine(member.name)

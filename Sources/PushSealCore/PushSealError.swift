@@ -14,10 +14,13 @@ public struct PushSealError: Error, Hashable, Sendable, CustomStringConvertible 
         self.detail = detail
     }
 
+    /// A readable form that never shows key material.
     public var description: String { "\(code): \(detail)" }
 
+    /// Equality as documented on the type.
     public static func == (lhs: PushSealError, rhs: PushSealError) -> Bool { lhs.code == rhs.code }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// A stable error code; its `rawValue` is the reason string of envelope-v1.md.
@@ -27,6 +30,7 @@ public struct PushSealError: Error, Hashable, Sendable, CustomStringConvertible 
 
         private init(_ rawValue: String) { self.rawValue = rawValue }
 
+        /// A readable form that never shows key material.
         public var description: String { rawValue }
 
         /// The envelope is not base64url, or its header is truncated or has a bad length or mode.

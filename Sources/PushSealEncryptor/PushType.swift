@@ -32,6 +32,7 @@ public struct PushType: Hashable, Sendable, CustomStringConvertible {
         self.defaultPriority = defaultPriority
     }
 
+    /// A readable form that never shows key material.
     public var description: String { name }
 }
 

@@ -125,7 +125,9 @@ public struct PrivateKey: Sendable, CustomStringConvertible, CustomDebugStringCo
         }
     }
 
+    /// A readable form that never shows key material.
     public var description: String { "PrivateKey(kid: \(kid), suite: \(suite.name), redacted)" }
+    /// The same as description: redacted.
     public var debugDescription: String { description }
 
     private static func missingPrivatePart(_ member: String) -> PushSealError {

@@ -56,5 +56,6 @@ public struct PublicKey: Sendable, CustomStringConvertible {
         return object
     }
 
+    /// A readable form that never shows key material.
     public var description: String { "PublicKey(kid: \(kid), suite: \(suite.name))" }
 }

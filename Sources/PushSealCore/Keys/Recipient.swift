@@ -37,5 +37,6 @@ public enum Recipient: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A readable form that never shows key material.
     public var description: String { "Recipient(kid: \(kid), suite: \(suite.name))" }
 }

@@ -1,0 +1,202 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+/// A device store and a server's keys made with the CLI itself.
+struct CLIWorld {
+    let directory = TemporaryDirectory()
+
+    init(suite: String = "x25519", pinSender: Bool = true) throws {
+        _ = try run(["keys", "init", "--store", "store"])
+        try directory.write("device.jwk", try run(["keys", "rotate", "--store", "store", "--suite", suite]).output)
+        if suite != "xchacha" {
+            _ = try run(["keys", "generate", "--suite", suite, "--out", "sender.jwk"])
+            if pinSender {
+                let senderPublic = try run(["keys", "public", "sender.jwk"]).output
+                _ = try run(["keys", "import", "--store", "store", "--sender"], input: senderPublic)
+            }
+        }
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") throws -> CLIRunner.Result {
+        try CLIRunner.run(arguments, input: input, in: directory.path)
+    }
+
+    func encrypt(_ payload: String, _ extra: [String] = []) throws -> CLIRunner.Result {
+        let sender =
+            FileManager.default.fileExists(atPath: directory.file("sender.jwk")) ? ["--sender", "sender.jwk"] : []
+        return try run(["encrypt", "--to", "device.jwk"] + sender + extra, input: payload)
+    }
+}
+
+let order =
+    #"{"aps":{"alert":{"title":"Order #1042","body":"Shipped today"},"badge":1},"type":"order","event_id":"evt-9"}"#
+
+@Suite("pushseal encrypt and decrypt")
+struct EncryptDecryptCommandTests {
+    @Test("the CLI seals and opens for every suite", arguments: ["x25519", "p256", "xchacha"])
+    func roundTrip(_ suite: String) throws {
+        let world = try CLIWorld(suite: suite)
+        let sealed = try world.encrypt(order)
+        #expect(sealed.status == 0)
+        #expect(!sealed.output.contains("Order #1042"))
+        let opened = try world.run(["decrypt", "--store", "store"], input: sealed.output)
+        #expect(opened.status == 0)
+        let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        #expect(result["status"] == .string("decrypted"))
+        #expect(result["mode"] == .string(suite == "xchacha" ? "base" : "auth"))
+        #expect(result["notification"]?.objectValue?["title"] == .string("Order #1042"))
+        #expect(result["notification"]?.objectValue?["userInfo"] == (try JSONParser.parse(order)))
+    }
+
+    @Test("exit statuses: 2 for unreadable input, 1 for a payload Apple would refuse or that does not fit")
+    func exitStatuses() throws {
+        let world = try CLIWorld()
+        let notJSON = try world.encrypt("{oops")
+        #expect(notJSON.status == 2 && notJSON.errors.contains("not JSON"))
+        let invalid = try world.encrypt(#"{"aps":{"interruption-level":"loud"}}"#)
+        #expect(invalid.status == 1 && invalid.errors.contains("$.aps.interruption-level"))
+        let enc = try world.encrypt(#"{"aps":{},"enc":"x"}"#)
+        #expect(enc.status == 1 && enc.errors.contains("$.enc"))
+        let big = #"{"aps":{"alert":{"body":"\#(String(repeating: "x", count: 4_000))"}}}"#
+        let tooLarge = try world.encrypt(big)
+        #expect(tooLarge.status == 1 && tooLarge.errors.contains("4096") && tooLarge.errors.contains("bytes, over"))
+        let truncated = try world.encrypt(big, ["--truncate"])
+        #expect(truncated.status == 0 && truncated.output.utf8.count <= 4097)
+        let missingKey = try world.run(["encrypt", "--to", "absent.jwk"], input: order)
+        #expect(missingKey.status == 2 && missingKey.errors.contains("absent.jwk"))
+        try world.directory.write("bad.jwk", #"{"kty":"OKP","crv":"X25519","x":"short"}"#)
+        let badKey = try world.run(["encrypt", "--to", "bad.jwk"], input: order)
+        #expect(badKey.status == 2 && badKey.errors.contains("bad.jwk") && badKey.errors.contains("\"x\""))
+    }
+
+    @Test("--apns-request adds the provider headers")
+    func apnsRequest() throws {
+        let world = try CLIWorld()
+        let result = try world.encrypt(
+            order, ["--apns-request", "--topic", "com.example.app", "--collapse-id", "o-1042"])
+        #expect(result.status == 0)
+        let request = try #require(try JSONParser.parse(result.output.trimmingCharacters(in: .newlines)).objectValue)
+        #expect(
+            request["headers"]
+                == (try JSONParser.parse(
+                    #"{"apns-push-type":"alert","apns-topic":"com.example.app","apns-priority":"10","apns-collapse-id":"o-1042"}"#
+                )))
+        #expect(request["payload"]?.objectValue?["enc"] != nil)
+    }
+
+    @Test("decrypt: a tampered payload degrades with exit 1; inspect reads the header without a key")
+    func degradeAndInspect() throws {
+        let world = try CLIWorld()
+        let sealed = try world.encrypt(order).output
+        let tampered = sealed.replacingOccurrences(of: "\"}", with: "A\"}")
+        let degraded = try world.run(["decrypt", "--store", "store"], input: tampered)
+        #expect(degraded.status == 1)
+        #expect(degraded.output.contains("\"status\":\"degraded\""))
+        #expect(degraded.output.contains("\"title\":\"New notification\""))
+        let inspected = try world.run(["inspect"], input: sealed)
+        #expect(inspected.status == 0)
+        let header = try #require(try JSONParser.parse(inspected.output.trimmingCharacters(in: .newlines)).objectValue)
+        #expect(
+            header.members.map(\.name) == [
+                "version", "suite", "mode", "kid", "skid", "envelopeBytes", "payloadBytes", "limit",
+            ])
+        #expect(header["payloadBytes"] == .number(JSONNumber(sealed.utf8.count - 1)))
+        #expect(try world.run(["inspect"], input: #"{"aps":{}}"#).output.contains("\"sealed\":false"))
+        #expect(
+            try world.run(["inspect"], input: #"{"enc":"AgEA"}"#).output.contains("\"error\":\"unsupported-version\""))
+        #expect(try world.run(["inspect"], input: "nope").status == 2)
+    }
+
+    @Test("an .apns file from simctl decrypts; its Simulator Target Bundle member is not part of the push")
+    func apnsFile() throws {
+        let world = try CLIWorld()
+        let sealed = try world.encrypt(order).output.trimmingCharacters(in: .newlines)
+        let apns = "{\"Simulator Target Bundle\":\"com.example.app\"," + sealed.dropFirst()
+        try world.directory.write("capture.apns", apns)
+        let result = try world.run(["decrypt", "--store", "store", "capture.apns"])
+        #expect(result.status == 0 && result.output.contains("\"status\":\"decrypted\""))
+    }
+
+    @Test("decrypt --json-lines keeps going past garbage, a 1 MB line, bad UTF-8 and wrong types")
+    func decryptBatch() throws {
+        let world = try CLIWorld()
+        let sealed = try world.encrypt(order).output.trimmingCharacters(in: .newlines)
+        var input = Data()
+        let lines: [Data] = [
+            Data(sealed.utf8), Data("not json".utf8), Data(), Data(String(repeating: "z", count: 1_000_000).utf8),
+            Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]), Data("[1,2]".utf8),
+            Data(#"{"aps":{"alert":"plain"}}"#.utf8), Data(#"{"enc":{"x":1}}"#.utf8), Data(#"{"enc":"@@@"}"#.utf8),
+            Data(sealed.utf8),
+        ]
+        for line in lines { input.append(line); input.append(0x0A) }
+        let result = try CLIRunner.run(
+            ["decrypt", "--store", "store", "--json-lines"], input: input, in: world.directory.path)
+        #expect(result.status == 1)
+        let outputs = try result.lines.map { try #require(try JSONParser.parse($0).objectValue) }
+        #expect(outputs.count == 9, "one output per non-blank line")
+        #expect(outputs[0]["status"] == .string("decrypted"))
+        #expect(outputs[1]["line"] == .number(JSONNumber(2)) && outputs[1]["error"] != nil)
+        #expect(outputs[2]["line"] == .number(JSONNumber(4)))
+        #expect(outputs[3]["line"] == .number(JSONNumber(5)))
+        #expect(outputs[4]["line"] == .number(JSONNumber(6)))
+        #expect(outputs[5]["status"] == .string("plain"))
+        #expect(outputs[6]["status"] == .string("plain"))
+        #expect(outputs[7]["reason"] == .string("malformed-envelope"))
+        #expect(outputs[8]["status"] == .string("decrypted"))
+    }
+
+    @Test("a store readable by others: decrypt degrades sealed payloads with key-store-unavailable and says why")
+    func refusedStore() throws {
+        let world = try CLIWorld()
+        let sealed = try world.encrypt(order).output
+        chmod(world.directory.file("store/keys.json"), 0o644)
+        let result = try world.run(["decrypt", "--store", "store"], input: sealed)
+        #expect(result.status == 1)
+        #expect(result.output.contains("\"reason\":\"key-store-unavailable\""))
+        #expect(result.errors.contains("chmod 600"))
+    }
+
+    @Test("--record in two processes at once: each event_id is new exactly once")
+    func duplicatesAcrossProcesses() async throws {
+        let world = try CLIWorld()
+        var batch = ""
+        for index in 0..<60 {
+            let payload = #"{"aps":{"alert":"n\#(index)"},"event_id":"evt-\#(index)"}"#
+            batch += try world.encrypt(payload).output
+        }
+        let input = batch
+        async let first = world.run(["decrypt", "--store", "store", "--record", "--json-lines"], input: input)
+        async let second = world.run(["decrypt", "--store", "store", "--record", "--json-lines"], input: input)
+        let outputs = try await [first, second]
+        let flags = outputs.flatMap(\.lines).map { $0.contains("\"duplicate\":false") }
+        #expect(flags.count == 120)
+        #expect(flags.filter { $0 }.count == 60)
+        #expect(outputs.allSatisfy { $0.status == 0 })
+    }
+
+    @Test("no private key material appears in any output or error")
+    func noSecretsInOutput() throws {
+        let world = try CLIWorld()
+        let secrets = try [world.directory.file("store/keys.json"), world.directory.file("sender.jwk")]
+            .map { try String(contentsOfFile: $0, encoding: .utf8) }
+            .flatMap { $0.components(separatedBy: "\"d\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) } }
+        #expect(secrets.count == 2)
+        let sealed = try world.encrypt(order).output
+        let outputs = [
+            try world.run(["decrypt", "--store", "store", "--record"], input: sealed),
+            try world.run(["decrypt", "--store", "store"], input: "{bad"),
+            try world.run(["keys", "list", "--store", "store"]),
+            try world.run(["encrypt", "--to", "device.jwk", "--sender", "sender.jwk"], input: #"{"aps":5}"#),
+            try world.run(["encrypt", "--to", "sender.jwk", "--sender", "device.jwk"], input: order),
+            try world.run(["inspect"], input: sealed),
+        ]
+        for output in outputs {
+            for secret in secrets {
+                #expect(!output.output.contains(secret) && !output.errors.contains(secret))
+            }
+        }
+    }
+}

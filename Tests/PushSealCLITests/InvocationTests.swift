@@ -1,0 +1,66 @@
+import PushSealCLI
+import PushSealCore
+import PushSealEncryptor
+import Testing
+
+@Suite("Command-line parsing")
+struct InvocationTests {
+    @Test("the commands of cli-v1.md parse, with --flag value and --flag=value")
+    func parses() throws {
+        #expect(
+            try Invocation.parse(["keys", "generate", "--suite", "p256", "--kid=k1", "--out", "f"])
+                == .keysGenerate(suite: .p256, kid: "k1", output: "f"))
+        #expect(try Invocation.parse(["keys", "public"]) == .keysPublic(input: nil))
+        #expect(try Invocation.parse(["keys", "public", "-"]) == .keysPublic(input: nil))
+        #expect(
+            try Invocation.parse(["keys", "import", "--store", "s", "--sender", "k.jwk"])
+                == .keysImport(store: "s", sender: true, input: "k.jwk"))
+        #expect(try Invocation.parse(["keys", "rotate", "--store", "s"]) == .keysRotate(store: "s", suite: nil))
+        #expect(
+            try Invocation.parse(["keys", "retire", "--store", "s", "--kid", "a"]) == .keysRetire(store: "s", kid: "a"))
+        #expect(
+            try Invocation.parse(["decrypt", "--store", "s", "--record", "--json-lines", "in"])
+                == .decrypt(store: "s", record: true, jsonLines: true, input: "in"))
+        #expect(try Invocation.parse(["inspect"]) == .inspect(input: nil))
+        guard
+            case .encrypt(let arguments) = try Invocation.parse([
+                "encrypt", "--to", "d.jwk", "--clear", "thread-id", "--clear", "type", "--push-type", "voip", "--pad",
+                "256",
+                "--truncate", "--placeholder-loc-key", "NEW", "--apns-request", "--topic", "com.x", "--priority", "5",
+            ])
+        else {
+            Issue.record("not an encrypt invocation")
+            return
+        }
+        #expect(arguments.recipientFile == "d.jwk")
+        #expect(arguments.options.clearMembers == ["thread-id", "type"])
+        #expect(arguments.options.pushType == .voip)
+        #expect(arguments.options.padBlock == 256)
+        #expect(arguments.options.overflow == .truncateBody)
+        #expect(arguments.options.placeholder == .localized(key: "NEW"))
+        #expect(arguments.requestDefaults.topic == "com.x" && arguments.requestDefaults.priority == 5)
+    }
+
+    static let usageErrors: [[String]] = [
+        ["frobnicate"], ["keys"], ["keys", "generate"], ["keys", "generate", "--suite", "rsa"],
+        ["keys", "generate", "--suite", "x25519", "--kid", "bad kid"], ["keys", "init"],
+        ["keys", "retire", "--store", "s"],
+        ["encrypt"], ["encrypt", "--to"], ["encrypt", "--to", "k", "--bogus"], ["encrypt", "--to", "k", "--pad", "x"],
+        ["encrypt", "--to", "k", "--pad", "0"], ["encrypt", "--to", "k", "--push-type", "silent"],
+        ["encrypt", "--to", "k", "--apns-request"],
+        ["encrypt", "--to", "k", "--priority", "7", "--apns-request", "--topic", "t"],
+        ["encrypt", "--to", "k", "--placeholder-loc-key", "K", "--placeholder-title", "T"],
+        ["encrypt", "--to", "k", "--clear", "enc"], ["encrypt", "--to", "k", "a", "b"], ["decrypt"], ["inspect", "-x"],
+        ["keys", "list", "--store", "s", "extra"], ["encrypt", "--json-lines", "--jobs", "0"],
+    ]
+
+    @Test("bad command lines are usage errors with a message naming the problem", arguments: usageErrors)
+    func refuses(_ arguments: [String]) {
+        do {
+            _ = try Invocation.parse(arguments)
+            Issue.record("accepted \(arguments)")
+        } catch {
+            #expect(!error.message.isEmpty)
+        }
+    }
+}
