@@ -5,7 +5,7 @@ APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev pkg-config
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 
-.PHONY: deps build release test demo lint format docs clean
+.PHONY: deps build release test test-tsan demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -32,9 +32,21 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
 
+## test-tsan: the concurrency tests (session races, ledger, store writers) under ThreadSanitizer
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --filter "ExtensionSession|EventLedger|FileKeyStore"
+
 ## demo: seal and open a sample payload with the CLI
 demo: release
 	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo.sh
+
+## keys: development-only keys in keys/dev (never ship them)
+keys: release
+	@mkdir -p keys/dev && chmod 700 keys/dev
+	@for name in device backend; do \
+		[ -e keys/dev/$$name.jwk ] || $(PUSHSEAL) keys generate --suite x25519 --kid dev-$$name --out keys/dev/$$name.jwk; \
+		$(PUSHSEAL) keys public keys/dev/$$name.jwk > keys/dev/$$name.pub.jwk; \
+	done
 
 ## lint: swift format in strict mode over every Swift file
 lint:

@@ -34,8 +34,10 @@ public struct Decryptor: Sendable {
     }
 
     /// Opens `payload` (the notification's `userInfo`) and returns the content to deliver.
-    /// - Parameter deadline: when the work must be done; the late-key retry is skipped if it
-    ///   would pass the deadline.
+    /// - Parameters:
+    ///   - payload: the notification's payload as it arrived.
+    ///   - deadline: when the work must be done; the late-key retry is skipped if it would pass
+    ///     the deadline.
     public func open(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
         let result = process(payload, deadline: deadline)
         if let ledger {

@@ -45,7 +45,9 @@ public struct EventLedger: Sendable {
     }
 
     /// Records `eventID`, pruning entries past the retention period.
-    /// - Parameter now: the current UNIX time; nil reads the clock (tests pass their own).
+    /// - Parameters:
+    ///   - eventID: the decrypted payload's `event_id`.
+    ///   - now: the current UNIX time; nil reads the clock (tests pass their own).
     public func record(eventID: String, now: Int? = nil) throws -> Recording {
         let now = now ?? Int(time(nil))
         let connection = try connect()

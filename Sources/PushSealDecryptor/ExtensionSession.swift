@@ -3,7 +3,7 @@ public import PushSealCore
 
 /// The lifecycle of one Notification Service Extension invocation, without UIKit.
 ///
-/// ``didReceive()`` starts opening the payload in the background under a deadline;
+/// ``didReceive(on:)`` starts opening the payload in the background under a deadline;
 /// ``timeWillExpire()`` delivers the best content ready so far (the decrypted content if it is
 /// ready, else the notification as it arrived, degraded with `timeout`). The content handler is
 /// called exactly once, whichever comes first, even when both race.
@@ -17,7 +17,7 @@ public import PushSealCore
 /// // serviceExtensionTimeWillExpire(): session.timeWillExpire()
 /// ```
 public final class ExtensionSession: Sendable {
-    /// The work budget from ``didReceive()``: iOS allows about 30 seconds; this leaves a margin.
+    /// The work budget from ``didReceive(on:)``: iOS allows about 30 seconds; this leaves a margin.
     public static let defaultBudget: Duration = .seconds(25)
 
     private struct State {

@@ -33,7 +33,7 @@ extension FileKeyStore {
     }
 
     /// Adds a device private key. The first device key becomes current.
-    /// - Throws: ``PushSealError/Code/invalidKey`` when a device key with the same kid exists.
+    /// - Throws: `PushSealError.Code.invalidKey` when a device key with the same kid exists.
     @discardableResult
     public func importDeviceKey(_ key: PrivateKey) throws -> StoredKey {
         try update { entries in
@@ -83,7 +83,7 @@ extension FileKeyStore {
     }
 
     /// Removes the key `kid` (device or sender).
-    /// - Throws: ``PushSealError/Code/invalidKey`` for an unknown kid or the current device key.
+    /// - Throws: `PushSealError.Code.invalidKey` for an unknown kid or the current device key.
     public func retire(kid: String) throws {
         try update { entries in
             guard let index = entries.firstIndex(where: { $0.kid == kid }) else {

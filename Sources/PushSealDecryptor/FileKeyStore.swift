@@ -49,7 +49,7 @@ public struct FileKeyStore: KeyStore {
     }
 
     /// The stored keys, in the order they were added.
-    /// - Throws: ``PushSealError/Code/keyStoreUnavailable`` naming the file and the fix.
+    /// - Throws: `PushSealError.Code.keyStoreUnavailable` naming the file and the fix.
     public func entries() throws -> [StoredKey] {
         try checkPermissions()
         var bytes: [UInt8]

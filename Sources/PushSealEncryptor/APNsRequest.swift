@@ -28,7 +28,7 @@ public struct APNsRequest: Sendable {
     public let payload: SealedPayload
 
     /// Assembles the headers for `payload`.
-    /// - Throws: ``PushSealError/Code/invalidPayload`` naming the header that breaks Apple's rules.
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the header that breaks Apple's rules.
     public init(payload: SealedPayload, pushType: PushType, options: APNsRequestOptions) throws {
         guard !options.topic.isEmpty else {
             throw PushSealError(.invalidPayload, "apns-topic is required (--topic or \"topic\")")

@@ -10,7 +10,7 @@ enum BodyTruncation {
     private static let maximumPasses = 4
 
     /// The payload with a shorter body whose serialisation is at most `budget` bytes.
-    /// - Throws: ``PushSealError/Code/payloadTooLarge`` when there is no body to shorten, or
+    /// - Throws: `PushSealError.Code.payloadTooLarge` when there is no body to shorten, or
     ///   when even an empty body does not fit.
     static func shorten(_ payload: JSONObject, toFit budget: Int, tooLarge: () -> PushSealError) throws -> JSONObject {
         guard var aps = payload["aps"]?.objectValue, let alert = aps["alert"] else { throw tooLarge() }

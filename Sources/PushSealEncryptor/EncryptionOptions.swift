@@ -23,7 +23,7 @@ public struct EncryptionOptions: Sendable, Hashable {
     public init() {}
 
     /// Checks the options themselves, before any payload is seen.
-    /// - Throws: ``PushSealError/Code/invalidPayload`` naming the bad option.
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the bad option.
     public func validate() throws {
         guard padBlock >= 1, padBlock <= 4096 else {
             throw PushSealError(.invalidPayload, "the padding block must be 1 to 4096 bytes, not \(padBlock)")

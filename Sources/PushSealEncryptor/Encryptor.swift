@@ -19,8 +19,8 @@ public struct Encryptor: Sendable {
     public let options: EncryptionOptions
 
     /// An encryptor for `recipient`.
-    /// - Throws: ``PushSealError/Code/invalidKey`` when `sender` does not fit the recipient's suite,
-    ///   ``PushSealError/Code/invalidPayload`` when the options are invalid.
+    /// - Throws: `PushSealError.Code.invalidKey` when `sender` does not fit the recipient's suite,
+    ///   `PushSealError.Code.invalidPayload` when the options are invalid.
     public init(recipient: Recipient, sender: PrivateKey? = nil, options: EncryptionOptions = EncryptionOptions())
         throws
     {
@@ -42,8 +42,8 @@ public struct Encryptor: Sendable {
     }
 
     /// Parses, validates and seals a payload given as JSON bytes.
-    /// - Throws: ``PushSealError/Code/invalidPayload`` (not JSON, or against Apple's rules, with the
-    ///   JSON path) or ``PushSealError/Code/payloadTooLarge`` (with both sizes).
+    /// - Throws: `PushSealError.Code.invalidPayload` (not JSON, or against Apple's rules, with the
+    ///   JSON path) or `PushSealError.Code.payloadTooLarge` (with both sizes).
     public func seal(json bytes: some Collection<UInt8>) throws -> SealedPayload {
         let value: JSONValue
         do {

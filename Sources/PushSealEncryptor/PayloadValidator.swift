@@ -1,7 +1,7 @@
 internal import PushSealCore
 
 /// Checks an APNs payload against Apple's rules before it is sealed. Each failure is a
-/// ``PushSealError/Code/invalidPayload`` error whose message starts with the JSON path.
+/// `PushSealError.Code.invalidPayload` error whose message starts with the JSON path.
 enum PayloadValidator {
     static let alertMembers: Set<String> = [
         "title", "subtitle", "body", "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args",

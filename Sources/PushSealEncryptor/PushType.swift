@@ -62,7 +62,7 @@ public enum Placeholder: Sendable, Hashable {
 
 /// What to do with a payload that cannot fit APNs' limit.
 public enum OverflowPolicy: Sendable, Hashable {
-    /// Refuse it with ``PushSealError/Code/payloadTooLarge``.
+    /// Refuse it with `PushSealError.Code.payloadTooLarge`.
     case fail
     /// Shorten the alert body on a character boundary, ending in `…`, until it fits.
     case truncateBody
