@@ -29,6 +29,12 @@ package enum CLIRunner {
 
     /// Runs `pushseal arguments…` in `directory` with `input` on standard input.
     package static func run(_ arguments: [String], input: Data = Data(), in directory: String? = nil) throws -> Result {
+        try run(executable: executable, arguments, input: input, in: directory)
+    }
+
+    /// Runs any program, capturing both outputs.
+    package static func run(executable: URL, _ arguments: [String], input: Data, in directory: String?) throws -> Result
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -1,0 +1,104 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+/// The Swift implementation against the independent Python one in `interop/python`.
+@Suite("Interop with the Python implementation", .serialized)
+struct InteropTests {
+    static let suites = ["x25519", "p256", "xchacha"]
+
+    @Test("Python checks every vector of envelope-v1.json")
+    func vectors() throws {
+        let file = SharedVectors.packageRoot.appendingPathComponent("Tests/PushSealCoreTests/Vectors/envelope-v1.json")
+        let result = try PythonPeer.pushseal(["vectors", file.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("128 passed, 0 failed"))
+        print("interop: Python checked envelope-v1.json: \(result.output.trimmingCharacters(in: .newlines))")
+    }
+
+    @Test("Python seals, pushseal decrypt opens: every suite, both modes", arguments: suites)
+    func pythonSeals(_ suite: String) throws {
+        for authenticated in suite == "xchacha" ? [false] : [false, true] {
+            let world = try CLIWorld(suite: suite, pinSender: authenticated)
+            let sender = authenticated ? ["--sender", "sender.jwk"] : []
+            let sealed = try PythonPeer.pushseal(
+                ["seal", "--to", "device.jwk"] + sender, input: order, in: world.directory.path)
+            #expect(sealed.status == 0, "\(sealed.errors)")
+            let opened = try world.run(["decrypt", "--store", "store"], input: sealed.output)
+            #expect(opened.status == 0)
+            let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+            #expect(result["mode"] == .string(authenticated ? "auth" : "base"))
+            #expect(result["notification"]?.objectValue?["userInfo"] == (try JSONParser.parse(order)))
+        }
+    }
+
+    @Test("pushseal encrypt seals, Python opens: every suite, both modes", arguments: suites)
+    func swiftSeals(_ suite: String) throws {
+        for authenticated in suite == "xchacha" ? [false] : [false, true] {
+            let world = try CLIWorld(suite: suite, pinSender: authenticated)
+            let sender = authenticated ? ["--sender", "sender.jwk"] : []
+            let sealed = try world.run(["encrypt", "--to", "device.jwk"] + sender, input: order)
+            let opened = try PythonPeer.pushseal(
+                ["open", "--store", "store"], input: sealed.output, in: world.directory.path)
+            #expect(opened.status == 0, "\(opened.errors)")
+            let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+            #expect(result["status"] == .string("decrypted"))
+            #expect(result["mode"] == .string(authenticated ? "auth" : "base"))
+            #expect(result["content"] == (try JSONParser.parse(order)))
+        }
+    }
+
+    /// Each byte of an envelope from each side, flipped: both openers must name the same reason.
+    @Test("tampered envelopes degrade with the same reason on both sides", arguments: suites)
+    func sameReasons(_ suite: String) throws {
+        let world = try CLIWorld(suite: suite)
+        let swiftSealed = try world.encrypt(order).output
+        let sender = suite == "xchacha" ? [] : ["--sender", "sender.jwk"]
+        let pythonSealed = try PythonPeer.pushseal(
+            ["seal", "--to", "device.jwk"] + sender, input: order, in: world.directory.path
+        ).output
+        var batch = ""
+        for sealed in [swiftSealed, pythonSealed] {
+            let outer = try #require(try JSONParser.parse(sealed.trimmingCharacters(in: .newlines)).objectValue)
+            let text = try #require(outer["enc"]?.stringValue)
+            let bytes = try #require(Self.decode(text))
+            for index in bytes.indices where index < 120 || index % 37 == 0 {
+                var tampered = bytes
+                tampered[index] ^= 0x04
+                var copy = outer
+                copy["enc"] = .string(Self.encode(tampered))
+                batch += JSONWriter.string(.object(copy)) + "\n"
+            }
+        }
+        let swiftResults = try world.run(["decrypt", "--store", "store", "--json-lines"], input: batch).lines
+        let pythonResults = try PythonPeer.pushseal(
+            ["open", "--store", "store", "--json-lines"], input: batch, in: world.directory.path
+        ).lines
+        #expect(swiftResults.count == pythonResults.count && swiftResults.count > 100)
+        var compared = 0
+        for (swift, python) in zip(swiftResults, pythonResults) {
+            let swiftReason = try #require(try JSONParser.parse(swift).objectValue)["reason"]
+            let pythonReason = try #require(try JSONParser.parse(python).objectValue)["reason"]
+            #expect(swiftReason != nil)
+            #expect(
+                swiftReason == pythonReason,
+                "Swift \(String(describing: swiftReason)) vs Python \(String(describing: pythonReason))")
+            compared += 1
+        }
+        print("interop: \(compared) tampered \(suite) envelopes degraded with the same reason on both sides")
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map(Array.init)
+    }
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
+    }
+}
