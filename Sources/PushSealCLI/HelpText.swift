@@ -10,7 +10,7 @@ enum HelpText {
           pushseal keys public [FILE|-]
           pushseal keys init    --store DIR
           pushseal keys import  --store DIR [--sender] [FILE|-]
-          pushseal keys rotate  --store DIR [--suite x25519|p256|xchacha]
+          pushseal keys rotate  --store DIR [--suite x25519|p256|xchacha] [--repeat N]
           pushseal keys retire  --store DIR --kid ID
           pushseal keys list    --store DIR
 

@@ -15,8 +15,8 @@ public enum Invocation: Equatable, Sendable {
     case keysInit(store: String)
     /// `keys import --store DIR [--sender] [FILE|-]`.
     case keysImport(store: String, sender: Bool, input: String?)
-    /// `keys rotate --store DIR [--suite S]`.
-    case keysRotate(store: String, suite: EnvelopeSuite?)
+    /// `keys rotate --store DIR [--suite S] [--repeat N]`.
+    case keysRotate(store: String, suite: EnvelopeSuite?, repeats: Int)
     /// `keys retire --store DIR --kid ID`.
     case keysRetire(store: String, kid: String)
     /// `keys list --store DIR`.
@@ -85,12 +85,15 @@ public enum Invocation: Equatable, Sendable {
             return .keysImport(
                 store: try reader.required("store"), sender: reader.flag("sender"), input: try reader.inputFile())
         case "rotate":
-            let reader = try ArgumentReader(rest, command: name, valued: ["store", "suite"], switches: [])
+            let reader = try ArgumentReader(rest, command: name, valued: ["store", "suite", "repeat"], switches: [])
             try noPositionals(reader)
             let suiteName = reader.value("suite")
+            let repeats = try reader.integer("repeat") ?? 1
+            guard repeats >= 1 else { throw UsageError("keys rotate: --repeat must be at least 1, not \(repeats)") }
             return .keysRotate(
                 store: try reader.required("store"),
-                suite: try suiteName.map { name throws(UsageError) in try suite(name, "keys rotate") })
+                suite: try suiteName.map { name throws(UsageError) in try suite(name, "keys rotate") }, repeats: repeats
+            )
         case "retire":
             let reader = try ArgumentReader(rest, command: name, valued: ["store", "kid"], switches: [])
             try noPositionals(reader)

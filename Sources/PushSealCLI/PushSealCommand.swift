@@ -32,8 +32,8 @@ public enum PushSealCommand {
             return try KeysCommand.initialize(store: store, console: console)
         case .keysImport(let store, let sender, let input):
             return try KeysCommand.importKey(store: store, sender: sender, input: input, console: console)
-        case .keysRotate(let store, let suite):
-            return try KeysCommand.rotate(store: store, suite: suite, console: console)
+        case .keysRotate(let store, let suite, let repeats):
+            return try KeysCommand.rotate(store: store, suite: suite, repeats: repeats, console: console)
         case .keysRetire(let store, let kid):
             return try KeysCommand.retire(store: store, kid: kid, console: console)
         case .keysList(let store):

@@ -97,10 +97,19 @@ extension FileKeyStore {
         }
     }
 
+    /// Deletes temporary key files that a writer killed before its rename left behind. Only a
+    /// writer holding the lock creates them, so under the lock every one of them is abandoned.
+    private func removeAbandonedTemporaryFiles() throws {
+        for name in try FileSystem.contents(directory) where name.hasPrefix(".keys.json.") && name.hasSuffix(".tmp") {
+            FileSystem.remove("\(directory)/\(name)")
+        }
+    }
+
     /// Reads, changes and atomically rewrites the key file under the writers' lock.
     private func update<Result>(_ change: (inout [StoredKey]) throws -> Result) throws -> Result {
         do {
             return try FileSystem.withExclusiveLock(lockPath) {
+                try removeAbandonedTemporaryFiles()
                 var entries = try self.entries()
                 let result = try change(&entries)
                 var bytes = Self.serialize(entries)

@@ -101,6 +101,11 @@ enum FileSystem {
         try syncDirectory(directory)
     }
 
+    /// Removes `path`, if it exists.
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
     /// Makes a rename in `directory` durable.
     static func syncDirectory(_ directory: String) throws {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

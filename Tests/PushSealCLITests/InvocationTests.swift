@@ -15,7 +15,8 @@ struct InvocationTests {
         #expect(
             try Invocation.parse(["keys", "import", "--store", "s", "--sender", "k.jwk"])
                 == .keysImport(store: "s", sender: true, input: "k.jwk"))
-        #expect(try Invocation.parse(["keys", "rotate", "--store", "s"]) == .keysRotate(store: "s", suite: nil))
+        #expect(
+            try Invocation.parse(["keys", "rotate", "--store", "s"]) == .keysRotate(store: "s", suite: nil, repeats: 1))
         #expect(
             try Invocation.parse(["keys", "retire", "--store", "s", "--kid", "a"]) == .keysRetire(store: "s", kid: "a"))
         #expect(
@@ -51,7 +52,8 @@ struct InvocationTests {
         ["encrypt", "--to", "k", "--priority", "7", "--apns-request", "--topic", "t"],
         ["encrypt", "--to", "k", "--placeholder-loc-key", "K", "--placeholder-title", "T"],
         ["encrypt", "--to", "k", "--clear", "enc"], ["encrypt", "--to", "k", "a", "b"], ["decrypt"], ["inspect", "-x"],
-        ["keys", "list", "--store", "s", "extra"], ["encrypt", "--json-lines", "--jobs", "0"],
+        ["keys", "list", "--store", "s", "extra"], ["keys", "rotate", "--store", "s", "--repeat", "0"],
+        ["encrypt", "--json-lines", "--jobs", "0"],
     ]
 
     @Test("bad command lines are usage errors with a message naming the problem", arguments: usageErrors)

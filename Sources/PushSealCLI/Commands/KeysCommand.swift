@@ -78,13 +78,19 @@ enum KeysCommand {
         return .success
     }
 
-    static func rotate(store directory: String, suite: EnvelopeSuite?, console: Console) throws(UsageError)
-        -> ExitStatus
+    /// Rotates `repeats` times; each finished rotation's key is written and flushed at once, so
+    /// what was reported is exactly what was made durable (the crash-safety test relies on it).
+    static func rotate(store directory: String, suite: EnvelopeSuite?, repeats: Int, console: Console)
+        throws(UsageError) -> ExitStatus
     {
-        let key = try storeCall { try FileKeyStore(directory: directory).rotate(suite: suite) }
-        var bytes = JSONWriter.bytes(.object(key.publicKey?.jwk ?? key.privateJWK))
-        defer { SecureMemory.wipe(&bytes) }
-        console.output.writeLine(bytes)
+        let store = FileKeyStore(directory: directory)
+        for _ in 0..<repeats {
+            let key = try storeCall { try store.rotate(suite: suite) }
+            var bytes = JSONWriter.bytes(.object(key.publicKey?.jwk ?? key.privateJWK))
+            console.output.writeLine(bytes)
+            console.output.flush()
+            SecureMemory.wipe(&bytes)
+        }
         return .success
     }
 
