@@ -4,8 +4,9 @@ SWIFT ?= swift
 APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev pkg-config
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
+FUZZ_SECONDS ?= 30
 
-.PHONY: deps build release test test-tsan demo keys lint format docs clean
+.PHONY: deps build release test test-tsan fuzz demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -36,6 +37,10 @@ test: deps
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --filter "ExtensionSession|EventLedger|FileKeyStore"
 
+## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
 ## demo: seal and open a sample payload with the CLI
 demo: release
 	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo.sh
@@ -50,11 +55,11 @@ keys: release
 
 ## lint: swift format in strict mode over every Swift file
 lint:
-	$(SWIFT) format lint --strict --parallel --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --parallel --recursive Sources Tests Fuzz Package.swift
 
 ## format: rewrite every Swift file in the project's style
 format:
-	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Package.swift
+	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Fuzz Package.swift
 
 ## docs: build the API documentation from the doc comments into .build/docs
 docs: deps

@@ -68,6 +68,19 @@ let package = Package(
     ]
 )
 
+// libFuzzer targets (`make fuzz`): only with PUSHSEAL_FUZZ set, since they have no `main` of their
+// own and link only with -sanitize=fuzzer.
+if Context.environment["PUSHSEAL_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(
+            name: "FuzzDecrypt", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzDecrypt",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "FuzzEnvelope", dependencies: ["PushSealCore"], path: "Fuzz/FuzzEnvelope",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+    ]
+}
+
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
