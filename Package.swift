@@ -57,7 +57,8 @@ let package = Package(
             name: "PushSealDecryptorTests",
             dependencies: [
                 "PushSealDecryptor", "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport",
-            ]
+            ],
+            exclude: ["FuzzRegressions"]
         ),
         .testTarget(
             name: "PushSealCLITests",

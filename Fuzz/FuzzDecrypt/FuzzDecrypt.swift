@@ -37,6 +37,7 @@ private let decryptor: Decryptor = {
     return Decryptor(keyStore: VectorKeyStore(ring: ring), lateKeyDelay: .zero)
 }()
 
+/// One fuzz input: the bytes as an outer payload.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecrypt(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

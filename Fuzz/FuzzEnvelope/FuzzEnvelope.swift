@@ -4,6 +4,7 @@
 // read from, and that every refusal carries one of the header's three reasons.
 import PushSealCore
 
+/// One fuzz input: the bytes as a binary envelope.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEnvelope(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
