@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "CSQLite"]),
         .target(name: "PushSealCLI", dependencies: ["PushSealEncryptor", "PushSealDecryptor"]),
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
+        .executableTarget(
+            name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
         .target(name: "PushSealTestSupport", path: "Tests/PushSealTestSupport"),
         .testTarget(name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"]),
         .testTarget(

@@ -1,51 +1,125 @@
 internal import CSodium
 
-/// Base64url without padding (RFC 4648 §5), through libsodium's constant-time codec.
+/// Base64url without padding (RFC 4648 §5).
 ///
-/// Decoding is strict: padding, white space, characters outside the URL-safe alphabet and
-/// non-zero trailing bits are all refused, so every byte string has exactly one encoding.
+/// Two codecs with one strict grammar: padding, white space, characters outside the URL-safe
+/// alphabet and non-zero trailing bits are all refused, so every byte string has exactly one
+/// encoding. Public data (envelopes, public keys) goes through a table-driven codec, which is
+/// fast; key material goes through libsodium's constant-time codec (``encodeSecret(_:)``,
+/// ``decodeSecret(_:)``), whose timing does not depend on the bytes.
 package enum Base64URL {
-    private static let variant = sodium_base64_VARIANT_URLSAFE_NO_PADDING
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
+        return table
+    }()
 
     /// The encoded length of `byteCount` bytes.
     package static func encodedCount(_ byteCount: Int) -> Int {
         (byteCount * 4 + 2) / 3
     }
 
-    /// Appends the encoding of `bytes` to `output` as ASCII.
+    /// Appends the encoding of public `bytes` to `output` as ASCII.
     package static func encode(_ bytes: some ContiguousBytes, into output: inout [UInt8]) {
-        Sodium.ensureInitialised()
-        bytes.withNonNullBytes { input, count in
-            // libsodium writes a terminating NUL, hence one more byte, not copied out.
-            var encoded = [CChar](repeating: 0, count: encodedCount(count) + 1)
-            _ = sodium_bin2base64(&encoded, encoded.count, input, count, variant)
-            output.append(contentsOf: encoded.dropLast().lazy.map { UInt8(bitPattern: $0) })
+        bytes.withUnsafeBytes { input in
+            let start = output.count
+            let count = encodedCount(input.count)
+            output.append(contentsOf: repeatElement(0, count: count))
+            output.withUnsafeMutableBufferPointer { buffer in
+                alphabet.withUnsafeBufferPointer { table in
+                    var target = start
+                    var index = 0
+                    while index + 3 <= input.count {
+                        let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        buffer[target] = table[Int(word >> 18)]
+                        buffer[target + 1] = table[Int(word >> 12 & 0x3F)]
+                        buffer[target + 2] = table[Int(word >> 6 & 0x3F)]
+                        buffer[target + 3] = table[Int(word & 0x3F)]
+                        target += 4
+                        index += 3
+                    }
+                    let remaining = input.count - index
+                    if remaining > 0 {
+                        let word = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                        buffer[target] = table[Int(word >> 18)]
+                        buffer[target + 1] = table[Int(word >> 12 & 0x3F)]
+                        if remaining == 2 { buffer[target + 2] = table[Int(word >> 6 & 0x3F)] }
+                    }
+                }
+            }
         }
     }
 
-    /// The encoding of `bytes` as a string.
+    /// The encoding of public `bytes` as a string.
     package static func encode(_ bytes: some ContiguousBytes) -> String {
         var output: [UInt8] = []
         encode(bytes, into: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Decodes `text`, or returns nil when it is not canonical unpadded base64url.
+    /// Decodes public data, or returns nil when `text` is not canonical unpadded base64url.
     package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
-        let ascii = Array(text)
-        var output = [UInt8](repeating: 0, count: ascii.count * 3 / 4 + 1)
-        guard let length = decode(ascii, into: &output) else { return nil }
-        output.removeSubrange(length...)
-        return output
+        let count = text.count
+        guard count % 4 != 1 else { return nil }
+        var output = [UInt8](repeating: 0, count: count * 3 / 4)
+        if let decoded = text.withContiguousStorageIfAvailable({ decode($0, into: &output) }) {
+            return decoded ? output : nil
+        }
+        let copy = Array(text)
+        return copy.withUnsafeBufferPointer { decode($0, into: &output) } ? output : nil
     }
 
-    /// Decodes `text`.
+    /// Decodes public data from a string.
     package static func decode(_ text: String) -> [UInt8]? {
-        decode(text.utf8)
+        var text = text
+        return text.withUTF8 { decode($0) }
     }
 
-    /// Decodes `text` straight into secret storage, so no plain copy of the key is left behind.
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+        values.withUnsafeBufferPointer { table in
+            output.withUnsafeMutableBufferPointer { buffer in
+                var index = 0
+                var target = 0
+                while index + 4 <= input.count {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    guard (a | b | c | d) & 0xC0 == 0 else { return false }
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[target] = UInt8(word >> 16)
+                    buffer[target + 1] = UInt8(word >> 8 & 0xFF)
+                    buffer[target + 2] = UInt8(word & 0xFF)
+                    index += 4
+                    target += 3
+                }
+                let remaining = input.count - index
+                guard remaining > 0 else { return true }
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                let c = remaining == 3 ? table[Int(input[index + 2])] : 0
+                guard (a | b | c) & 0xC0 == 0 else { return false }
+                // Canonical: the bits past the last whole byte must be zero.
+                guard remaining == 2 ? b & 0x0F == 0 : c & 0x03 == 0 else { return false }
+                buffer[target] = a << 2 | b >> 4
+                if remaining == 3 { buffer[target + 1] = (b & 0x0F) << 4 | c >> 2 }
+                return true
+            }
+        }
+    }
+
+    /// The encoding of key material, through libsodium's constant-time codec.
+    package static func encodeSecret(_ secret: SecretBytes) -> String {
+        Sodium.ensureInitialised()
+        return secret.withNonNullBytes { input, count in
+            var encoded = [CChar](repeating: 0, count: encodedCount(count) + 1)
+            _ = sodium_bin2base64(&encoded, encoded.count, input, count, sodium_base64_VARIANT_URLSAFE_NO_PADDING)
+            return String(decoding: encoded.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
+    /// Decodes key material straight into wiped storage, through libsodium's constant-time codec,
+    /// so that no plain copy of the key is left behind.
     package static func decodeSecret(_ text: String) -> SecretBytes? {
+        Sodium.ensureInitialised()
         let ascii = Array(text.utf8)
         var length = 0
         var valid = true
@@ -55,24 +129,14 @@ package enum Base64URL {
             valid =
                 ascii.withNonNullBytes { input, count in
                     input.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) { text in
-                        sodium_base642bin(target, capacity, text, count, nil, &decodedLength, nil, variant)
+                        sodium_base642bin(
+                            target, capacity, text, count, nil, &decodedLength, nil,
+                            sodium_base64_VARIANT_URLSAFE_NO_PADDING)
                     }
                 } == 0
             length = decodedLength
         }
         guard valid else { return nil }
         return scratch.withUnsafeBytes { SecretBytes(copying: $0.prefix(length)) }
-    }
-
-    private static func decode(_ ascii: [UInt8], into output: inout [UInt8]) -> Int? {
-        Sodium.ensureInitialised()
-        var length = 0
-        let capacity = output.count
-        let status = ascii.withNonNullBytes { input, count in
-            input.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) { text in
-                sodium_base642bin(&output, capacity, text, count, nil, &length, nil, variant)
-            }
-        }
-        return status == 0 ? length : nil
     }
 }

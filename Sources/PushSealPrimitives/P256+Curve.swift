@@ -92,30 +92,40 @@ extension P256 {
             self.pointer = key
         }
 
-        /// A fresh private scalar from OpenSSL's P-256 key generation.
-        static func generateScalar() throws -> SecretBytes {
+        /// A fresh key pair from OpenSSL's P-256 key generation: the key, its scalar and its point.
+        static func generate() throws -> (key: EVPKey, scalar: SecretBytes, point: [UInt8]) {
             guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
                 throw OpenSSL.failure("EVP_PKEY_CTX_new_from_name")
             }
             defer { EVP_PKEY_CTX_free(context) }
-            var key: OpaquePointer?
+            var generated: OpaquePointer?
             guard EVP_PKEY_keygen_init(context) == 1,
                 EVP_PKEY_CTX_set_group_name(context, OSSLString.p256) == 1,
-                EVP_PKEY_generate(context, &key) == 1,
-                let key
+                EVP_PKEY_generate(context, &generated) == 1,
+                let generated
             else { throw OpenSSL.failure("P-256 key generation") }
-            defer { EVP_PKEY_free(key) }
+            let key = EVPKey(owning: generated)
             var scalar: OpaquePointer?
-            guard EVP_PKEY_get_bn_param(key, OSSLString.privateKey, &scalar) == 1, let scalar else {
+            guard EVP_PKEY_get_bn_param(generated, OSSLString.privateKey, &scalar) == 1, let scalar else {
                 throw OpenSSL.failure("P-256 private scalar")
             }
             defer { BN_clear_free(scalar) }
             var written: Int32 = 0
-            let raw = SecretBytes(count: scalarByteCount) { out in
-                written = BN_bn2binpad(scalar, out.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(out.count))
+            let raw = SecretBytes(count: scalarByteCount) { (out: UnsafeMutablePointer<UInt8>) in
+                written = BN_bn2binpad(scalar, out, Int32(scalarByteCount))
             }
-            guard written == scalarByteCount else { throw OpenSSL.failure("BN_bn2binpad") }
-            return raw
+            var point = [UInt8](repeating: 0, count: pointByteCount)
+            var pointLength = 0
+            guard written == scalarByteCount,
+                EVP_PKEY_get_octet_string_param(generated, OSSLString.publicKey, &point, point.count, &pointLength)
+                    == 1,
+                pointLength == pointByteCount, point.first == 0x04
+            else { throw OpenSSL.failure("P-256 key parts") }
+            return (key, raw, point)
+        }
+
+        private init(owning pointer: OpaquePointer) {
+            self.pointer = pointer
         }
 
         deinit { EVP_PKEY_free(pointer) }

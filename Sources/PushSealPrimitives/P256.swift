@@ -15,7 +15,9 @@ package enum P256 {
     package struct PublicKey: Sendable {
         /// `04 || x || y`.
         package let x963Representation: [UInt8]
-        let key: EVPKey
+        /// The OpenSSL key for using this point as a peer; imported points carry one, the public
+        /// half of a local key pair gets one only if it is ever used as a peer.
+        private let peerKey: EVPKey?
 
         /// Imports an uncompressed point, refusing any point that is not on P-256.
         package init(x963Representation bytes: [UInt8]) throws {
@@ -24,12 +26,18 @@ package enum P256 {
             }
             try Curve.requireOnCurve(bytes)
             self.x963Representation = bytes
-            self.key = try EVPKey(publicPoint: bytes, privateScalar: nil)
+            self.peerKey = try EVPKey(publicPoint: bytes, privateScalar: nil)
         }
 
-        fileprivate init(checked bytes: [UInt8], key: EVPKey) {
+        /// The public half of a local key pair: a point already known to be valid.
+        fileprivate init(derived bytes: [UInt8]) {
             self.x963Representation = bytes
-            self.key = key
+            self.peerKey = nil
+        }
+
+        /// The key to derive against.
+        func asPeer() throws -> EVPKey {
+            try peerKey ?? EVPKey(publicPoint: x963Representation, privateScalar: nil)
         }
     }
 
@@ -43,7 +51,10 @@ package enum P256 {
 
         /// A fresh key from OpenSSL's generator.
         package init() throws {
-            try self.init(rawRepresentation: try EVPKey.generateScalar())
+            let generated = try EVPKey.generate()
+            self.rawRepresentation = generated.scalar
+            self.publicKey = PublicKey(derived: generated.point)
+            self.key = generated.key
         }
 
         /// Imports a scalar, which must satisfy 0 < d < n, and computes its public key.
@@ -52,19 +63,24 @@ package enum P256 {
                 throw CryptoFailure.invalidKey("a P-256 private key has 32 bytes, not \(rawRepresentation.count)")
             }
             let point = try Curve.publicPoint(for: rawRepresentation)
-            let key = try EVPKey(publicPoint: point, privateScalar: rawRepresentation)
+            self.key = try EVPKey(publicPoint: point, privateScalar: rawRepresentation)
             self.rawRepresentation = rawRepresentation
-            self.publicKey = PublicKey(checked: point, key: try EVPKey(publicPoint: point, privateScalar: nil))
-            self.key = key
+            self.publicKey = PublicKey(derived: point)
         }
 
         /// The ECDH shared secret with `peer`: the 32-byte x-coordinate of d·Q.
+        ///
+        /// The peer is not validated again here: every ``PublicKey`` was checked to be on the
+        /// curve when it was made, and P-256 has cofactor 1, so OpenSSL's repeated full check
+        /// (`EVP_PKEY_public_check` on every derive) would only double the cost.
         package func sharedSecret(with peer: PublicKey) throws -> SecretBytes {
+            let peerKey = try peer.asPeer()
             guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
                 throw OpenSSL.failure("EVP_PKEY_CTX_new_from_pkey")
             }
             defer { EVP_PKEY_CTX_free(context) }
-            guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer(context, peer.key.pointer) == 1 else {
+            guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer_ex(context, peerKey.pointer, 0) == 1
+            else {
                 OpenSSL.clearErrors()
                 throw CryptoFailure.authenticationFailed
             }

@@ -15,6 +15,7 @@ Command line (JSON on standard input and output):
     python pushseal.py seal --to RECIPIENT.jwk [--sender SENDER.jwk] [--json-lines]
     python pushseal.py open --store STORE_DIR [--json-lines]
     python pushseal.py vectors envelope-v1.json
+    python pushseal.py bench [--seconds S] < payload.json
 """
 
 from __future__ import annotations
@@ -461,6 +462,41 @@ def check_vectors(path: str) -> tuple[int, int]:
     return passed, failed
 
 
+def bench(payload: dict, seconds: float) -> dict:
+    """Seal and open rates (messages per second) for every suite and mode, on `payload`."""
+    import time
+
+    results = {}
+    content = compact(payload)
+    padded_content = pad(content, padded_length(len(content), 128, 3000))
+    for suite_name, kty in (("x25519", "OKP"), ("p256", "EC"), ("xchacha", "oct")):
+        for auth in (False, True) if kty != "oct" else (False,):
+            device, sender = _bench_key(kty), _bench_key(kty) if auth else None
+            recipient = device if kty == "oct" else Key(device.suite, device.kid, device.public_raw, None, device.public)
+            ring = KeyRing([device], [sender] if sender else [])
+            envelope = seal(padded_content, recipient, sender)
+            rates = {}
+            for name, work in (("seal", lambda: seal(padded_content, recipient, sender)),
+                               ("open", lambda: open_envelope(envelope, ring))):
+                count, start = 0, time.perf_counter()
+                while time.perf_counter() - start < seconds:
+                    work()
+                    count += 1
+                rates[name] = count / (time.perf_counter() - start)
+            results[f"{suite_name}-{'auth' if auth else 'base'}"] = rates
+    return results
+
+
+def _bench_key(kty: str) -> Key:
+    if kty == "oct":
+        return Key(XCHACHA_SUITE, "bench-shared", None, os.urandom(32))
+    private = x25519.X25519PrivateKey.generate() if kty == "OKP" else ec.generate_private_key(ec.SECP256R1())
+    raw = private.public_key().public_bytes(
+        _serialization().Encoding.Raw if kty == "OKP" else _serialization().Encoding.X962,
+        _serialization().PublicFormat.Raw if kty == "OKP" else _serialization().PublicFormat.UncompressedPoint)
+    return Key(X25519_SUITE if kty == "OKP" else P256_SUITE, default_kid(raw), raw, private, private.public_key())
+
+
 def _read_json(path: str) -> dict:
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
@@ -487,12 +523,17 @@ def main(argv: list[str]) -> int:
     open_command.add_argument("--json-lines", action="store_true")
     vectors_command = commands.add_parser("vectors", help="check envelope-v1.json")
     vectors_command.add_argument("file")
+    bench_command = commands.add_parser("bench", help="seal/open rates for the payload on standard input")
+    bench_command.add_argument("--seconds", type=float, default=1.0)
     arguments = parser.parse_args(argv)
 
     if arguments.command == "vectors":
         passed, failed = check_vectors(arguments.file)
         print(f"{passed} passed, {failed} failed")
         return 0 if failed == 0 else 1
+    if arguments.command == "bench":
+        print(json.dumps(bench(json.load(sys.stdin), arguments.seconds)))
+        return 0
     if arguments.command == "seal":
         recipient = _read_json(arguments.to)
         sender = _read_json(arguments.sender) if arguments.sender else None

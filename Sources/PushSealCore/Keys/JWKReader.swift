@@ -109,8 +109,13 @@ struct JWKReader {
 }
 
 extension JSONObject {
-    /// Adds a base64url string member.
-    mutating func appendBase64URL(_ name: String, _ bytes: some ContiguousBytes) {
+    /// Adds a base64url member holding public bytes.
+    mutating func appendBase64URL(_ name: String, _ bytes: [UInt8]) {
         self[name] = .string(Base64URL.encode(bytes))
+    }
+
+    /// Adds a base64url member holding key material, encoded in constant time.
+    mutating func appendSecret(_ name: String, _ secret: SecretBytes) {
+        self[name] = .string(Base64URL.encodeSecret(secret))
     }
 }

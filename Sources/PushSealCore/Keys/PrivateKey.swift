@@ -101,15 +101,15 @@ public struct PrivateKey: Sendable, CustomStringConvertible, CustomDebugStringCo
             var object = PublicKey(kid: kid, suite: suite, material: pair.publicKey).jwk
             object["kid"] = nil
             switch pair {
-            case .x25519(let key): object.appendBase64URL("d", key.rawRepresentation)
-            case .p256(let key): object.appendBase64URL("d", key.rawRepresentation)
+            case .x25519(let key): object.appendSecret("d", key.rawRepresentation)
+            case .p256(let key): object.appendSecret("d", key.rawRepresentation)
             }
             object["kid"] = .string(kid)
             return object
         case .shared(let secret):
             var object = JSONObject()
             object["kty"] = .string("oct")
-            object.appendBase64URL("k", secret)
+            object.appendSecret("k", secret)
             object["kid"] = .string(kid)
             return object
         }

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `--cli PATH --python PATH --payload PATH --output PATH --batch-lines N`.
+struct BenchOptions {
+    var cli = ".build/release/pushseal"
+    var python = ".build/interop-venv/bin/python"
+    var payload = "examples/order-1.5k.json"
+    var output = "bench/results.json"
+    var batchLines = 20_000
+    var primitivesOnly = false
+
+    init(_ arguments: ArraySlice<String>) {
+        var iterator = arguments.makeIterator()
+        while let flag = iterator.next() {
+            guard let value = iterator.next() else { break }
+            switch flag {
+            case "--cli": cli = value
+            case "--python": python = value
+            case "--payload": payload = value
+            case "--output": output = value
+            case "--batch-lines": batchLines = Int(value) ?? batchLines
+            default: printError("bench: ignoring unknown option \(flag)\n")
+            }
+        }
+    }
+}
+
+/// The whole file, or nil.
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { return bytes }
+        bytes += buffer[0..<count]
+    }
+}
+
+/// Writes `message` to standard error.
+func printError(_ message: String) {
+    var bytes = Array(message.utf8)
+    _ = write(2, &bytes, bytes.count)
+}

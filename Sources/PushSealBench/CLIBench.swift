@@ -1,0 +1,80 @@
+import PushSealCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The release CLI measured as users run it.
+enum CLIBench {
+    struct BatchResult {
+        let lines: Int
+        let oneWorker: Double
+        let twoWorkers: Double
+    }
+
+    struct DecryptResult {
+        let peakResidentBytes: Int
+        let seconds: Double
+    }
+
+    /// `encrypt --json-lines` over `lines` jobs, with one worker and with two (lines per second).
+    static func batch(cli: String, payload: JSONObject, lines: Int) -> BatchResult? {
+        let key = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519"])
+        let publicKey = ProcessBench.run([cli, "keys", "public", ProcessBench.temporaryFile("batch-key", key.output)])
+        guard publicKey.status == 0, let jwk = try? JSONParser.parse(publicKey.output).objectValue else { return nil }
+        var line = Array(#"{"to":"#.utf8)
+        JSONWriter.write(.object(jwk), into: &line)
+        line += Array(#","payload":"#.utf8)
+        JSONWriter.write(.object(payload), into: &line)
+        line += Array("}\n".utf8)
+        var input: [UInt8] = []
+        input.reserveCapacity(line.count * lines)
+        for _ in 0..<lines { input += line }
+        let path = ProcessBench.temporaryFile("batch-input", input)
+        func rate(_ jobs: Int) -> Double {
+            let runs = (0..<3).map { _ in
+                ProcessBench.run([cli, "encrypt", "--json-lines", "--jobs", "\(jobs)", path], discardOutput: true)
+            }
+            let best = runs.map(\.seconds).min() ?? 0
+            return runs.allSatisfy({ $0.status == 0 }) && best > 0 ? Double(lines) / best : 0
+        }
+        return BatchResult(lines: lines, oneWorker: rate(1), twoWorkers: rate(2))
+    }
+
+    /// One `pushseal decrypt` process on one sealed payload: its peak RSS and its wall time.
+    static func decryptProcess(cli: String, payload: JSONObject) -> DecryptResult? {
+        let store = "/tmp/pushseal-bench-store-\(getpid())"
+        _ = ProcessBench.run(["rm", "-rf", store])
+        _ = ProcessBench.run([cli, "keys", "init", "--store", store])
+        let rotated = ProcessBench.run([cli, "keys", "rotate", "--store", store])
+        let keyPath = ProcessBench.temporaryFile("device.pub.jwk", rotated.output)
+        let payloadPath = ProcessBench.temporaryFile("payload.json", JSONWriter.bytes(.object(payload)))
+        let sealed = ProcessBench.run([cli, "encrypt", "--to", keyPath, payloadPath])
+        let sealedPath = ProcessBench.temporaryFile("sealed.json", sealed.output)
+        let runs = (0..<7).map { _ in ProcessBench.run([cli, "decrypt", "--store", store, sealedPath]) }
+        _ = ProcessBench.run(["rm", "-rf", store])
+        guard runs.allSatisfy({ $0.status == 0 }) else { return nil }
+        return DecryptResult(
+            peakResidentBytes: runs.map(\.peakResidentBytes).max() ?? 0, seconds: runs.map(\.seconds).min() ?? 0)
+    }
+}
+
+/// The Python implementation's rates, measured in the same run.
+enum PythonPeerBench {
+    /// Seal and open rates by `suite-mode` name, or empty when the peer is not set up.
+    static func run(python: String, payloadPath: String) -> [String: (seal: Double, open: Double)] {
+        let result = ProcessBench.run(
+            [python, "interop/python/pushseal.py", "bench", "--seconds", "1"], inputPath: payloadPath)
+        guard result.status == 0, let object = try? JSONParser.parse(result.output).objectValue else { return [:] }
+        var rates: [String: (seal: Double, open: Double)] = [:]
+        for (name, value) in object {
+            guard let rate = value.objectValue, let seal = rate["seal"]?.numberValue?.doubleValue,
+                let open = rate["open"]?.numberValue?.doubleValue
+            else { continue }
+            rates[name] = (seal, open)
+        }
+        return rates
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs other programs (the release CLI, the Python peer) and measures them from outside.
+enum ProcessBench {
+    /// What a finished child used.
+    struct Usage {
+        let status: Int32
+        let seconds: Double
+        /// Peak resident set size in bytes (`ru_maxrss` of this child alone, from `wait4`).
+        let peakResidentBytes: Int
+        let output: [UInt8]
+    }
+
+    /// Runs `arguments` with standard input from `inputPath` (or /dev/null) and captures standard output.
+    static func run(_ arguments: [String], inputPath: String = "/dev/null", discardOutput: Bool = false) -> Usage {
+        let outputPath = "/tmp/pushseal-bench-\(getpid()).out"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, discardOutput ? "/dev/null" : outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else {
+            return Usage(status: -1, seconds: 0, peakResidentBytes: 0, output: [])
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        let seconds = Stopwatch.seconds(since: start, clock)
+        var output: [UInt8] = []
+        if !discardOutput, let file = fopen(outputPath, "r") {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = fread(&buffer, 1, buffer.count, file)
+                if count == 0 { break }
+                output += buffer[0..<count]
+            }
+            fclose(file)
+            unlink(outputPath)
+        }
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return Usage(
+            status: exitStatus, seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024, output: output)
+    }
+
+    /// Writes `text` to a new temporary file and returns its path.
+    static func temporaryFile(_ name: String, _ bytes: [UInt8]) -> String {
+        let path = "/tmp/pushseal-bench-\(getpid())-\(name)"
+        if let file = fopen(path, "w") {
+            _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            fclose(file)
+        }
+        return path
+    }
+}

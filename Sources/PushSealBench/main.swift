@@ -1,0 +1,51 @@
+// `make bench`: PushSeal's speed and memory, as ratios against what they are judged by,
+// measured in one run on one machine. It prints a table and writes bench/results.json.
+// Benchmarks are not tests: targets are reported, never enforced.
+import PushSealCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let options = BenchOptions(CommandLine.arguments.dropFirst())
+guard let payloadText = readFile(options.payload),
+    let payload = try? JSONParser.parse(payloadText).objectValue
+else {
+    printError("bench: cannot read the payload \(options.payload)\n")
+    exit(2)
+}
+print("PushSeal bench — payload \(options.payload) (\(JSONWriter.bytes(.object(payload)).count) bytes)")
+
+if options.primitivesOnly || true {
+    for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
+        print("  \(name): \(Int(microseconds * 10) / 10) µs")
+    }
+}
+
+let setups: [SuiteBench] = [
+    SuiteBench(name: "x25519-base", suite: .x25519, authenticated: false),
+    SuiteBench(name: "x25519-auth", suite: .x25519, authenticated: true),
+    SuiteBench(name: "p256-base", suite: .p256, authenticated: false),
+    SuiteBench(name: "p256-auth", suite: .p256, authenticated: true),
+    SuiteBench(name: "xchacha-base", suite: .xChaCha, authenticated: false),
+]
+var suiteResults: [SuiteBench.Result] = []
+for setup in setups {
+    do {
+        suiteResults.append(try setup.run(payload: payload))
+    } catch {
+        printError("bench: \(setup.name) failed: \(error)\n")
+        exit(1)
+    }
+}
+
+let python = PythonPeerBench.run(python: options.python, payloadPath: options.payload)
+let batch = CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
+let decrypt = CLIBench.decryptProcess(cli: options.cli, payload: payload)
+
+let report = Report(suites: suiteResults, python: python, batch: batch, decrypt: decrypt)
+print(report.table)
+report.write(to: options.output)
+print("results written to \(options.output)")
