@@ -1,12 +1,13 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev pkg-config python3-venv time
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
+PEER_VENV := .build/interop-venv
 FUZZ_SECONDS ?= 30
 
-.PHONY: deps build release test test-tsan fuzz demo keys lint format docs clean
+.PHONY: deps build release test test-tsan fuzz bench python-peer demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -29,13 +30,29 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product pushseal
 
 ## test: build with warnings as errors, then run every test (vectors included)
-test: deps
+test: deps python-peer
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
 
 ## test-tsan: the concurrency tests (session races, ledger, store writers) under ThreadSanitizer
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --filter "ExtensionSession|EventLedger|FileKeyStore"
+
+## python-peer: the Python implementation's virtual environment (interop tests and bench)
+python-peer: $(PEER_VENV)/requirements.stamp
+
+$(PEER_VENV)/requirements.stamp: interop/python/requirements.txt
+	rm -rf $(PEER_VENV)
+	python3 -m venv $(PEER_VENV)
+	$(PEER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/requirements.txt
+	cp interop/python/requirements.txt $@
+
+## bench: speed and memory as ratios against the raw primitives and the Python peer; writes bench/results.json
+bench: deps python-peer
+	$(SWIFT) build -c release --product pushseal
+	$(SWIFT) build -c release --product PushSealBench
+	@mkdir -p bench
+	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --output bench/results.json
 
 ## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
 fuzz: deps

@@ -11,7 +11,6 @@ struct BenchOptions {
     var payload = "examples/order-1.5k.json"
     var output = "bench/results.json"
     var batchLines = 20_000
-    var primitivesOnly = false
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()

@@ -53,11 +53,31 @@ enum CLIBench {
         let payloadPath = ProcessBench.temporaryFile("payload.json", JSONWriter.bytes(.object(payload)))
         let sealed = ProcessBench.run([cli, "encrypt", "--to", keyPath, payloadPath])
         let sealedPath = ProcessBench.temporaryFile("sealed.json", sealed.output)
-        let runs = (0..<7).map { _ in ProcessBench.run([cli, "decrypt", "--store", store, sealedPath]) }
-        _ = ProcessBench.run(["rm", "-rf", store])
-        guard runs.allSatisfy({ $0.status == 0 }) else { return nil }
-        return DecryptResult(
-            peakResidentBytes: runs.map(\.peakResidentBytes).max() ?? 0, seconds: runs.map(\.seconds).min() ?? 0)
+        // GNU time forks from its own small process: ru_maxrss of a child spawned from this large
+        // process would start from this process's high-water mark (Linux keeps it across exec).
+        let report = "\(store).time"
+        var measured: [(kilobytes: Int, seconds: Double)] = []
+        let runs = (0..<7).map { _ in
+            let run = ProcessBench.run(
+                ["/usr/bin/time", "-f", "%M %e", "-o", report, cli, "decrypt", "--store", store, sealedPath])
+            if run.status == 0, let line = readFile(report).map({ String(decoding: $0, as: UTF8.self) }),
+                let sample = parseTimeReport(line)
+            {
+                measured.append(sample)
+            }
+            return run
+        }
+        _ = ProcessBench.run(["rm", "-rf", store, report])
+        guard measured.count == runs.count else { return nil }
+        let wall = runs.map(\.seconds).min() ?? 0
+        return DecryptResult(peakResidentBytes: (measured.map(\.kilobytes).max() ?? 0) * 1024, seconds: wall)
+    }
+
+    /// `%M %e` from GNU time: peak RSS in kilobytes and wall seconds.
+    private static func parseTimeReport(_ line: String) -> (kilobytes: Int, seconds: Double)? {
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 2, let kilobytes = Int(fields[0]), let seconds = Double(fields[1]) else { return nil }
+        return (kilobytes, seconds)
     }
 }
 

@@ -18,10 +18,9 @@ else {
 }
 print("PushSeal bench — payload \(options.payload) (\(JSONWriter.bytes(.object(payload)).count) bytes)")
 
-if options.primitivesOnly || true {
-    for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
-        print("  \(name): \(Int(microseconds * 10) / 10) µs")
-    }
+print("primitive costs here:")
+for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
+    print("  \(name): \(Int(microseconds * 10) / 10) µs")
 }
 
 let setups: [SuiteBench] = [
@@ -45,7 +44,9 @@ let python = PythonPeerBench.run(python: options.python, payloadPath: options.pa
 let batch = CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
 let decrypt = CLIBench.decryptProcess(cli: options.cli, payload: payload)
 
-let report = Report(suites: suiteResults, python: python, batch: batch, decrypt: decrypt)
+let report = Report(
+    payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: suiteResults, python: python, batch: batch,
+    decrypt: decrypt)
 print(report.table)
 report.write(to: options.output)
 print("results written to \(options.output)")

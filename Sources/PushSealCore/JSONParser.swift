@@ -7,28 +7,45 @@ public struct JSONParser {
     /// Nesting deeper than this is refused.
     public static let maximumDepth = 64
 
-    private let bytes: [UInt8]
+    /// Objects with at most this many members check for duplicate names by comparison; larger
+    /// ones use a set (so that hostile input cannot make the check quadratic).
+    private static let linearDuplicateCheckLimit = 16
+
+    /// The input, valid for the duration of one `parse` call.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
 
     /// Parses `bytes` as one JSON value, with nothing but white space around it.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(bytes))
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.position == parser.bytes.count else {
-            throw parser.error("unexpected data after the JSON value")
-        }
-        return value
+        let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { parse(buffer: $0) }
+        if let result { return try result.get() }
+        let copy = Array(bytes)
+        return try copy.withUnsafeBufferPointer { parse(buffer: $0) }.get()
     }
 
     /// Parses `text` as one JSON value.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(text.utf8)
+        var text = text
+        return try text.withUTF8 { parse(buffer: $0) }.get()
     }
 
-    private init(bytes: [UInt8]) {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONParser(bytes: buffer)
+        do throws(JSONParseError) {
+            parser.skipWhitespace()
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            guard parser.position == parser.bytes.count else {
+                throw parser.error("unexpected data after the JSON value")
+            }
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -77,12 +94,12 @@ public struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONObject {
         try enterContainer()
         defer { depth -= 1 }
-        var members: [(String, JSONValue)] = []
+        var members: [(name: String, value: JSONValue)] = []
         var names: Set<String> = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return JSONObject(members)
+            return JSONObject(members: members)
         }
         while true {
             skipWhitespace()
@@ -91,21 +108,28 @@ public struct JSONParser {
             }
             let nameOffset = position
             let name = try parseString()
-            guard names.insert(name).inserted else {
+            let duplicate: Bool
+            if members.count < Self.linearDuplicateCheckLimit {
+                duplicate = members.contains { $0.name == name }
+            } else {
+                if names.isEmpty { names = Set(members.map(\.name)) }
+                duplicate = !names.insert(name).inserted
+            }
+            guard !duplicate else {
                 throw JSONParseError(message: "duplicate member name \"\(name)\"", offset: nameOffset)
             }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
             skipWhitespace()
-            members.append((name, try parseValue()))
+            members.append((name: name, value: try parseValue()))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
             } else if bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return JSONObject(members)
+                return JSONObject(members: members)
             } else {
                 throw error("expected ',' or '}'")
             }
@@ -164,11 +188,32 @@ public struct JSONParser {
             }
             guard digits() > 0 else { throw error("invalid number: no digit in the exponent") }
         }
-        return JSONNumber(validatedLiteral: String(decoding: bytes[start..<position], as: UTF8.self))
+        return JSONNumber(
+            validatedLiteral: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {
         position += 1
+        // Fast path: no escape before the closing quote, so the string is a slice of the input;
+        // pure ASCII needs no UTF-8 validation.
+        let start = position
+        var highBits: UInt8 = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                if highBits & 0x80 == 0 { return String(decoding: slice, as: UTF8.self) }
+                guard let string = String(validating: slice, as: UTF8.self) else {
+                    throw JSONParseError(message: "invalid UTF-8 in a string", offset: start)
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= byte
+            position += 1
+        }
+        position = start
         var output: [UInt8] = []
         var runStart = position
         while true {

@@ -85,6 +85,11 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         self.members = members.map { (name: $0.0, value: $0.1) }
     }
 
+    /// An object over members already in their final form (the parser's path).
+    init(members: [(name: String, value: JSONValue)]) {
+        self.members = members
+    }
+
     /// The value of the member `name`, if present.
     public subscript(name: String) -> JSONValue? {
         get { members.first { $0.name == name }?.value }

@@ -6,7 +6,7 @@ public enum JSONWriter {
     /// The compact encoding of `value`.
     public static func bytes(_ value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(256)
+        output.reserveCapacity(4096)
         write(value, into: &output)
         return output
     }
@@ -25,15 +25,19 @@ public enum JSONWriter {
         case .string(let string): writeString(string, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
+            var first = true
+            for element in elements {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
                 write(element, into: &output)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in object.members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
+            var first = true
+            for member in object.members {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
                 writeString(member.name, into: &output)
                 output.append(UInt8(ascii: ":"))
                 write(member.value, into: &output)
@@ -44,8 +48,14 @@ public enum JSONWriter {
 
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into output: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         output.append(UInt8(ascii: "\""))
+        let needsEscaping = string.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        guard needsEscaping else {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -17,6 +17,9 @@ public struct Encryptor: Sendable {
     public let sender: PrivateKey?
     /// How the outer payload is shaped.
     public let options: EncryptionOptions
+    /// The rendered outer payload around the envelope, when it does not depend on the payload
+    /// (nothing is left in clear): rendered once, not per message.
+    private let fixedOuterPayload: OuterPayload?
 
     /// An encryptor for `recipient`.
     /// - Throws: `PushSealError.Code.invalidKey` when `sender` does not fit the recipient's suite,
@@ -39,6 +42,8 @@ public struct Encryptor: Sendable {
         self.recipient = recipient
         self.sender = sender
         self.options = options
+        self.fixedOuterPayload =
+            options.clearMembers.isEmpty ? OuterPayload(payload: JSONObject(), options: options) : nil
     }
 
     /// Parses, validates and seals a payload given as JSON bytes.
@@ -60,7 +65,7 @@ public struct Encryptor: Sendable {
     /// Validates and seals `payload`.
     public func seal(_ payload: JSONObject) throws -> SealedPayload {
         try PayloadValidator.validate(payload, pushType: options.pushType)
-        let outer = OuterPayload(payload: payload, options: options)
+        let outer = fixedOuterPayload ?? OuterPayload(payload: payload, options: options)
         let limit = options.pushType.sizeLimit
         let overhead = Envelope.overhead(suite: recipient.suite, kid: recipient.kid, skid: sender?.kid)
         let largestPadded = outer.largestEnvelope(within: limit) - overhead

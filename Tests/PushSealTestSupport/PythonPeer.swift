@@ -7,28 +7,23 @@ package enum PythonPeer {
     package static let directory = SharedVectors.packageRoot.appendingPathComponent("interop/python")
     static let environment = SharedVectors.packageRoot.appendingPathComponent(".build/interop-venv")
 
-    /// The environment's interpreter, made on first use; nil with the reason when it cannot be made.
+    /// The environment's interpreter, made on first use by `make python-peer` (which `make test`
+    /// runs first) when it is missing or older than `requirements.txt`.
     package static let interpreter: Result<URL, PeerUnavailable> = {
         let python = environment.appendingPathComponent("bin/python")
         let requirements = directory.appendingPathComponent("requirements.txt")
         let stamp = environment.appendingPathComponent("requirements.stamp")
-        let wanted = (try? String(contentsOf: requirements, encoding: .utf8)) ?? ""
-        if FileManager.default.isExecutableFile(atPath: python.path),
-            (try? String(contentsOf: stamp, encoding: .utf8)) == wanted
-        {
-            return .success(python)
-        }
-        try? FileManager.default.removeItem(at: environment)
-        let steps: [[String]] = [
-            ["python3", "-m", "venv", environment.path],
-            [python.path, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", requirements.path],
-        ]
-        for step in steps {
-            guard let result = try? run("/usr/bin/env", step), result.status == 0 else {
-                return .failure(PeerUnavailable(reason: "`\(step.joined(separator: " "))` failed"))
+        let current =
+            FileManager.default.isExecutableFile(atPath: python.path)
+            && (try? String(contentsOf: stamp, encoding: .utf8))
+                == (try? String(contentsOf: requirements, encoding: .utf8))
+        if !current {
+            let made = try? run("/usr/bin/env", ["make", "-s", "-C", SharedVectors.packageRoot.path, "python-peer"])
+            guard made?.status == 0 else {
+                return .failure(
+                    PeerUnavailable(reason: "`make python-peer` failed: \(made?.errors ?? "make is missing")"))
             }
         }
-        try? wanted.write(to: stamp, atomically: true, encoding: .utf8)
         return .success(python)
     }()
 

@@ -36,7 +36,7 @@ extension Envelope {
     /// AEAD or HPKE decryption; every failure is `decryption-failed`, whatever its cause.
     func decrypt(with key: PrivateKey, sender: PublicKey?) throws -> [UInt8] {
         let failure = PushSealError(.decryptionFailed, "the envelope does not open with key \"\(key.kid)\"")
-        let aad = header.bytes
+        let aad = headerBytes
         do {
             switch key.material {
             case .shared(let secret):
@@ -54,12 +54,12 @@ extension Envelope {
 
     /// Removes the padding and parses the content, which must be a UTF-8 JSON object.
     static func parseContent(_ padded: [UInt8]) throws -> JSONObject {
-        guard let content = Padding.unpad(padded) else {
+        guard let length = Padding.contentLength(padded) else {
             throw PushSealError(.malformedContent, "the padding has no 0x80 marker")
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(content)
+            value = try JSONParser.parse(padded[..<length])
         } catch {
             throw PushSealError(.malformedContent, "the content is not JSON: \(error)")
         }

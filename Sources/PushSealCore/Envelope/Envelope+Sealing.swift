@@ -53,7 +53,7 @@ extension Envelope {
             let sealed = try wrapCryptoFailure {
                 try AEAD.xChaCha20Poly1305.seal(key: secret, nonce: nonce, aad: headerBytes, plaintext: padded)
             }
-            return Envelope(header: header, ciphertext: sealed)
+            return Envelope(header: header, headerBytes: headerBytes, ciphertext: sealed)
 
         case .publicKey(let key):
             var senderPair: HPKE.PrivateKey?
@@ -72,8 +72,9 @@ extension Envelope {
                 var (enc, context) = try HPKE.setupSender(
                     parameters, recipient: key.material, sender: senderPair, ephemeral: ephemeral)
                 let header = EnvelopeHeader(suite: key.suite, mode: mode, kid: key.kid, skid: sender?.kid, enc: enc)
-                let sealed = try context.seal(aad: header.bytes, plaintext: padded)
-                return Envelope(header: header, ciphertext: sealed)
+                let headerBytes = header.bytes
+                let sealed = try context.seal(aad: headerBytes, plaintext: padded)
+                return Envelope(header: header, headerBytes: headerBytes, ciphertext: sealed)
             }
         }
     }

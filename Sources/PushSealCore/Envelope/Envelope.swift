@@ -12,9 +12,13 @@ public struct Envelope: Sendable, Hashable {
     public let header: EnvelopeHeader
     /// The sealed padded plaintext followed by the tag.
     public let ciphertext: [UInt8]
+    /// The header's encoding, which is also the AEAD's associated data; kept so that it is
+    /// built once per message.
+    let headerBytes: [UInt8]
 
-    init(header: EnvelopeHeader, ciphertext: [UInt8]) {
+    init(header: EnvelopeHeader, headerBytes: [UInt8], ciphertext: [UInt8]) {
         self.header = header
+        self.headerBytes = headerBytes
         self.ciphertext = ciphertext
     }
 
@@ -29,6 +33,7 @@ public struct Envelope: Sendable, Hashable {
                     + "fewer than the \(Self.tagByteCount)-byte tag")
         }
         self.header = header
+        self.headerBytes = Array(bytes[..<headerCount])
         self.ciphertext = Array(bytes[headerCount...])
     }
 
@@ -41,7 +46,7 @@ public struct Envelope: Sendable, Hashable {
     }
 
     /// The binary envelope.
-    public var bytes: [UInt8] { header.bytes + ciphertext }
+    public var bytes: [UInt8] { headerBytes + ciphertext }
 
     /// The envelope as base64url without padding.
     public var base64URL: String { Base64URL.encode(bytes) }
@@ -49,6 +54,17 @@ public struct Envelope: Sendable, Hashable {
     /// Appends the envelope's base64url text to `output`, without an intermediate string.
     public func appendBase64URL(to output: inout [UInt8]) {
         Base64URL.encode(bytes, into: &output)
+    }
+
+    /// Two envelopes are equal when their bytes are.
+    public static func == (lhs: Envelope, rhs: Envelope) -> Bool {
+        lhs.headerBytes == rhs.headerBytes && lhs.ciphertext == rhs.ciphertext
+    }
+
+    /// Hashes the bytes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(headerBytes)
+        hasher.combine(ciphertext)
     }
 
     /// The length of everything but the padded plaintext: header and tag.

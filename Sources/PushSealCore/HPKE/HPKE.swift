@@ -44,6 +44,17 @@ package enum HPKE {
 
         /// `"HPKE" || I2OSP(kem_id, 2) || I2OSP(kdf_id, 2) || I2OSP(aead_id, 2)`.
         var identifier: [UInt8] {
+            switch (kem, aead) {
+            case (.x25519, .chaCha20Poly1305): Self.x25519ChaChaPolyIdentifier
+            case (.p256, .aes256GCM): Self.p256AESGCM256Identifier
+            default: Self.identifier(kem: kem, aeadID: aeadID)
+            }
+        }
+
+        private static let x25519ChaChaPolyIdentifier = identifier(kem: .x25519, aeadID: 0x0003)
+        private static let p256AESGCM256Identifier = identifier(kem: .p256, aeadID: 0x0002)
+
+        private static func identifier(kem: KEM, aeadID: UInt16) -> [UInt8] {
             Array("HPKE".utf8) + kem.id.bigEndianBytes + UInt16(0x0001).bigEndianBytes + aeadID.bigEndianBytes
         }
     }
@@ -70,7 +81,10 @@ package enum HPKE {
         package var publicKeyByteCount: Int { self == .x25519 ? 32 : 65 }
 
         /// `"KEM" || I2OSP(kem_id, 2)`.
-        var identifier: [UInt8] { Array("KEM".utf8) + id.bigEndianBytes }
+        var identifier: [UInt8] { self == .x25519 ? Self.x25519Identifier : Self.p256Identifier }
+
+        private static let x25519Identifier = Array("KEM".utf8) + UInt16(0x0020).bigEndianBytes
+        private static let p256Identifier = Array("KEM".utf8) + UInt16(0x0010).bigEndianBytes
     }
 
     /// The modes PushSeal uses; PSK modes are not.
