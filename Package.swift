@@ -4,11 +4,13 @@ import PackageDescription
 // PushSeal: end-to-end encrypted APNs payloads.
 //
 // The architecture, bottom up:
-//   CSodium, COpenSSL, CSQLite   system C libraries, found through pkg-config
+//   CSodium, COpenSSL, CSQLite,  system C libraries, found through pkg-config;
+//   CCurl, CPushSealShims        the shims wrap libcurl's variadic calls
 //   PushSealPrimitives           the only crypto code that touches C: secrets, AEADs, X25519, P-256, HKDF
 //   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
 //   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
 //   PushSealDecryptor            device side: key store, opening and rewriting, event ledger, extension session
+//   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
 //   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
 //   pushseal                     the executable: a five-line entry point
 
@@ -19,6 +21,7 @@ let package = Package(
         .library(name: "PushSealEncryptor", targets: ["PushSealEncryptor"]),
         .library(name: "PushSealDecryptor", targets: ["PushSealDecryptor"]),
         .library(name: "PushSealCore", targets: ["PushSealCore"]),
+        .library(name: "PushSealDelivery", targets: ["PushSealDelivery"]),
         .executable(name: "pushseal", targets: ["pushseal"]),
     ],
     targets: [
@@ -33,6 +36,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "CPushSealShims", dependencies: ["CCurl"]),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
@@ -41,7 +50,10 @@ let package = Package(
         .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
         .target(name: "PushSealEncryptor", dependencies: ["PushSealCore"]),
         .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "CSQLite"]),
-        .target(name: "PushSealCLI", dependencies: ["PushSealEncryptor", "PushSealDecryptor"]),
+        .target(
+            name: "PushSealDelivery",
+            dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "CCurl", "CPushSealShims"]),
+        .target(name: "PushSealCLI", dependencies: ["PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery"]),
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
         .executableTarget(
             name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
@@ -63,9 +75,12 @@ let package = Package(
             exclude: ["FuzzRegressions"]
         ),
         .testTarget(
+            name: "PushSealDeliveryTests", dependencies: ["PushSealDelivery", "PushSealCore", "PushSealTestSupport"]),
+        .testTarget(
             name: "PushSealCLITests",
             dependencies: [
-                "PushSealCLI", "PushSealCore", "PushSealEncryptor", "PushSealDecryptor", "PushSealTestSupport",
+                "PushSealCLI", "PushSealCore", "PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery",
+                "PushSealTestSupport",
             ]
         ),
     ]
@@ -84,7 +99,7 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
     ]
 }
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CPushSealShims" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -22,6 +22,10 @@ enum HelpText {
                            [FILE|-]
           pushseal encrypt --json-lines [--to DEFAULT.jwk] [--jobs N] [options as above] [FILE|-]
 
+        Delivery (HTTP/2, token auth; one JSON line per job: {"token", "topic", "to"+"payload" | "sealed"})
+          pushseal send --auth-key AuthKey.p8 --key-id ID --team-id ID [--sandbox | --host URL] [--ca-file PEM]
+                        [--concurrency N] [--to DEFAULT.jwk] [--sender SENDER.jwk] [options as encrypt] [FILE|-]
+
         Device side and captured payloads
           pushseal decrypt --store DIR [--record] [--json-lines] [FILE|-]
           pushseal inspect [FILE|-]

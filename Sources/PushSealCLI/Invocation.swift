@@ -27,6 +27,8 @@ public enum Invocation: Equatable, Sendable {
     case decrypt(store: String, record: Bool, jsonLines: Bool, input: String?)
     /// `inspect [FILE|-]`.
     case inspect(input: String?)
+    /// `send --auth-key P8 --key-id ID --team-id ID …`.
+    case send(SendArguments)
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -44,11 +46,12 @@ public enum Invocation: Equatable, Sendable {
             return .decrypt(
                 store: try reader.required("store"), record: reader.flag("record"),
                 jsonLines: reader.flag("json-lines"), input: try reader.inputFile())
+        case "send": return .send(try SendArguments.parse(rest))
         case "inspect":
             let reader = try ArgumentReader(rest, command: "inspect", valued: [], switches: [])
             return .inspect(input: try reader.inputFile())
         default:
-            throw UsageError("unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, help)")
+            throw UsageError("unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, help)")
         }
     }
 
@@ -135,13 +138,15 @@ public struct EncryptArguments: Equatable, Sendable {
     /// The input file; nil is standard input.
     public var input: String?
 
+    /// The flags that shape sealing and the APNs request, shared with `send`.
+    static let sealingFlags: Set<String> = [
+        "to", "sender", "placeholder-title", "placeholder-body", "placeholder-loc-key", "clear", "push-type", "pad",
+        "topic", "collapse-id", "expiration", "priority",
+    ]
+
     static func parse(_ arguments: [String]) throws(UsageError) -> EncryptArguments {
         let reader = try ArgumentReader(
-            arguments, command: "encrypt",
-            valued: [
-                "to", "sender", "placeholder-title", "placeholder-body", "placeholder-loc-key", "clear", "push-type",
-                "pad", "topic", "collapse-id", "expiration", "priority", "jobs",
-            ],
+            arguments, command: "encrypt", valued: sealingFlags.union(["jobs"]),
             switches: ["truncate", "apns-request", "json-lines"])
         var parsed = EncryptArguments()
         parsed.recipientFile = reader.value("to")
@@ -152,38 +157,7 @@ public struct EncryptArguments: Equatable, Sendable {
         guard parsed.recipientFile != nil || parsed.jsonLines else {
             throw UsageError("encrypt: --to RECIPIENT.jwk is required (or --json-lines with \"to\" on each line)")
         }
-        if let key = reader.value("placeholder-loc-key") {
-            guard reader.value("placeholder-title") == nil, reader.value("placeholder-body") == nil else {
-                throw UsageError(
-                    "encrypt: --placeholder-loc-key cannot be combined with --placeholder-title/--placeholder-body")
-            }
-            parsed.options.placeholder = .localized(key: key)
-        } else if reader.value("placeholder-title") != nil || reader.value("placeholder-body") != nil {
-            parsed.options.placeholder = .text(
-                title: reader.value("placeholder-title"), body: reader.value("placeholder-body"))
-        }
-        parsed.options.clearMembers = reader.all("clear")
-        if let name = reader.value("push-type") {
-            guard let pushType = PushType(name: name) else {
-                throw UsageError("encrypt: --push-type must be alert, background or voip, not \"\(name)\"")
-            }
-            parsed.options.pushType = pushType
-        }
-        if let pad = try reader.integer("pad") { parsed.options.padBlock = pad }
-        parsed.options.overflow = reader.flag("truncate") ? .truncateBody : .fail
-        do {
-            try parsed.options.validate()
-        } catch let error as PushSealError {
-            throw UsageError("encrypt: \(error.detail)")
-        } catch {
-            throw UsageError("encrypt: \(error)")
-        }
-        parsed.requestDefaults = APNsRequestOptions(
-            topic: reader.value("topic") ?? "", collapseID: reader.value("collapse-id"),
-            expiration: try reader.integer("expiration"), priority: try reader.integer("priority"))
-        if let priority = parsed.requestDefaults.priority, priority != 5 && priority != 10 {
-            throw UsageError("encrypt: --priority must be 5 or 10, not \(priority)")
-        }
+        (parsed.options, parsed.requestDefaults) = try sealingOptions(reader, command: "encrypt")
         if parsed.apnsRequest, !parsed.jsonLines, parsed.requestDefaults.topic.isEmpty {
             throw UsageError("encrypt: --apns-request needs --topic")
         }
@@ -191,6 +165,108 @@ public struct EncryptArguments: Equatable, Sendable {
             guard (1...64).contains(jobs) else { throw UsageError("encrypt: --jobs must be 1 to 64, not \(jobs)") }
             parsed.jobs = jobs
         }
+        return parsed
+    }
+}
+
+extension EncryptArguments {
+    /// Placeholder, clear members, push type, padding, overflow and request options.
+    static func sealingOptions(_ reader: ArgumentReader, command: String) throws(UsageError)
+        -> (EncryptionOptions, APNsRequestOptions)
+    {
+        var options = EncryptionOptions()
+        if let key = reader.value("placeholder-loc-key") {
+            guard reader.value("placeholder-title") == nil, reader.value("placeholder-body") == nil else {
+                throw UsageError(
+                    "\(command): --placeholder-loc-key cannot be combined with --placeholder-title/--placeholder-body")
+            }
+            options.placeholder = .localized(key: key)
+        } else if reader.value("placeholder-title") != nil || reader.value("placeholder-body") != nil {
+            options.placeholder = .text(
+                title: reader.value("placeholder-title"), body: reader.value("placeholder-body"))
+        }
+        options.clearMembers = reader.all("clear")
+        if let name = reader.value("push-type") {
+            guard let pushType = PushType(name: name) else {
+                throw UsageError("\(command): --push-type must be alert, background or voip, not \"\(name)\"")
+            }
+            options.pushType = pushType
+        }
+        if let pad = try reader.integer("pad") { options.padBlock = pad }
+        options.overflow = reader.flag("truncate") ? .truncateBody : .fail
+        do {
+            try options.validate()
+        } catch let error as PushSealError {
+            throw UsageError("\(command): \(error.detail)")
+        } catch {
+            throw UsageError("\(command): \(error)")
+        }
+        let requestDefaults = APNsRequestOptions(
+            topic: reader.value("topic") ?? "", collapseID: reader.value("collapse-id"),
+            expiration: try reader.integer("expiration"), priority: try reader.integer("priority"))
+        if let priority = requestDefaults.priority, priority != 5 && priority != 10 {
+            throw UsageError("\(command): --priority must be 5 or 10, not \(priority)")
+        }
+        return (options, requestDefaults)
+    }
+}
+
+/// The arguments of `pushseal send`.
+public struct SendArguments: Equatable, Sendable {
+    /// `--auth-key`: the APNs token-auth key, a `.p8` PKCS#8 PEM file.
+    public var authKeyFile = ""
+    /// `--key-id`: the auth key's id (the JWT `kid`).
+    public var keyID = ""
+    /// `--team-id`: the Apple developer team id (the JWT `iss`).
+    public var teamID = ""
+    /// Production by default; `--sandbox`, or `--host https://host:port`.
+    public var endpoint = "https://api.push.apple.com"
+    /// `--ca-file`: certificates to trust instead of the system's.
+    public var caFile: String?
+    /// `--concurrency`: streams in flight at once on the one connection (default 32).
+    public var concurrency = 32
+    /// `--to` and `--sender`, as for `encrypt`.
+    public var recipientFile: String?
+    /// The sender key for HPKE auth mode.
+    public var senderFile: String?
+    /// Placeholder, clear members, push type, padding and overflow, as for `encrypt`.
+    public var options = EncryptionOptions()
+    /// Default request options (`--topic`, …), overridden by each job's members.
+    public var requestDefaults = APNsRequestOptions(topic: "")
+    /// The jobs file; nil is standard input.
+    public var input: String?
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> SendArguments {
+        let reader = try ArgumentReader(
+            arguments, command: "send",
+            valued: EncryptArguments.sealingFlags.union([
+                "auth-key", "key-id", "team-id", "host", "ca-file", "concurrency",
+            ]),
+            switches: ["truncate", "sandbox"])
+        var parsed = SendArguments()
+        parsed.authKeyFile = try reader.required("auth-key")
+        parsed.keyID = try reader.required("key-id")
+        parsed.teamID = try reader.required("team-id")
+        if let host = reader.value("host") {
+            guard !reader.flag("sandbox") else { throw UsageError("send: --host and --sandbox exclude each other") }
+            guard host.hasPrefix("https://") else {
+                throw UsageError("send: --host must be an https:// URL, not \"\(host)\"")
+            }
+            parsed.endpoint = host
+        } else if reader.flag("sandbox") {
+            parsed.endpoint = "https://api.sandbox.push.apple.com"
+        }
+        parsed.caFile = reader.value("ca-file")
+        if let concurrency = try reader.integer("concurrency") {
+            guard (1...1000).contains(concurrency) else {
+                throw UsageError("send: --concurrency must be 1 to 1000, not \(concurrency)")
+            }
+            parsed.concurrency = concurrency
+        }
+        parsed.recipientFile = reader.value("to")
+        parsed.senderFile = reader.value("sender")
+        (parsed.options, parsed.requestDefaults) = try EncryptArguments.sealingOptions(reader, command: "send")
+        parsed.input = try reader.inputFile()
         return parsed
     }
 }

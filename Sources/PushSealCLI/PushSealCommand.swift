@@ -45,6 +45,8 @@ public enum PushSealCommand {
                 store: store, record: record, jsonLines: jsonLines, input: input, console: console)
         case .inspect(let input):
             return try InspectCommand.run(input: input, console: console)
+        case .send(let arguments):
+            return try SendCommand.run(arguments, console: console)
         }
     }
 }

@@ -24,12 +24,23 @@ public struct APNsRequestOptions: Sendable, Hashable {
 public struct APNsRequest: Sendable {
     /// The headers, in a fixed order: push type, topic, priority, then the optional ones.
     public let headers: [(name: String, value: String)]
-    /// The sealed outer payload.
-    public let payload: SealedPayload
+    /// The sealed outer payload, compact JSON: the request body.
+    public let body: [UInt8]
 
     /// Assembles the headers for `payload`.
     /// - Throws: `PushSealError.Code.invalidPayload` naming the header that breaks Apple's rules.
     public init(payload: SealedPayload, pushType: PushType, options: APNsRequestOptions) throws {
+        try self.init(body: payload.bytes, pushType: pushType, options: options)
+    }
+
+    /// Assembles the headers for an outer payload sealed earlier (`body`, compact JSON).
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the header that breaks Apple's rules,
+    ///   or when `body` is over the push type's size limit.
+    public init(body: [UInt8], pushType: PushType, options: APNsRequestOptions) throws {
+        guard body.count <= pushType.sizeLimit else {
+            throw PushSealError(
+                .payloadTooLarge, "the payload is \(body.count) bytes, over the \(pushType.sizeLimit)-byte limit")
+        }
         guard !options.topic.isEmpty else {
             throw PushSealError(.invalidPayload, "apns-topic is required (--topic or \"topic\")")
         }
@@ -57,7 +68,7 @@ public struct APNsRequest: Sendable {
             headers.append(("apns-collapse-id", collapseID))
         }
         self.headers = headers
-        self.payload = payload
+        self.body = body
     }
 
     /// `{"headers": {...}, "payload": {...}}` as compact JSON, the shape of `--apns-request`.
@@ -65,7 +76,7 @@ public struct APNsRequest: Sendable {
         var bytes = Array(#"{"headers":"#.utf8)
         JSONWriter.write(.object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) })), into: &bytes)
         bytes += Array(#","payload":"#.utf8)
-        bytes += payload.bytes
+        bytes += body
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

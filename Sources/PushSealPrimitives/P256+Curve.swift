@@ -124,7 +124,7 @@ extension P256 {
             return (key, raw, point)
         }
 
-        private init(owning pointer: OpaquePointer) {
+        init(owning pointer: OpaquePointer) {
             self.pointer = pointer
         }
 

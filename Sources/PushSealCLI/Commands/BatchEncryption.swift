@@ -25,7 +25,10 @@ struct BatchEncryption {
         self.arguments = arguments
         self.console = console
         self.sealer = LineSealer(
-            arguments: arguments, defaultRecipient: defaultRecipient, sender: sender, recipients: RecipientCache())
+            jobs: JobSealer(
+                options: arguments.options, requestDefaults: arguments.requestDefaults,
+                defaultRecipient: defaultRecipient, sender: sender),
+            apnsRequest: arguments.apnsRequest)
     }
 
     func run() throws(UsageError) -> ExitStatus {
@@ -90,98 +93,21 @@ struct LineResult: Sendable {
 
 /// Seals one batch line; shared by the workers, so it holds only immutable, thread-safe state.
 struct LineSealer: Sendable {
-    let arguments: EncryptArguments
-    let defaultRecipient: Recipient?
-    let sender: PrivateKey?
-    let recipients: RecipientCache
+    let jobs: JobSealer
+    let apnsRequest: Bool
 
     func sealLine(number: Int, line: [UInt8]?) -> LineResult {
         do {
-            guard let line else { throw ItemFailure(message: "the line is longer than 16 MiB") }
-            let job: JSONObject
-            do {
-                guard let object = try JSONParser.parse(line).objectValue else {
-                    throw ItemFailure(message: "a line must be a JSON object with \"to\" and \"payload\"")
-                }
-                job = object
-            } catch let error as JSONParseError {
-                throw ItemFailure(message: "not JSON: \(error)")
+            let job = try JobSealer.parse(line)
+            if apnsRequest {
+                return LineResult(output: try jobs.request(for: job, acceptsSealed: false).json, succeeded: true)
             }
-            let encryptor = try encryptor(for: job)
-            guard let payload = job["payload"]?.objectValue else {
-                throw ItemFailure(message: "\"payload\" must be a JSON object")
-            }
-            let sealed = try encryptor.seal(payload)
-            guard arguments.apnsRequest else { return LineResult(output: sealed.bytes, succeeded: true) }
-            let request = try APNsRequest(
-                payload: sealed, pushType: encryptor.options.pushType, options: try requestOptions(job))
-            return LineResult(output: request.json, succeeded: true)
+            return LineResult(output: try jobs.seal(job).sealed.bytes, succeeded: true)
         } catch {
             let message = (error as? PushSealError)?.detail ?? "\(error)"
             let object = JSONObject([("line", .number(JSONNumber(number))), ("error", .string(message))])
             return LineResult(output: JSONWriter.bytes(.object(object)), succeeded: false)
         }
-    }
-
-    private func encryptor(for job: JSONObject) throws -> Encryptor {
-        let recipient: Recipient
-        switch job["to"] {
-        case .object(let jwk)?: recipient = try recipients.recipient(for: jwk)
-        case nil:
-            guard let defaultRecipient else {
-                throw ItemFailure(message: "the line has no \"to\" key and no --to was given")
-            }
-            recipient = defaultRecipient
-        case let other?: throw ItemFailure(message: "\"to\" must be a JWK object, not \(other.typeName)")
-        }
-        var options = arguments.options
-        if let value = job["push-type"] {
-            guard let name = value.stringValue, let pushType = PushType(name: name) else {
-                throw ItemFailure(message: "\"push-type\" must be \"alert\", \"background\" or \"voip\"")
-            }
-            options.pushType = pushType
-        }
-        return try Encryptor(recipient: recipient, sender: sender, options: options)
-    }
-
-    private func requestOptions(_ job: JSONObject) throws -> APNsRequestOptions {
-        var options = arguments.requestDefaults
-        func text(_ name: String) throws -> String? {
-            guard let value = job[name] else { return nil }
-            guard let text = value.stringValue else { throw ItemFailure(message: "\"\(name)\" must be a string") }
-            return text
-        }
-        func integer(_ name: String) throws -> Int? {
-            guard let value = job[name] else { return nil }
-            guard let number = value.numberValue?.intValue else {
-                throw ItemFailure(message: "\"\(name)\" must be an integer")
-            }
-            return number
-        }
-        if let topic = try text("topic") { options.topic = topic }
-        if let collapseID = try text("collapse-id") { options.collapseID = collapseID }
-        if let expiration = try integer("expiration") { options.expiration = expiration }
-        if let priority = try integer("priority") { options.priority = priority }
-        return options
-    }
-}
-
-/// Parsed recipient keys by JWK text, so a batch that seals for the same devices again and
-/// again validates each key once. Bounded: cleared when it grows past ``capacity``.
-final class RecipientCache: @unchecked Sendable {
-    private static let capacity = 4_096
-    private let lock = DispatchQueue(label: "pushseal.recipient-cache")
-    private var recipients: [String: Recipient] = [:]
-
-    func recipient(for jwk: JSONObject) throws -> Recipient {
-        let key = JSONWriter.string(.object(jwk))
-        if let cached = lock.sync(execute: { recipients[key] }) { return cached }
-        let recipient = try Recipient(jwk: jwk)
-        lock.sync {
-            if recipients.count >= Self.capacity { recipients.removeAll(keepingCapacity: true) }
-            recipients[key] = recipient
-        }
-        return recipient
     }
 }
 

@@ -1,0 +1,4 @@
+#ifndef PUSHSEAL_CCURL_SHIM_H
+#define PUSHSEAL_CCURL_SHIM_H
+#include <curl/curl.h>
+#endif

@@ -1,0 +1,99 @@
+internal import PushSealCore
+internal import PushSealDelivery
+internal import PushSealEncryptor
+
+/// `pushseal send`: JSON Lines jobs, sealed on the fly (or already sealed), delivered to APNs
+/// over HTTP/2 with token authentication; one output line per job, in input order.
+enum SendCommand {
+    static func run(_ arguments: SendArguments, console: Console) throws(UsageError) -> ExitStatus {
+        let authKey = try InputSource(path: arguments.authKeyFile).readAll()
+        let tokens: ProviderTokenIssuer
+        let client: APNsClient
+        do {
+            tokens = try ProviderTokenIssuer(authKeyPEM: authKey, keyID: arguments.keyID, teamID: arguments.teamID)
+            client = try APNsClient(
+                endpoint: APNsEndpoint(baseURL: arguments.endpoint), tokens: tokens,
+                concurrency: arguments.concurrency, caFile: arguments.caFile)
+        } catch {
+            throw UsageError("send: \(arguments.authKeyFile): \(error)")
+        }
+        let jobs = JobSealer(
+            options: arguments.options, requestDefaults: arguments.requestDefaults,
+            defaultRecipient: try arguments.recipientFile.map { path throws(UsageError) in try KeyFiles.recipient(path)
+            },
+            sender: try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) })
+        let source = InputSource(path: arguments.input)
+        let descriptor = try source.openDescriptor()
+        let items = DeliveryItems(reader: LineReader(descriptor: descriptor), jobs: jobs)
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        var counts: [DeliveryResult.Status: Int] = [:]
+        client.deliver(items) { result in
+            counts[result.status, default: 0] += 1
+            console.output.writeLine(JSONWriter.bytes(.object(result.json)))
+            if console.errors.isTerminal, counts.values.reduce(0, +) % 100 == 0 {
+                console.errors.writeImmediately("\rpushseal send: \(counts.values.reduce(0, +)) jobs")
+            }
+        }
+        console.output.flush()
+        if let failure = items.readFailure { throw UsageError("cannot read \(source.name): \(failure)") }
+        let total = counts.values.reduce(0, +)
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if console.errors.isTerminal { console.errors.writeImmediately("\r") }
+        console.errors.writeLine(
+            "pushseal send: \(total) jobs, \(counts[.sent] ?? 0) sent, \(counts[.unregistered] ?? 0) unregistered, "
+                + "\(counts[.failed] ?? 0) failed (\(seconds > 0 ? Int(Double(total) / seconds) : total) jobs/s, "
+                + "\(tokens.issuedCount) provider token\(tokens.issuedCount == 1 ? "" : "s"))")
+        return total == (counts[.sent] ?? 0) ? .success : .itemsFailed
+    }
+}
+
+/// The jobs of a JSON Lines input, read and sealed one at a time as the client asks for them.
+final class DeliveryItems: Sequence, IteratorProtocol {
+    private var reader: LineReader
+    private let jobs: JobSealer
+    /// A read error that ended the input early.
+    private(set) var readFailure: String?
+
+    init(reader: LineReader, jobs: JobSealer) {
+        self.reader = reader
+        self.jobs = jobs
+    }
+
+    func next() -> DeliveryItem? {
+        while true {
+            let line: LineReader.Line?
+            do {
+                line = try reader.next()
+            } catch {
+                readFailure = "\(error)"
+                return nil
+            }
+            guard let line else { return nil }
+            if let bytes = line.bytes, bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            return item(line)
+        }
+    }
+
+    private func item(_ line: LineReader.Line) -> DeliveryItem {
+        do {
+            let job = try JobSealer.parse(line.bytes)
+            guard let token = job["token"]?.stringValue, DeliveryJob.isValidDeviceToken(token) else {
+                throw ItemFailure(message: "\"token\" must be a device token in hex")
+            }
+            let request = try jobs.request(for: job, acceptsSealed: true)
+            var headers = request.headers
+            if let apnsID = job["apns-id"] {
+                guard let text = apnsID.stringValue, text.utf8.count == 36 else {
+                    throw ItemFailure(message: "\"apns-id\" must be a UUID string")
+                }
+                headers.append(("apns-id", text))
+            }
+            return .job(DeliveryJob(line: line.number, deviceToken: token, headers: headers, body: request.body))
+        } catch {
+            return .invalid(line: line.number, reason: (error as? PushSealError)?.detail ?? "\(error)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+internal import PushSealCore
+
+/// Sends jobs to APNs over one HTTP/2 connection with up to `concurrency` streams at once,
+/// retrying as ``RetryPolicy`` says, and reports exactly one ``DeliveryResult`` per item, in
+/// input order.
+///
+/// ```swift
+/// let tokens = try ProviderTokenIssuer(authKeyPEM: p8, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+/// let client = try APNsClient(endpoint: .production, tokens: tokens)
+/// try client.deliver(jobs.map(DeliveryItem.job)) { result in print(result.status) }
+/// ```
+public final class APNsClient {
+    private let endpoint: APNsEndpoint
+    private let tokens: ProviderTokenIssuer
+    private let concurrency: Int
+    private let policy: RetryPolicy
+    private let connection: HTTP2Connection
+
+    /// A client for `endpoint`, authenticating with `tokens`.
+    /// - Parameters:
+    ///   - concurrency: the most streams in flight at once (1 to 1000).
+    ///   - caFile: certificates to trust instead of the system's (a mock server's, in tests).
+    public init(
+        endpoint: APNsEndpoint, tokens: ProviderTokenIssuer, concurrency: Int = 32, policy: RetryPolicy = RetryPolicy(),
+        caFile: String? = nil
+    ) throws {
+        guard (1...1000).contains(concurrency) else { throw DeliveryError("concurrency must be 1 to 1000") }
+        self.endpoint = endpoint
+        self.tokens = tokens
+        self.concurrency = concurrency
+        self.policy = policy
+        self.connection = try HTTP2Connection(maximumStreams: concurrency, caFile: caFile)
+    }
+
+    /// A job between attempts.
+    private struct Attempt {
+        let sequence: Int
+        let job: DeliveryJob
+        var count = 0
+        var token = ""
+        var tokenReplaced = false
+        var lastReason: String?
+    }
+
+    /// Sends every item and calls `report` once per item, in the items' order. Items are pulled
+    /// lazily, so a long input is streamed, not held.
+    public func deliver(_ items: some Sequence<DeliveryItem>, report: (DeliveryResult) -> Void) {
+        let clock = ContinuousClock()
+        var input = items.makeIterator()
+        var inputExhausted = false
+        var nextSequence = 0
+        var nextToReport = 0
+        var finished: [Int: DeliveryResult] = [:]
+        var inFlight: [Int: Attempt] = [:]
+        var waiting: [(due: ContinuousClock.Instant, attempt: Attempt)] = []
+        // Results wait for earlier ones; stop reading ahead once this many are unreported.
+        let window = concurrency * 8 + 256
+
+        func finish(_ sequence: Int, _ result: DeliveryResult) {
+            finished[sequence] = result
+            while let next = finished.removeValue(forKey: nextToReport) {
+                report(next)
+                nextToReport += 1
+            }
+        }
+
+        func start(_ attempt: Attempt) {
+            var attempt = attempt
+            attempt.count += 1
+            do {
+                attempt.token = try tokens.token()
+                let headers = [("authorization", "bearer \(attempt.token)")] + attempt.job.headers
+                try connection.post(
+                    id: attempt.sequence, url: endpoint.url(deviceToken: attempt.job.deviceToken), headers: headers,
+                    body: attempt.job.body)
+                inFlight[attempt.sequence] = attempt
+            } catch {
+                finish(attempt.sequence, result(attempt, .failed, reason: "\(error)"))
+            }
+        }
+
+        while true {
+            let now = clock.now
+            filling: while inFlight.count < concurrency {
+                if let index = waiting.firstIndex(where: { $0.due <= now }) {
+                    start(waiting.remove(at: index).attempt)
+                    continue filling
+                }
+                if !inputExhausted && nextSequence - nextToReport < window {
+                    guard let item = input.next() else {
+                        inputExhausted = true
+                        break filling
+                    }
+                    let sequence = nextSequence
+                    nextSequence += 1
+                    switch item {
+                    case .job(let job): start(Attempt(sequence: sequence, job: job))
+                    case .invalid(let line, let reason):
+                        finish(
+                            sequence,
+                            DeliveryResult(
+                                line: line, status: .failed, apnsID: nil, reason: reason, attempts: 0, timestamp: nil))
+                    }
+                    continue filling
+                }
+                break filling
+            }
+            if inputExhausted && inFlight.isEmpty && waiting.isEmpty { break }
+            let nextDue = waiting.map(\.due).min()
+            var timeout = 50
+            if let nextDue {
+                let (seconds, attoseconds) = (nextDue - clock.now).components
+                timeout = max(0, min(timeout, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)))
+            }
+            for (sequence, response) in connection.poll(timeoutMilliseconds: timeout) {
+                guard var attempt = inFlight.removeValue(forKey: sequence) else { continue }
+                let answer = APNsAnswer(response)
+                switch policy.decide(
+                    status: response.status, reason: answer.reason, timestamp: answer.timestamp, attempt: attempt.count,
+                    tokenReplaced: attempt.tokenReplaced, random: { Double.random(in: $0) })
+                {
+                case .sent:
+                    finish(sequence, result(attempt, .sent, apnsID: answer.apnsID))
+                case .failed(let reason):
+                    finish(sequence, result(attempt, .failed, apnsID: answer.apnsID, reason: reason))
+                case .unregistered(let timestamp, let reason):
+                    finish(
+                        sequence,
+                        result(attempt, .unregistered, apnsID: answer.apnsID, reason: reason, timestamp: timestamp))
+                case .retry(let delay, let reason):
+                    attempt.lastReason = reason
+                    waiting.append((clock.now.advanced(by: .milliseconds(Int(delay * 1000))), attempt))
+                case .replaceTokenAndRetry:
+                    attempt.tokenReplaced = true
+                    _ = try? tokens.replace(rejected: attempt.token)
+                    waiting.append((clock.now, attempt))
+                }
+            }
+        }
+    }
+
+    private func result(
+        _ attempt: Attempt, _ status: DeliveryResult.Status, apnsID: String? = nil, reason: String? = nil,
+        timestamp: Int? = nil
+    ) -> DeliveryResult {
+        DeliveryResult(
+            line: attempt.job.line, status: status, apnsID: apnsID,
+            reason: reason ?? attempt.lastReason.flatMap { status == .sent ? nil : $0 },
+            attempts: attempt.count, timestamp: timestamp)
+    }
+}
+
+/// What APNs said: its `apns-id` header, and the `reason` and `timestamp` of its JSON body.
+private struct APNsAnswer {
+    let apnsID: String?
+    let reason: String?
+    let timestamp: Int?
+
+    init(_ response: HTTP2Connection.Response) {
+        apnsID = response.headers["apns-id"]
+        let body = (try? JSONParser.parse(response.body))?.objectValue
+        reason = body?["reason"]?.stringValue ?? response.transportError
+        timestamp = body?["timestamp"]?.numberValue?.intValue
+    }
+}

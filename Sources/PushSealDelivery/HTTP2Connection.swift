@@ -1,0 +1,166 @@
+internal import CCurl
+internal import CPushSealShims
+
+/// Many concurrent requests multiplexed as HTTP/2 streams over one TLS connection, through
+/// libcurl's multi interface. Used from one thread; curl reconnects by itself when the
+/// connection drops, and a request caught by the drop reports a transport error.
+final class HTTP2Connection {
+    /// One finished request.
+    struct Response {
+        /// The HTTP status, or nil when the request failed in transport.
+        let status: Int?
+        /// Response headers, names in lower case.
+        let headers: [String: String]
+        /// The response body.
+        let body: [UInt8]
+        /// Curl's description of a transport failure.
+        let transportError: String?
+    }
+
+    private static let globalInitialisation: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+    private let multi: UnsafeMutableRawPointer
+    private let caFile: String?
+    private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    /// A connection that allows `maximumStreams` concurrent streams; `caFile` replaces the system's
+    /// trusted certificates (a mock server's self-signed certificate, in tests).
+    init(maximumStreams: Int, caFile: String?) throws {
+        guard Self.globalInitialisation == CURLE_OK, let multi = curl_multi_init() else {
+            throw DeliveryError("libcurl could not be initialised")
+        }
+        self.multi = multi
+        self.caFile = caFile
+        _ = CPushSealShims_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = CPushSealShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1)
+        _ = CPushSealShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maximumStreams)
+    }
+
+    deinit {
+        for (easy, transfer) in transfers {
+            curl_multi_remove_handle(multi, easy)
+            curl_easy_cleanup(easy)
+            curl_slist_free_all(transfer.headerList)
+        }
+        curl_multi_cleanup(multi)
+    }
+
+    /// Requests in flight.
+    var activeCount: Int { transfers.count }
+
+    /// Starts `POST url` with `headers` and `body`; its response comes back from ``poll(timeoutMilliseconds:)`` with `id`.
+    func post(id: Int, url: String, headers: [(name: String, value: String)], body: [UInt8]) throws {
+        guard let easy = curl_easy_init() else { throw DeliveryError("libcurl could not make a request") }
+        let transfer = Transfer(id: id)
+        for header in headers {
+            transfer.headerList = curl_slist_append(transfer.headerList, "\(header.name): \(header.value)")
+        }
+        // No "Expect: 100-continue" round trip, no content type APNs would ignore.
+        transfer.headerList = curl_slist_append(transfer.headerList, "Expect:")
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var ok = CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_URL, url) == CURLE_OK
+        ok =
+            ok
+            && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 30_000) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_POST, 1) == CURLE_OK
+        ok =
+            ok
+            && CPushSealShims_curl_easy_setopt_size(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                == CURLE_OK
+        ok =
+            ok
+            && body.withUnsafeBytes {
+                CPushSealShims_curl_easy_setopt_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+            } == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, transfer.headerList) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, bodyCallback) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, headerCallback) == CURLE_OK
+        ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
+        if let caFile { ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) == CURLE_OK }
+        guard ok, curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            curl_easy_cleanup(easy)
+            curl_slist_free_all(transfer.headerList)
+            throw DeliveryError("libcurl refused the request options")
+        }
+        transfers[easy] = transfer
+    }
+
+    /// Drives the transfers for at most `timeoutMilliseconds` and returns those that finished.
+    func poll(timeoutMilliseconds: Int) -> [(id: Int, response: Response)] {
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        curl_multi_poll(multi, nil, 0, Int32(timeoutMilliseconds), nil)
+        curl_multi_perform(multi, &running)
+        var finished: [(id: Int, response: Response)] = []
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                let transfer = transfers.removeValue(forKey: easy)
+            else { continue }
+            let code = message.pointee.data.result
+            var status = 0
+            _ = CPushSealShims_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            let failed = code != CURLE_OK || status == 0
+            let error = failed ? String(cString: curl_easy_strerror(code)) : nil
+            finished.append(
+                (
+                    transfer.id,
+                    Response(
+                        status: failed ? nil : status, headers: transfer.headers, body: transfer.body,
+                        transportError: error)
+                ))
+            curl_multi_remove_handle(multi, easy)
+            curl_easy_cleanup(easy)
+            curl_slist_free_all(transfer.headerList)
+        }
+        return finished
+    }
+}
+
+/// A request in flight: the buffers curl writes into, and what must be freed after.
+private final class Transfer {
+    let id: Int
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var headerList: UnsafeMutablePointer<curl_slist>?
+
+    init(id: Int) { self.id = id }
+}
+
+/// Appends a response body chunk to its transfer.
+private let bodyCallback: CPushSealShims_data_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+}
+
+/// Records one response header line (`name: value`) on its transfer.
+private let headerCallback: CPushSealShims_data_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
+    if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingSpaces
+        transfer.headers[name] = value
+    }
+    return size * count
+}
+
+extension Substring {
+    /// Without leading and trailing spaces, tabs and line ends.
+    fileprivate var trimmingSpaces: String {
+        // `Character.isWhitespace`, because "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

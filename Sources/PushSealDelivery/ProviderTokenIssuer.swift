@@ -1,0 +1,79 @@
+import Dispatch
+internal import PushSealPrimitives
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Issues the ES256 JSON Web Token that authenticates a provider to APNs, and reuses it.
+///
+/// APNs refuses tokens older than an hour and answers `TooManyProviderTokenUpdates` to a
+/// provider that mints them too often, so one token serves every request for at most
+/// ``maximumAge`` (55 minutes) and is replaced before that, or once when APNs reports
+/// `ExpiredProviderToken` for it. Safe to use from any thread.
+public final class ProviderTokenIssuer: @unchecked Sendable {
+    /// How long a token is reused: 55 minutes, inside APNs' one hour.
+    public static let maximumAge = 55 * 60
+
+    private let signingKey: P256.SigningKey
+    private let keyID: String
+    private let teamID: String
+    private let now: @Sendable () -> Int
+    private let queue = DispatchQueue(label: "pushseal.provider-token")
+    private var current: (token: String, issuedAt: Int)?
+    private var issued = 0
+
+    /// An issuer for the key `keyID` of team `teamID`, from the `.p8` file's PEM text.
+    /// - Parameter now: the clock, in UNIX seconds (tests pass their own).
+    /// - Throws: ``DeliveryError`` when the key is not an unencrypted P-256 PKCS#8 key or an id is empty.
+    public init(authKeyPEM: [UInt8], keyID: String, teamID: String, now: (@Sendable () -> Int)? = nil) throws {
+        guard !keyID.isEmpty, !teamID.isEmpty else {
+            throw DeliveryError("the key id and the team id must not be empty")
+        }
+        do {
+            signingKey = try P256.SigningKey(pkcs8PEM: authKeyPEM)
+        } catch {
+            throw DeliveryError("the APNs auth key is not an unencrypted P-256 PKCS#8 (.p8) key")
+        }
+        self.keyID = keyID
+        self.teamID = teamID
+        self.now = now ?? { Int(time(nil)) }
+    }
+
+    /// The token to send now: the current one while it is younger than ``maximumAge``.
+    public func token() throws -> String {
+        try queue.sync {
+            if let current, now() - current.issuedAt < Self.maximumAge { return current.token }
+            return try mint()
+        }
+    }
+
+    /// Replaces `rejected` after APNs answered `ExpiredProviderToken`; when another request has
+    /// already replaced it, returns that replacement rather than minting again.
+    public func replace(rejected: String) throws -> String {
+        try queue.sync {
+            if let current, current.token != rejected { return current.token }
+            return try mint()
+        }
+    }
+
+    /// How many tokens were minted so far.
+    public var issuedCount: Int { queue.sync { issued } }
+
+    private func mint() throws -> String {
+        let issuedAt = now()
+        var header: [UInt8] = []
+        var claims: [UInt8] = []
+        Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8), into: &header)
+        Base64URL.encode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8), into: &claims)
+        let signingInput = header + [UInt8(ascii: ".")] + claims
+        var token = signingInput + [UInt8(ascii: ".")]
+        Base64URL.encode(try signingKey.signature(for: signingInput), into: &token)
+        let text = String(decoding: token, as: UTF8.self)
+        current = (text, issuedAt)
+        issued += 1
+        return text
+    }
+}

@@ -1,0 +1,292 @@
+"""A local stand-in for the APNs provider API, for PushSeal's delivery tests.
+
+HTTP/2 over TLS on 127.0.0.1 (h2 and asyncio), with a self-signed certificate made at start.
+For every request it checks what APNs checks and what PushSeal promises:
+
+- the ES256 provider token: `alg`, `kid`, `iss`, an `iat` less than an hour old, and the
+  signature, verified with the public half of the auth key (else 403 InvalidProviderToken);
+- the headers: `apns-topic`, `apns-push-type`, `apns-priority`, `apns-expiration`,
+  `apns-collapse-id` (else 400 with Apple's reason);
+- the size: 4096 bytes, 5120 for VoIP (else 413 PayloadTooLarge);
+- that the body is a sealed PushSeal payload: a JSON object whose `enc` is base64url of an
+  envelope starting with version 1 (else 400 NotSealed, a reason of this mock's own).
+
+Failures are scripted by the device token's first four hex digits:
+
+    0400  400 BadDeviceToken              0413  413 PayloadTooLarge
+    0410  410 Unregistered + timestamp    4031  403 InvalidProviderToken
+    0403  403 ExpiredProviderToken, until a request comes with another provider token
+    0429  429 TooManyRequests twice, then 200
+    0500  500 InternalServerError once, then 200
+    0503  503 ServiceUnavailable once, then 200
+    5003  503 ServiceUnavailable always
+
+Each request appends one JSON line to the log: token, status, reason, and a digest of the
+provider token (so tests can count how many distinct provider tokens were used).
+
+    python mock_apns.py make-key --out AuthKey.p8
+    python mock_apns.py serve --auth-key AuthKey.p8 --key-id KEY --team-id TEAM --log requests.jsonl \\
+                              --ready ready.json [--port 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import datetime
+import hashlib
+import ipaddress
+import json
+import os
+import ssl
+import tempfile
+import threading
+import time
+import uuid
+
+import h2.config
+import h2.connection
+import h2.events
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.x509.oid import NameOID
+
+PUSH_TYPES = {"alert", "background", "voip", "complication", "fileprovider", "mdm", "location", "liveactivity"}
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Behaviour:
+    """The checks and the scripted answers; one instance for the server's life."""
+
+    def __init__(self, public_key, key_id: str, team_id: str, log_path: str):
+        self.public_key = public_key
+        self.key_id = key_id
+        self.team_id = team_id
+        self.log = open(log_path, "a", buffering=1)
+        self.seen: dict[str, int] = {}
+        self.rejected_token: dict[str, str] = {}
+
+    def verify_token(self, authorization: str | None) -> str | None:
+        """The reason the provider token is refused, or None when it is valid."""
+        if not authorization or not authorization.startswith("bearer "):
+            return "MissingProviderToken"
+        try:
+            header_b64, claims_b64, signature_b64 = authorization[7:].split(".")
+            header = json.loads(b64url_decode(header_b64))
+            claims = json.loads(b64url_decode(claims_b64))
+            signature = b64url_decode(signature_b64)
+        except (ValueError, json.JSONDecodeError):
+            return "InvalidProviderToken"
+        if header.get("alg") != "ES256" or header.get("kid") != self.key_id or claims.get("iss") != self.team_id:
+            return "InvalidProviderToken"
+        iat = claims.get("iat")
+        if not isinstance(iat, int) or not time.time() - 3600 <= iat <= time.time() + 60:
+            return "ExpiredProviderToken"
+        if len(signature) != 64:
+            return "InvalidProviderToken"
+        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+        try:
+            self.public_key.verify(der, f"{header_b64}.{claims_b64}".encode(), ec.ECDSA(hashes.SHA256()))
+        except InvalidSignature:
+            return "InvalidProviderToken"
+        return None
+
+    @staticmethod
+    def sealed(body: bytes) -> bool:
+        try:
+            payload = json.loads(body)
+            envelope = b64url_decode(payload["enc"])
+        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+            return False
+        return isinstance(payload, dict) and len(envelope) > 20 and envelope[0] == 0x01
+
+    def answer(self, path: str, headers: dict, body: bytes) -> tuple[int, dict]:
+        token = path.rsplit("/", 1)[-1] if path.startswith("/3/device/") else ""
+        count = self.seen.get(token, 0) + 1
+        self.seen[token] = count
+        problem = self.verify_token(headers.get("authorization"))
+        prefix = token[:4]
+        if problem:
+            return 403, {"reason": problem}
+        if not token:
+            return 404, {"reason": "BadPath"}
+        if "apns-topic" not in headers:
+            return 400, {"reason": "MissingTopic"}
+        if headers.get("apns-push-type") not in PUSH_TYPES:
+            return 400, {"reason": "InvalidPushType"}
+        if headers.get("apns-priority", "10") not in ("5", "10", "1"):
+            return 400, {"reason": "BadPriority"}
+        if "apns-expiration" in headers and not headers["apns-expiration"].isdigit():
+            return 400, {"reason": "BadExpirationDate"}
+        if len(headers.get("apns-collapse-id", "").encode()) > 64:
+            return 400, {"reason": "BadCollapseId"}
+        if len(body) > (5120 if headers.get("apns-push-type") == "voip" else 4096) or prefix == "0413":
+            return 413, {"reason": "PayloadTooLarge"}
+        if not self.sealed(body):
+            return 400, {"reason": "NotSealed"}
+        if prefix == "0400":
+            return 400, {"reason": "BadDeviceToken"}
+        if prefix == "4031":
+            return 403, {"reason": "InvalidProviderToken"}
+        if prefix == "0410":
+            return 410, {"reason": "Unregistered", "timestamp": 1_700_000_000_000}
+        if prefix == "0403":
+            rejected = self.rejected_token.get(token)
+            if rejected is None or rejected == headers.get("authorization"):
+                self.rejected_token[token] = headers.get("authorization")
+                return 403, {"reason": "ExpiredProviderToken"}
+        if prefix == "0429" and count <= 2:
+            return 429, {"reason": "TooManyRequests"}
+        if prefix == "0500" and count == 1:
+            return 500, {"reason": "InternalServerError"}
+        if (prefix == "0503" and count == 1) or prefix == "5003":
+            return 503, {"reason": "ServiceUnavailable"}
+        return 200, {}
+
+    def record(self, token: str, status: int, reason: str | None, authorization: str | None) -> None:
+        digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
+        self.log.write(json.dumps({"token": token, "status": status, "reason": reason, "jwt": digest}) + "\n")
+
+
+async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
+    connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+    connection.initiate_connection()
+    writer.write(connection.data_to_send())
+    streams: dict[int, dict] = {}
+    try:
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                break
+            for event in connection.receive_data(data):
+                if isinstance(event, h2.events.RequestReceived):
+                    streams[event.stream_id] = {"headers": dict(event.headers), "body": b""}
+                elif isinstance(event, h2.events.DataReceived):
+                    streams[event.stream_id]["body"] += event.data
+                    connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                elif isinstance(event, h2.events.StreamEnded):
+                    stream = streams.pop(event.stream_id)
+                    headers = stream["headers"]
+                    status, answer = behaviour.answer(headers.get(":path", ""), headers, stream["body"])
+                    apns_id = headers.get("apns-id") or str(uuid.uuid4()).upper()
+                    body = json.dumps(answer).encode() if answer else b""
+                    response = [(":status", str(status)), ("apns-id", apns_id)]
+                    if body:
+                        response.append(("content-type", "application/json"))
+                    connection.send_headers(event.stream_id, response, end_stream=not body)
+                    if body:
+                        connection.send_data(event.stream_id, body, end_stream=True)
+                    behaviour.record(
+                        headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"), headers.get("authorization")
+                    )
+                elif isinstance(event, h2.events.ConnectionTerminated):
+                    writer.write(connection.data_to_send())
+                    return
+            writer.write(connection.data_to_send())
+            await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+def self_signed_certificate(directory: str) -> tuple[str, str]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pushseal-mock-apns")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    certificate_path = os.path.join(directory, "mock-apns-cert.pem")
+    key_path = os.path.join(directory, "mock-apns-key.pem")
+    with open(certificate_path, "wb") as handle:
+        handle.write(certificate.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as handle:
+        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return certificate_path, key_path
+
+
+async def serve(arguments) -> None:
+    with open(arguments.auth_key, "rb") as handle:
+        public_key = serialization.load_pem_private_key(handle.read(), password=None).public_key()
+    behaviour = Behaviour(public_key, arguments.key_id, arguments.team_id, arguments.log)
+    directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-apns-")
+    certificate, key = self_signed_certificate(directory)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificate, key)
+    context.set_alpn_protocols(["h2"])
+    server = await asyncio.start_server(
+        lambda reader, writer: serve_connection(behaviour, reader, writer), "127.0.0.1", arguments.port, ssl=context
+    )
+    port = server.sockets[0].getsockname()[1]
+    with open(arguments.ready + ".tmp", "w") as handle:
+        json.dump({"port": port, "certificate": certificate}, handle)
+    os.replace(arguments.ready + ".tmp", arguments.ready)
+    # Stop at the end of the lifetime, or as soon as standard input closes (the test that started
+    # the mock has gone), whichever comes first.
+    loop = asyncio.get_running_loop()
+    stdin_closed = asyncio.Event()
+
+    def watch_stdin() -> None:
+        while os.read(0, 65536):
+            pass
+        loop.call_soon_threadsafe(stdin_closed.set)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    async with server:
+        try:
+            await asyncio.wait_for(stdin_closed.wait(), timeout=arguments.lifetime)
+        except asyncio.TimeoutError:
+            pass
+
+
+def make_key(path: str) -> None:
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(pem)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="mock_apns.py", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    key_command = commands.add_parser("make-key", help="write a fresh P-256 PKCS#8 auth key (.p8)")
+    key_command.add_argument("--out", required=True)
+    serve_command = commands.add_parser("serve", help="run the mock")
+    serve_command.add_argument("--auth-key", required=True)
+    serve_command.add_argument("--key-id", required=True)
+    serve_command.add_argument("--team-id", required=True)
+    serve_command.add_argument("--log", required=True)
+    serve_command.add_argument("--ready", required=True, help="written with the port and certificate once listening")
+    serve_command.add_argument("--port", type=int, default=0)
+    serve_command.add_argument("--cert-dir")
+    serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
+    arguments = parser.parse_args()
+    if arguments.command == "make-key":
+        make_key(arguments.out)
+    else:
+        asyncio.run(serve(arguments))
+
+
+if __name__ == "__main__":
+    main()
