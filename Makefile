@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev pkg-config python3-venv time
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev pkg-config python3-venv time
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -25,9 +25,9 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-## release: the optimised CLI
+## release: the optimised CLI, with the Swift runtime linked in (a smaller footprint per process)
 release: deps
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product pushseal
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product pushseal
 
 ## test: build with warnings as errors, then run every test (vectors included)
 test: deps python-peer
@@ -48,9 +48,8 @@ $(PEER_VENV)/requirements.stamp: interop/python/requirements.txt
 	cp interop/python/requirements.txt $@
 
 ## bench: speed and memory as ratios against the raw primitives and the Python peer; writes bench/results.json
-bench: deps python-peer
-	$(SWIFT) build -c release --product pushseal
-	$(SWIFT) build -c release --product PushSealBench
+bench: release python-peer
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --output bench/results.json
 

@@ -35,12 +35,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // Headers only: libcurl is opened at run time by CPushSealShims (no pkgConfig, which would
+        // link it into every process).
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        .target(name: "CPushSealShims", dependencies: ["CCurl"]),
+        .target(
+            name: "CPushSealShims", dependencies: ["CCurl"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

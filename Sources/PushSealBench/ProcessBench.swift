@@ -53,6 +53,44 @@ enum ProcessBench {
             status: exitStatus, seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024, output: output)
     }
 
+    /// A process started in the background, its standard input a pipe held open until ``stop()``.
+    struct Background {
+        let pid: pid_t
+        let input: Int32
+
+        /// Closes its input and kills it.
+        func stop() {
+            close(input)
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
+    /// Starts `arguments` in the background with output on /dev/null and a pipe on standard input
+    /// (the mock APNs stops when its input closes).
+    static func spawn(_ arguments: [String]) -> Background? {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let started = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0
+        close(pipeEnds[0])
+        guard started else {
+            close(pipeEnds[1])
+            return nil
+        }
+        return Background(pid: pid, input: pipeEnds[1])
+    }
+
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryFile(_ name: String, _ bytes: [UInt8]) -> String {
         let path = "/tmp/pushseal-bench-\(getpid())-\(name)"

@@ -13,6 +13,7 @@ struct Report {
     let python: [String: (seal: Double, open: Double)]
     let batch: CLIBench.BatchResult?
     let decrypt: CLIBench.DecryptResult?
+    let send: SendBench.Result?
 
     static let floorTarget = 0.85
     static let pythonTarget = 1.5
@@ -73,6 +74,11 @@ struct Report {
                     + "\(decrypt.peakResidentBytes < Self.residentTarget ? "ok" : "MISS")), "
                     + "wall \(format(decrypt.seconds * 1000, 1)) ms")
         }
+        if let send {
+            lines.append(
+                "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
+                    + "\(format(send.thirtyTwoStreams)) with 32")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -107,6 +113,13 @@ struct Report {
                 JSONObject([
                     ("peakResidentBytes", .number(JSONNumber(decrypt.peakResidentBytes))),
                     ("wallSeconds", number(decrypt.seconds, 4)),
+                ]))
+        }
+        if let send {
+            object["send"] = .object(
+                JSONObject([
+                    ("oneStreamPushesPerSecond", number(send.oneStream)),
+                    ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
                 ]))
         }
         return object

@@ -43,10 +43,11 @@ for setup in setups {
 let python = PythonPeerBench.run(python: options.python, payloadPath: options.payload)
 let batch = CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
 let decrypt = CLIBench.decryptProcess(cli: options.cli, payload: payload)
+let send = SendBench.run(cli: options.cli, python: options.python, payload: payload)
 
 let report = Report(
     payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: suiteResults, python: python, batch: batch,
-    decrypt: decrypt)
+    decrypt: decrypt, send: send)
 print(report.table)
 report.write(to: options.output)
 print("results written to \(options.output)")

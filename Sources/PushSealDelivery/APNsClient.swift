@@ -18,7 +18,10 @@ public final class APNsClient {
 
     /// A client for `endpoint`, authenticating with `tokens`.
     /// - Parameters:
+    ///   - endpoint: production, sandbox, or another host.
+    ///   - tokens: the provider token issuer, shared by every request.
     ///   - concurrency: the most streams in flight at once (1 to 1000).
+    ///   - policy: when to retry.
     ///   - caFile: certificates to trust instead of the system's (a mock server's, in tests).
     public init(
         endpoint: APNsEndpoint, tokens: ProviderTokenIssuer, concurrency: Int = 32, policy: RetryPolicy = RetryPolicy(),
@@ -29,7 +32,7 @@ public final class APNsClient {
         self.tokens = tokens
         self.concurrency = concurrency
         self.policy = policy
-        self.connection = try HTTP2Connection(maximumStreams: concurrency, caFile: caFile)
+        self.connection = try HTTP2Connection(caFile: caFile)
     }
 
     /// A job between attempts.

@@ -17,32 +17,38 @@ final class HTTP2Connection {
         let transportError: String?
     }
 
-    private static let globalInitialisation: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// Loads libcurl and initialises it, once per process.
+    private static let globalInitialisation: Bool =
+        CPushSealShims_curl_load() == 1 && CPushSealShims_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     private let multi: UnsafeMutableRawPointer
     private let caFile: String?
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
 
-    /// A connection that allows `maximumStreams` concurrent streams; `caFile` replaces the system's
-    /// trusted certificates (a mock server's self-signed certificate, in tests).
-    init(maximumStreams: Int, caFile: String?) throws {
-        guard Self.globalInitialisation == CURLE_OK, let multi = curl_multi_init() else {
+    /// A connection; `caFile` replaces the system's trusted certificates (a mock server's
+    /// self-signed certificate, in tests).
+    init(caFile: String?) throws {
+        guard Self.globalInitialisation else {
+            throw DeliveryError("libcurl (libcurl4-openssl-dev, or libcurl.so.4) could not be loaded")
+        }
+        guard let multi = CPushSealShims_curl_multi_init() else {
             throw DeliveryError("libcurl could not be initialised")
         }
         self.multi = multi
         self.caFile = caFile
         _ = CPushSealShims_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        // One connection: requests wait for the multiplexed connection (CURLOPT_PIPEWAIT) rather than
+        // open others. The client bounds the streams in flight itself.
         _ = CPushSealShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1)
-        _ = CPushSealShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maximumStreams)
     }
 
     deinit {
         for (easy, transfer) in transfers {
-            curl_multi_remove_handle(multi, easy)
-            curl_easy_cleanup(easy)
-            curl_slist_free_all(transfer.headerList)
+            CPushSealShims_curl_multi_remove_handle(multi, easy)
+            CPushSealShims_curl_easy_cleanup(easy)
+            CPushSealShims_curl_slist_free_all(transfer.headerList)
         }
-        curl_multi_cleanup(multi)
+        CPushSealShims_curl_multi_cleanup(multi)
     }
 
     /// Requests in flight.
@@ -50,13 +56,16 @@ final class HTTP2Connection {
 
     /// Starts `POST url` with `headers` and `body`; its response comes back from ``poll(timeoutMilliseconds:)`` with `id`.
     func post(id: Int, url: String, headers: [(name: String, value: String)], body: [UInt8]) throws {
-        guard let easy = curl_easy_init() else { throw DeliveryError("libcurl could not make a request") }
+        guard let easy = CPushSealShims_curl_easy_init() else {
+            throw DeliveryError("libcurl could not make a request")
+        }
         let transfer = Transfer(id: id)
         for header in headers {
-            transfer.headerList = curl_slist_append(transfer.headerList, "\(header.name): \(header.value)")
+            transfer.headerList = CPushSealShims_curl_slist_append(
+                transfer.headerList, "\(header.name): \(header.value)")
         }
         // No "Expect: 100-continue" round trip, no content type APNs would ignore.
-        transfer.headerList = curl_slist_append(transfer.headerList, "Expect:")
+        transfer.headerList = CPushSealShims_curl_slist_append(transfer.headerList, "Expect:")
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var ok = CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_URL, url) == CURLE_OK
         ok =
@@ -82,23 +91,34 @@ final class HTTP2Connection {
         ok = ok && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, headerCallback) == CURLE_OK
         ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
         if let caFile { ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) == CURLE_OK }
-        guard ok, curl_multi_add_handle(multi, easy) == CURLM_OK else {
-            curl_easy_cleanup(easy)
-            curl_slist_free_all(transfer.headerList)
+        guard ok, CPushSealShims_curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            CPushSealShims_curl_easy_cleanup(easy)
+            CPushSealShims_curl_slist_free_all(transfer.headerList)
             throw DeliveryError("libcurl refused the request options")
         }
         transfers[easy] = transfer
     }
 
-    /// Drives the transfers for at most `timeoutMilliseconds` and returns those that finished.
+    /// Drives the transfers and returns those that finished, waiting at most `timeoutMilliseconds`
+    /// for the network only when none has finished yet (a transfer often completes within the
+    /// first `perform`; waiting then would cost a whole timeout per request).
     func poll(timeoutMilliseconds: Int) -> [(id: Int, response: Response)] {
         var running: Int32 = 0
-        curl_multi_perform(multi, &running)
-        curl_multi_poll(multi, nil, 0, Int32(timeoutMilliseconds), nil)
-        curl_multi_perform(multi, &running)
+        CPushSealShims_curl_multi_perform(multi, &running)
+        var finished = collectFinished()
+        if finished.isEmpty {
+            CPushSealShims_curl_multi_poll(multi, Int32(timeoutMilliseconds))
+            CPushSealShims_curl_multi_perform(multi, &running)
+            finished = collectFinished()
+        }
+        return finished
+    }
+
+    /// The transfers curl reports done, each removed and released.
+    private func collectFinished() -> [(id: Int, response: Response)] {
         var finished: [(id: Int, response: Response)] = []
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = CPushSealShims_curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = transfers.removeValue(forKey: easy)
             else { continue }
@@ -106,7 +126,7 @@ final class HTTP2Connection {
             var status = 0
             _ = CPushSealShims_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             let failed = code != CURLE_OK || status == 0
-            let error = failed ? String(cString: curl_easy_strerror(code)) : nil
+            let error = failed ? String(cString: CPushSealShims_curl_easy_strerror(code)) : nil
             finished.append(
                 (
                     transfer.id,
@@ -114,9 +134,9 @@ final class HTTP2Connection {
                         status: failed ? nil : status, headers: transfer.headers, body: transfer.body,
                         transportError: error)
                 ))
-            curl_multi_remove_handle(multi, easy)
-            curl_easy_cleanup(easy)
-            curl_slist_free_all(transfer.headerList)
+            CPushSealShims_curl_multi_remove_handle(multi, easy)
+            CPushSealShims_curl_easy_cleanup(easy)
+            CPushSealShims_curl_slist_free_all(transfer.headerList)
         }
         return finished
     }

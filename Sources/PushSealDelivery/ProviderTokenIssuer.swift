@@ -26,7 +26,11 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
     private var issued = 0
 
     /// An issuer for the key `keyID` of team `teamID`, from the `.p8` file's PEM text.
-    /// - Parameter now: the clock, in UNIX seconds (tests pass their own).
+    /// - Parameters:
+    ///   - authKeyPEM: the `.p8` file's content (PKCS#8 PEM, P-256).
+    ///   - keyID: the key's id, the JWT `kid`.
+    ///   - teamID: the developer team id, the JWT `iss`.
+    ///   - now: the clock, in UNIX seconds; nil reads the system clock (tests pass their own).
     /// - Throws: ``DeliveryError`` when the key is not an unencrypted P-256 PKCS#8 key or an id is empty.
     public init(authKeyPEM: [UInt8], keyID: String, teamID: String, now: (@Sendable () -> Int)? = nil) throws {
         guard !keyID.isEmpty, !teamID.isEmpty else {
