@@ -95,6 +95,7 @@ public struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         var members: [(name: String, value: JSONValue)] = []
+        members.reserveCapacity(8)
         var names: Set<String> = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
@@ -140,6 +141,7 @@ public struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         var elements: [JSONValue] = []
+        elements.reserveCapacity(8)
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
