@@ -146,9 +146,10 @@ public final class APNsClient {
         _ attempt: Attempt, _ status: DeliveryResult.Status, apnsID: String? = nil, reason: String? = nil,
         timestamp: Int? = nil
     ) -> DeliveryResult {
+        // A job that failed after retries reports the last reason it was retried for.
         DeliveryResult(
             line: attempt.job.line, status: status, apnsID: apnsID,
-            reason: reason ?? attempt.lastReason.flatMap { status == .sent ? nil : $0 },
+            reason: status == .sent ? nil : reason ?? attempt.lastReason,
             attempts: attempt.count, timestamp: timestamp)
     }
 }

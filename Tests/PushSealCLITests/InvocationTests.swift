@@ -40,6 +40,17 @@ struct InvocationTests {
         #expect(arguments.options.overflow == .truncateBody)
         #expect(arguments.options.placeholder == .localized(key: "NEW"))
         #expect(arguments.requestDefaults.topic == "com.x" && arguments.requestDefaults.priority == 5)
+        guard
+            case .send(let send) = try Invocation.parse([
+                "send", "--auth-key", "a.p8", "--key-id", "K", "--team-id", "T", "--sandbox", "--concurrency", "8",
+                "--topic", "com.x", "--clear", "type",
+            ])
+        else {
+            Issue.record("not a send invocation")
+            return
+        }
+        #expect(send.endpoint == "https://api.sandbox.push.apple.com" && send.concurrency == 8)
+        #expect(send.requestDefaults.topic == "com.x" && send.options.clearMembers == ["type"])
     }
 
     static let usageErrors: [[String]] = [
@@ -53,7 +64,10 @@ struct InvocationTests {
         ["encrypt", "--to", "k", "--placeholder-loc-key", "K", "--placeholder-title", "T"],
         ["encrypt", "--to", "k", "--clear", "enc"], ["encrypt", "--to", "k", "a", "b"], ["decrypt"], ["inspect", "-x"],
         ["keys", "list", "--store", "s", "extra"], ["keys", "rotate", "--store", "s", "--repeat", "0"],
-        ["encrypt", "--json-lines", "--jobs", "0"],
+        ["encrypt", "--json-lines", "--jobs", "0"], ["send"], ["send", "--auth-key", "k.p8", "--key-id", "K"],
+        ["send", "--auth-key", "k", "--key-id", "K", "--team-id", "T", "--host", "http://127.0.0.1:1"],
+        ["send", "--auth-key", "k", "--key-id", "K", "--team-id", "T", "--sandbox", "--host", "https://h"],
+        ["send", "--auth-key", "k", "--key-id", "K", "--team-id", "T", "--concurrency", "0"],
     ]
 
     @Test("bad command lines are usage errors with a message naming the problem", arguments: usageErrors)
