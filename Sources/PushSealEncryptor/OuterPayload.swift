@@ -50,7 +50,7 @@ struct OuterPayload {
 
     /// The size of the whole payload for an envelope of `envelopeByteCount` bytes.
     func byteCount(envelopeByteCount: Int) -> Int {
-        prefix.count + Base64URLLength.encoded(envelopeByteCount) + suffix.count
+        prefix.count + Envelope.base64URLCount(ofByteCount: envelopeByteCount) + suffix.count
     }
 
     /// The largest envelope that keeps the payload within `limit` bytes.
@@ -68,10 +68,4 @@ struct OuterPayload {
         bytes += suffix
         return bytes
     }
-}
-
-/// The length arithmetic of unpadded base64url.
-enum Base64URLLength {
-    /// The encoded length of `byteCount` bytes.
-    static func encoded(_ byteCount: Int) -> Int { (byteCount * 4 + 2) / 3 }
 }

@@ -60,9 +60,7 @@ struct BatchEncryption {
         if !block.isEmpty { flushBlock() }
         console.output.flush()
 
-        let seconds =
-            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
+        let seconds = (ContinuousClock.now - started).seconds
         let rate = seconds > 0 ? Int(Double(totals.lines) / seconds) : totals.lines
         if showProgress { console.errors.writeImmediately("\r") }
         console.errors.writeLine(

@@ -39,8 +39,7 @@ enum SendCommand {
         console.output.flush()
         if let failure = items.readFailure { throw UsageError("cannot read \(source.name): \(failure)") }
         let total = counts.values.reduce(0, +)
-        let elapsed = clock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (clock.now - started).seconds
         if console.errors.isTerminal { console.errors.writeImmediately("\r") }
         console.errors.writeLine(
             "pushseal send: \(total) jobs, \(counts[.sent] ?? 0) sent, \(counts[.unregistered] ?? 0) unregistered, "

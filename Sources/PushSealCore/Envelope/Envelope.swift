@@ -67,6 +67,11 @@ public struct Envelope: Sendable, Hashable {
         hasher.combine(ciphertext)
     }
 
+    /// The length of the base64url text of an envelope of `byteCount` bytes.
+    public static func base64URLCount(ofByteCount byteCount: Int) -> Int {
+        Base64URL.encodedCount(byteCount)
+    }
+
     /// The length of everything but the padded plaintext: header and tag.
     public static func overhead(suite: EnvelopeSuite, kid: String, skid: String?) -> Int {
         EnvelopeHeader.byteCount(suite: suite, kid: kid, skid: skid) + tagByteCount

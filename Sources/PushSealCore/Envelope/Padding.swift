@@ -23,12 +23,8 @@ public enum Padding {
         return padded
     }
 
-    /// Removes trailing zero bytes and the `0x80` before them; nil when there is no such marker.
-    public static func unpad(_ padded: [UInt8]) -> [UInt8]? {
-        contentLength(padded).map { Array(padded[..<$0]) }
-    }
-
-    /// The length of the content inside `padded`, without copying it; nil when there is no marker.
+    /// The length of the content inside `padded`: trailing zero bytes and the `0x80` before them
+    /// are padding; nil when there is no such marker.
     public static func contentLength(_ padded: [UInt8]) -> Int? {
         guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else { return nil }
         return marker
