@@ -1,133 +1,166 @@
 internal import COpenSSL
 
 extension P256 {
-    /// Curve arithmetic that the EVP layer does not offer: point validation and d·G.
+    /// OpenSSL's P-256 group arithmetic (`EC_POINT_mul` and friends), the layer beneath its ECDH
+    /// and key-generation providers.
+    ///
+    /// Calling it directly does the provider's own work (draw a scalar, multiply, take the affine
+    /// x-coordinate) without building an `EVP_PKEY`, a context and a parameter list for every
+    /// message, which in OpenSSL 3.0 costs as much as the multiplication itself.
     enum Curve {
-        /// The P-256 group, made once; it is only read afterwards.
+        /// The P-256 group, made once; `EC_POINT_mul` only reads it, so threads may share it.
         nonisolated(unsafe) static let group: OpaquePointer? = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1)
 
-        /// Throws unless `bytes` decodes to a point on the curve other than infinity.
-        static func requireOnCurve(_ bytes: [UInt8]) throws {
-            guard let group, let point = EC_POINT_new(group) else { throw OpenSSL.failure("EC_POINT_new") }
-            defer { EC_POINT_free(point) }
-            guard EC_POINT_oct2point(group, point, bytes, bytes.count, nil) == 1,
-                EC_POINT_is_on_curve(group, point, nil) == 1,
-                EC_POINT_is_at_infinity(group, point) == 0
+        /// The group, or the failure of a build of OpenSSL without P-256.
+        static func requireGroup() throws -> OpaquePointer {
+            guard let group else { throw OpenSSL.failure("EC_GROUP_new_by_curve_name(P-256)") }
+            return group
+        }
+
+        /// A fresh scalar uniform in [1, n), drawn by OpenSSL's private generator as its EC key
+        /// generation does.
+        static func randomScalar() throws -> BigNumber {
+            let group = try requireGroup()
+            let scalar = try BigNumber()
+            guard let order = EC_GROUP_get0_order(group) else { throw OpenSSL.failure("EC_GROUP_get0_order") }
+            repeat {
+                guard BN_priv_rand_range_ex(scalar.pointer, order, 0, nil) == 1 else {
+                    throw OpenSSL.failure("BN_priv_rand_range_ex")
+                }
+            } while BN_is_zero(scalar.pointer) == 1
+            return scalar
+        }
+
+        /// `scalar`, after checking that 0 < d < n.
+        static func scalar(_ bytes: SecretBytes) throws -> BigNumber {
+            let group = try requireGroup()
+            let scalar = try BigNumber(bytes)
+            guard let order = EC_GROUP_get0_order(group), BN_is_zero(scalar.pointer) == 0,
+                BN_cmp(scalar.pointer, order) < 0
+            else { throw CryptoFailure.invalidKey("a P-256 private key must lie between 1 and the group order") }
+            return scalar
+        }
+
+        /// d·G, the public point of `scalar`.
+        static func publicPoint(for scalar: BigNumber) throws -> Point {
+            let group = try requireGroup()
+            let point = try Point(group)
+            let context = try ScratchContext()
+            guard EC_POINT_mul(group, point.pointer, scalar.pointer, nil, nil, context.pointer) == 1 else {
+                throw OpenSSL.failure("P-256 public key computation")
+            }
+            return point
+        }
+
+        /// Decodes an uncompressed point, refusing one that is not on the curve or is infinity.
+        static func decode(_ bytes: [UInt8]) throws -> Point {
+            let group = try requireGroup()
+            let point = try Point(group)
+            // oct2point already refuses off-curve coordinates; the explicit checks keep that
+            // guarantee independent of the OpenSSL version.
+            guard EC_POINT_oct2point(group, point.pointer, bytes, bytes.count, nil) == 1,
+                EC_POINT_is_on_curve(group, point.pointer, nil) == 1,
+                EC_POINT_is_at_infinity(group, point.pointer) == 0
             else {
                 OpenSSL.clearErrors()
                 throw CryptoFailure.invalidKey("the P-256 public key is not a point on the curve")
             }
+            return point
         }
 
-        /// The uncompressed public point d·G, after checking 0 < d < n.
-        static func publicPoint(for scalar: SecretBytes) throws -> [UInt8] {
-            guard let group, let order = EC_GROUP_get0_order(group) else { throw OpenSSL.failure("EC group") }
-            let d = try BigNumber(scalar)
-            guard BN_is_zero(d.pointer) == 0, BN_cmp(d.pointer, order) < 0 else {
-                throw CryptoFailure.invalidKey("a P-256 private key must lie between 1 and the group order")
-            }
-            guard let context = BN_CTX_new() else { throw OpenSSL.failure("BN_CTX_new") }
-            defer { BN_CTX_free(context) }
-            guard let point = EC_POINT_new(group) else { throw OpenSSL.failure("EC_POINT_new") }
-            defer { EC_POINT_free(point) }
+        /// `04 || x || y`.
+        static func encode(_ point: Point) throws -> [UInt8] {
+            let group = try requireGroup()
             var bytes = [UInt8](repeating: 0, count: pointByteCount)
-            guard EC_POINT_mul(group, point, d.pointer, nil, nil, context) == 1,
-                EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, &bytes, bytes.count, context)
+            guard
+                EC_POINT_point2oct(group, point.pointer, POINT_CONVERSION_UNCOMPRESSED, &bytes, bytes.count, nil)
                     == pointByteCount
-            else { throw OpenSSL.failure("P-256 public key computation") }
+            else { throw OpenSSL.failure("EC_POINT_point2oct") }
             return bytes
+        }
+
+        /// The x-coordinate of d·Q, 32 bytes big-endian: ECDH as OpenSSL's provider computes it
+        /// (P-256 has cofactor 1, so there is no cofactor step).
+        static func sharedX(scalar: BigNumber, peer: Point) throws -> SecretBytes {
+            let group = try requireGroup()
+            let product = try Point(group)
+            let context = try ScratchContext()
+            guard let x = BN_CTX_get(context.pointer) else { throw OpenSSL.failure("BN_CTX_get") }
+            var written: Int32 = 0
+            let secret = SecretBytes(count: scalarByteCount) { (out: UnsafeMutablePointer<UInt8>) in
+                guard EC_POINT_mul(group, product.pointer, nil, peer.pointer, scalar.pointer, context.pointer) == 1,
+                    EC_POINT_get_affine_coordinates(group, product.pointer, x, nil, context.pointer) == 1
+                else { return }
+                written = BN_bn2binpad(x, out, Int32(scalarByteCount))
+            }
+            guard written == scalarByteCount else {
+                OpenSSL.clearErrors()
+                throw CryptoFailure.authenticationFailed
+            }
+            return secret
         }
     }
 
-    /// A secret scalar as an OpenSSL BIGNUM, wiped (`BN_clear_free`) on release.
-    final class BigNumber {
+    /// A point of the group. Immutable once computed or decoded, so threads may share it.
+    final class Point: @unchecked Sendable {
         let pointer: OpaquePointer
 
-        init(_ scalar: SecretBytes) throws {
+        init(_ group: OpaquePointer) throws {
+            guard let pointer = EC_POINT_new(group) else { throw OpenSSL.failure("EC_POINT_new") }
+            self.pointer = pointer
+        }
+
+        /// Cleared on release, since a DH product is a secret; for a public point it costs nothing
+        /// worth a second kind of point.
+        deinit { EC_POINT_clear_free(pointer) }
+    }
+
+    /// A secret scalar as an OpenSSL BIGNUM: allocated as secure memory, flagged for
+    /// constant-time arithmetic, and wiped (`BN_clear_free`) on release. Read-only once made.
+    final class BigNumber: @unchecked Sendable {
+        let pointer: OpaquePointer
+
+        /// Zero, to be filled by a generator.
+        init() throws {
             guard let pointer = BN_secure_new() else { throw OpenSSL.failure("BN_secure_new") }
-            guard scalar.withUnsafeBytes({ BN_bin2bn($0.bytePointer, Int32($0.count), pointer) }) != nil else {
-                BN_clear_free(pointer)
+            BN_set_flags(pointer, BN_FLG_CONSTTIME)
+            self.pointer = pointer
+        }
+
+        /// The big-endian `bytes`.
+        convenience init(_ bytes: SecretBytes) throws {
+            try self.init()
+            guard bytes.withUnsafeBytes({ BN_bin2bn($0.bytePointer, Int32($0.count), pointer) }) != nil else {
                 throw OpenSSL.failure("BN_bin2bn")
             }
-            self.pointer = pointer
+        }
+
+        /// The scalar as exactly 32 big-endian bytes, leading zeros kept.
+        func exported() throws -> SecretBytes {
+            var written: Int32 = 0
+            let bytes = SecretBytes(count: scalarByteCount) { (out: UnsafeMutablePointer<UInt8>) in
+                written = BN_bn2binpad(pointer, out, Int32(scalarByteCount))
+            }
+            guard written == scalarByteCount else { throw OpenSSL.failure("BN_bn2binpad") }
+            return bytes
         }
 
         deinit { BN_clear_free(pointer) }
     }
 
-    /// Owns an `EVP_PKEY`. OpenSSL keys are immutable once built, so sharing one between threads is safe.
-    final class EVPKey: @unchecked Sendable {
+    /// A `BN_CTX` for one computation's temporaries, in secure memory and wiped when freed.
+    final class ScratchContext {
         let pointer: OpaquePointer
 
-        /// Builds a key from its parts: a public-only key when `privateScalar` is nil.
-        init(publicPoint: [UInt8], privateScalar: SecretBytes?) throws {
-            guard let builder = OSSL_PARAM_BLD_new() else { throw OpenSSL.failure("OSSL_PARAM_BLD_new") }
-            defer { OSSL_PARAM_BLD_free(builder) }
-            let scalar = try privateScalar.map(BigNumber.init)
-            guard OSSL_PARAM_BLD_push_utf8_string(builder, OSSLString.group, OSSLString.p256, 0) == 1,
-                OSSL_PARAM_BLD_push_octet_string(builder, OSSLString.publicKey, publicPoint, publicPoint.count)
-                    == 1,
-                scalar.map({ OSSL_PARAM_BLD_push_BN(builder, OSSLString.privateKey, $0.pointer) == 1 }) ?? true,
-                let parameters = OSSL_PARAM_BLD_to_param(builder)
-            else { throw OpenSSL.failure("P-256 key parameters") }
-            // The scalar's copy lives in OpenSSL's secure heap (it came from a secure BIGNUM) and is wiped on free.
-            defer { OSSL_PARAM_free(parameters) }
-            guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-                throw OpenSSL.failure("EVP_PKEY_CTX_new_from_name")
-            }
-            defer { EVP_PKEY_CTX_free(context) }
-            var key: OpaquePointer?
-            // EVP_PKEY_PUBLIC_KEY and EVP_PKEY_KEYPAIR are compound macros that Swift cannot import.
-            let parameterSelection = OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS
-            let selection =
-                parameterSelection | OSSL_KEYMGMT_SELECT_PUBLIC_KEY
-                | (privateScalar == nil ? 0 : OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
-            guard EVP_PKEY_fromdata_init(context) == 1,
-                EVP_PKEY_fromdata(context, &key, selection, parameters) == 1,
-                let key
-            else {
-                OpenSSL.clearErrors()
-                throw CryptoFailure.invalidKey("OpenSSL refused the P-256 key")
-            }
-            self.pointer = key
-        }
-
-        /// A fresh key pair from OpenSSL's P-256 key generation: the key, its scalar and its point.
-        static func generate() throws -> (key: EVPKey, scalar: SecretBytes, point: [UInt8]) {
-            guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-                throw OpenSSL.failure("EVP_PKEY_CTX_new_from_name")
-            }
-            defer { EVP_PKEY_CTX_free(context) }
-            var generated: OpaquePointer?
-            guard EVP_PKEY_keygen_init(context) == 1,
-                EVP_PKEY_CTX_set_group_name(context, OSSLString.p256) == 1,
-                EVP_PKEY_generate(context, &generated) == 1,
-                let generated
-            else { throw OpenSSL.failure("P-256 key generation") }
-            let key = EVPKey(owning: generated)
-            var scalar: OpaquePointer?
-            guard EVP_PKEY_get_bn_param(generated, OSSLString.privateKey, &scalar) == 1, let scalar else {
-                throw OpenSSL.failure("P-256 private scalar")
-            }
-            defer { BN_clear_free(scalar) }
-            var written: Int32 = 0
-            let raw = SecretBytes(count: scalarByteCount) { (out: UnsafeMutablePointer<UInt8>) in
-                written = BN_bn2binpad(scalar, out, Int32(scalarByteCount))
-            }
-            var point = [UInt8](repeating: 0, count: pointByteCount)
-            var pointLength = 0
-            guard written == scalarByteCount,
-                EVP_PKEY_get_octet_string_param(generated, OSSLString.publicKey, &point, point.count, &pointLength)
-                    == 1,
-                pointLength == pointByteCount, point.first == 0x04
-            else { throw OpenSSL.failure("P-256 key parts") }
-            return (key, raw, point)
-        }
-
-        init(owning pointer: OpaquePointer) {
+        init() throws {
+            guard let pointer = BN_CTX_secure_new() else { throw OpenSSL.failure("BN_CTX_secure_new") }
+            BN_CTX_start(pointer)
             self.pointer = pointer
         }
 
-        deinit { EVP_PKEY_free(pointer) }
+        deinit {
+            BN_CTX_end(pointer)
+            BN_CTX_free(pointer)
+        }
     }
 }

@@ -76,3 +76,16 @@ extension P256 {
         }
     }
 }
+
+extension P256.SigningKey {
+    /// Owns an `EVP_PKEY`. OpenSSL keys are immutable once built, so sharing one between threads is safe.
+    final class EVPKey: @unchecked Sendable {
+        let pointer: OpaquePointer
+
+        init(owning pointer: OpaquePointer) {
+            self.pointer = pointer
+        }
+
+        deinit { EVP_PKEY_free(pointer) }
+    }
+}
