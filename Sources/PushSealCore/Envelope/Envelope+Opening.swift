@@ -35,7 +35,6 @@ extension Envelope {
 
     /// AEAD or HPKE decryption; every failure is `decryption-failed`, whatever its cause.
     func decrypt(with key: PrivateKey, sender: PublicKey?) throws -> [UInt8] {
-        let failure = PushSealError(.decryptionFailed, "the envelope does not open with key \"\(key.kid)\"")
         let aad = headerBytes
         do {
             switch key.material {
@@ -48,7 +47,7 @@ extension Envelope {
                 return try context.open(aad: aad, ciphertext: ciphertext)
             }
         } catch is CryptoFailure {
-            throw failure
+            throw PushSealError(.decryptionFailed, "the envelope does not open with key \"\(key.kid)\"")
         }
     }
 

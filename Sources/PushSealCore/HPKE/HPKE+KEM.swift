@@ -16,25 +16,25 @@ extension HPKE.KEM {
     ) throws -> Encapsulation {
         let ephemeral = try ephemeral ?? HPKE.PrivateKey.generate(self)
         let enc = ephemeral.publicKey.serialized
-        var dh = [try ephemeral.agree(with: recipient)]
+        let dh = try ephemeral.agree(with: recipient)
         var context = enc + recipient.serialized
-        if let sender {
-            dh.append(try sender.agree(with: recipient))
-            context += sender.publicKey.serialized
+        guard let sender else {
+            return Encapsulation(sharedSecret: try extractAndExpand(dh: dh, kemContext: context), enc: enc)
         }
-        return Encapsulation(sharedSecret: try extractAndExpand(dh: dh, kemContext: context), enc: enc)
+        context += sender.publicKey.serialized
+        let joined = SecretBytes(concatenating: dh, try sender.agree(with: recipient))
+        return Encapsulation(sharedSecret: try extractAndExpand(dh: joined, kemContext: context), enc: enc)
     }
 
     /// `Decap` (sender is nil) or `AuthDecap` of RFC 9180 §4.1.
     func decapsulate(enc: [UInt8], recipient: HPKE.PrivateKey, sender: HPKE.PublicKey?) throws -> SecretBytes {
         let ephemeral = try HPKE.PublicKey(kem: self, serialized: enc)
-        var dh = [try recipient.agree(with: ephemeral)]
+        let dh = try recipient.agree(with: ephemeral)
         var context = enc + recipient.publicKey.serialized
-        if let sender {
-            dh.append(try recipient.agree(with: sender))
-            context += sender.serialized
-        }
-        return try extractAndExpand(dh: dh, kemContext: context)
+        guard let sender else { return try extractAndExpand(dh: dh, kemContext: context) }
+        context += sender.serialized
+        return try extractAndExpand(
+            dh: SecretBytes(concatenating: dh, try recipient.agree(with: sender)), kemContext: context)
     }
 
     /// `DeriveKeyPair(ikm)` of RFC 9180 §7.1.3: X25519 takes the expanded bytes as the scalar;
@@ -54,16 +54,9 @@ extension HPKE.KEM {
         }
     }
 
-    /// `ExtractAndExpand(dh, kem_context)`, with the DH outputs concatenated in wiped storage.
-    private func extractAndExpand(dh: [SecretBytes], kemContext: [UInt8]) throws -> SecretBytes {
-        let joined = SecretBytes(count: dh.reduce(0) { $0 + $1.count }) { buffer in
-            var offset = 0
-            for part in dh {
-                part.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: $0) }
-                offset += part.count
-            }
-        }
-        let prk = try kdf.extract(salt: [UInt8](), label: "eae_prk", ikm: joined)
+    /// `ExtractAndExpand(dh, kem_context)`; in auth mode `dh` is both DH outputs, concatenated.
+    private func extractAndExpand(dh: SecretBytes, kemContext: [UInt8]) throws -> SecretBytes {
+        let prk = try kdf.extract(salt: [UInt8](), label: "eae_prk", ikm: dh)
         return try kdf.expand(prk: prk, label: "shared_secret", info: kemContext, length: 32)
     }
 }
