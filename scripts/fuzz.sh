@@ -2,18 +2,23 @@
 # Builds the libFuzzer targets (with AddressSanitizer) and runs each for FUZZ_SECONDS.
 # The seed corpus comes from Vectors/envelope-v1.json; crashes are kept in .build/fuzz/crashes,
 # and each one belongs in Tests/PushSealDecryptorTests/FuzzRegressions as a regression test.
+# A target's dictionary, Fuzz/<target>.dict, is used when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
 build=.build/fuzz
 vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 
-PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" \
-    --sanitize=fuzzer --sanitize=address \
-    --product FuzzDecrypt 2>&1 | grep -vE "^\[|ld.gold: warning" || true
-PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" \
-    --sanitize=fuzzer --sanitize=address \
-    --product FuzzEnvelope 2>&1 | grep -vE "^\[|ld.gold: warning" || true
+# The Swift driver keeps only the last -sanitize= it is given, so SwiftPM's separate
+# --sanitize=fuzzer --sanitize=address compile with AddressSanitizer alone, with no coverage
+# instrumentation, and libFuzzer then mutates blindly ("Is the code instrumented for coverage?").
+# The combined -sanitize=fuzzer,address, passed last, instruments every Swift module; SwiftPM's
+# --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
+sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
+for product in FuzzDecrypt FuzzEnvelope; do
+    PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" 2>&1 |
+        grep -vE "^\[|ld.gold: warning" || true
+done
 bin=$(PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" --show-bin-path)
 
 python3 - "$vectors" "$build" <<'PY'
@@ -37,11 +42,19 @@ mkdir -p "$build/crashes"
 status=0
 for target in decrypt envelope; do
     binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}
+    dictionary=()
+    [[ -f Fuzz/$target.dict ]] && dictionary=(-dict="Fuzz/$target.dict")
     echo "fuzz: $target for ${seconds}s"
-    ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" \
+    ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" "${dictionary[@]}" \
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
         -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 2>"$build/$target.log" || status=$?
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|ERROR|SUMMARY" "$build/$target.log" || true
+    # Without coverage feedback a run proves little: refuse to call it a pass.
+    if grep -q "Is the code instrumented for coverage" "$build/$target.log"; then
+        echo "fuzz: $target is not instrumented for coverage; see $build/$target.log"
+        exit 1
+    fi
+    grep -E "DONE" "$build/$target.log" | tail -n 1 || true
     [[ $status -eq 0 ]] || { echo "fuzz: $target found a crash: see $build/$target.log and $build/crashes"; exit "$status"; }
 done
 echo "fuzz: no crash in ${seconds}s per target"
