@@ -12,7 +12,8 @@
 /// with a busy timeout, so the app and the extension can use it at once. The journal mode is
 /// SQLite's default (rollback journal), not WAL, which is unsafe in a shared container. Entries
 /// older than ``retentionSeconds`` are pruned as new ones arrive. Outcome counters hold a reason
-/// and a count: never content.
+/// and a count: never content. The schema's version lives in SQLite's `user_version`
+/// (``schemaVersion``); a file from a newer build is refused rather than altered.
 public struct EventLedger: Sendable {
     /// The database file.
     public let path: String
@@ -32,15 +33,32 @@ public struct EventLedger: Sendable {
         self.path = path
     }
 
+    /// The schema version this build writes. Files written before versioning read 0 and have
+    /// the same tables, so they are adopted as they are.
+    public static let schemaVersion = 1
+
     private static let schema = """
         CREATE TABLE IF NOT EXISTS events (event_id TEXT PRIMARY KEY NOT NULL, first_seen INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS events_by_age ON events (first_seen);
         CREATE TABLE IF NOT EXISTS outcomes (outcome TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL);
         """
 
+    /// Opens the file, creating or adopting the schema on first use.
+    /// - Throws: when the file's schema is newer than ``schemaVersion``: an older extension must
+    ///   not write into a database whose meaning it does not know.
     private func connect() throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
-        try connection.execute(Self.schema)
+        let version = try connection.pairs("SELECT 'user_version', user_version FROM pragma_user_version").first?.1 ?? 0
+        if version == Self.schemaVersion { return connection }
+        guard version < Self.schemaVersion else {
+            throw SQLiteConnection.Failure(
+                message: "\(path) has event ledger schema version \(version); this build knows \(Self.schemaVersion)")
+        }
+        // Idempotent, so two processes that both find version 0 may both run it.
+        try connection.transaction {
+            try connection.execute(Self.schema)
+            try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+        }
         return connection
     }
 

@@ -31,6 +31,35 @@ struct EventLedgerTests {
         #expect(try ledger.record(eventID: "old", now: start + 31 * 86_400) == .new, "forgotten after 30 days")
     }
 
+    @Test("the schema version is written, a file from before versioning is adopted, a newer one refused")
+    func schemaVersion() throws {
+        let temporary = TemporaryDirectory()
+        let fresh = EventLedger(path: temporary.file("fresh.sqlite"))
+        _ = try fresh.record(eventID: "a")
+        #expect(try Self.userVersion(fresh.path) == EventLedger.schemaVersion)
+
+        let unversioned = EventLedger(path: temporary.file("unversioned.sqlite"))
+        let old = try SQLiteConnection(path: unversioned.path)
+        try old.execute(
+            """
+            CREATE TABLE events (event_id TEXT PRIMARY KEY NOT NULL, first_seen INTEGER NOT NULL);
+            CREATE TABLE outcomes (outcome TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL);
+            INSERT INTO events VALUES ('seen-before', \(Int(Date().timeIntervalSince1970)));
+            """)
+        #expect(try unversioned.record(eventID: "seen-before") == .duplicate, "the old file's entries are kept")
+        #expect(try Self.userVersion(unversioned.path) == EventLedger.schemaVersion)
+
+        let newer = EventLedger(path: temporary.file("newer.sqlite"))
+        try SQLiteConnection(path: newer.path).execute("PRAGMA user_version = \(EventLedger.schemaVersion + 1)")
+        let error = #expect(throws: (any Error).self) { try newer.record(eventID: "a") }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("schema version \(EventLedger.schemaVersion + 1)"))
+        #expect(try SQLiteConnection(path: newer.path).pairs("SELECT name, 0 FROM sqlite_master").isEmpty, "untouched")
+    }
+
+    private static func userVersion(_ path: String) throws -> Int? {
+        try SQLiteConnection(path: path).pairs("SELECT 'v', user_version FROM pragma_user_version").first?.1
+    }
+
     @Test("outcome counters count reasons, never content; decrypt records event ids only when asked")
     func counters() throws {
         let device = try Device()
