@@ -8,6 +8,7 @@ import PackageDescription
 //   CCurl, CPushSealShims        the shims wrap libcurl's variadic calls
 //   PushSealPrimitives           the only crypto code that touches C: secrets, AEADs, X25519, P-256, HKDF
 //   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
+//   PushSealPOSIX                whole reads and writes on file descriptors, for the two modules below that do I/O
 //   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
 //   PushSealDecryptor            device side: key store, opening and rewriting, event ledger, extension session
 //   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
@@ -52,16 +53,20 @@ let package = Package(
         .target(name: "PushSealPrimitives", dependencies: ["CSodium", "COpenSSL"]),
         .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
         .target(name: "PushSealEncryptor", dependencies: ["PushSealCore"]),
-        .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "CSQLite"]),
+        .target(name: "PushSealPOSIX"),
+        .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "PushSealPOSIX", "CSQLite"]),
         .target(
             name: "PushSealDelivery",
             dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "CCurl", "CPushSealShims"]),
-        .target(name: "PushSealCLI", dependencies: ["PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery"]),
+        .target(
+            name: "PushSealCLI",
+            dependencies: ["PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery", "PushSealPOSIX"]),
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
         .executableTarget(
             name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
         .target(name: "PushSealTestSupport", path: "Tests/PushSealTestSupport"),
         .testTarget(name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"]),
+        .testTarget(name: "PushSealPOSIXTests", dependencies: ["PushSealPOSIX"]),
         .testTarget(
             name: "PushSealCoreTests",
             dependencies: ["PushSealCore", "PushSealPrimitives", "PushSealTestSupport"],

@@ -1,3 +1,5 @@
+internal import PushSealPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -56,18 +58,11 @@ enum FileSystem {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(operation: "open", path: path, code: errno) }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(operation: "read", path: path, code: errno)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
+        do {
+            return try Descriptor.readAll(descriptor)
+        } catch {
+            throw Failure(operation: "read", path: path, code: error.code)
         }
-        return bytes
     }
 
     /// Replaces `path` with `bytes` so that a reader sees the old file or the new one, never a
@@ -82,16 +77,10 @@ enum FileSystem {
         defer { if !renamed { unlink(temporary) } }
         do {
             defer { close(descriptor) }
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { raw in
-                    write(descriptor, raw.baseAddress.map { $0 + written }, raw.count - written)
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(operation: "write", path: temporary, code: errno)
-                }
-                written += count
+            do {
+                try Descriptor.writeAll(descriptor, bytes)
+            } catch {
+                throw Failure(operation: "write", path: temporary, code: error.code)
             }
             guard fchmod(descriptor, mode) == 0 else { throw Failure(operation: "chmod", path: temporary, code: errno) }
             guard fsync(descriptor) == 0 else { throw Failure(operation: "fsync", path: temporary, code: errno) }

@@ -1,3 +1,5 @@
+internal import PushSealPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -26,16 +28,10 @@ struct InputSource {
     func readAll() throws(UsageError) -> [UInt8] {
         let descriptor = try openDescriptor()
         defer { if path != nil { close(descriptor) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw UsageError("cannot read \(name): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+        do {
+            return try Descriptor.readAll(descriptor)
+        } catch {
+            throw UsageError("cannot read \(name): \(error)")
         }
     }
 
@@ -70,11 +66,6 @@ struct LineReader {
         let bytes: [UInt8]?
     }
 
-    struct ReadFailure: Error, CustomStringConvertible {
-        let code: Int32
-        var description: String { String(cString: strerror(code)) }
-    }
-
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var start = 0
@@ -85,6 +76,8 @@ struct LineReader {
         self.descriptor = descriptor
     }
 
+    /// The next line, or nil at the end of the input.
+    /// - Throws: ``Descriptor/Failure`` when reading fails.
     mutating func next() throws -> Line? {
         var overflowed = false
         while true {
@@ -111,17 +104,7 @@ struct LineReader {
                 buffer.removeSubrange(0..<start)
                 start = 0
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReadFailure(code: errno)
-            }
-            if count == 0 {
-                finished = true
-            } else {
-                buffer.append(contentsOf: chunk[0..<count])
-            }
+            finished = try Descriptor.readChunk(descriptor, appendingTo: &buffer) == 0
         }
     }
 }

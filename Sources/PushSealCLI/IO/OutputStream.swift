@@ -1,3 +1,5 @@
+internal import PushSealPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -41,17 +43,8 @@ final class OutputStream {
 
     /// Writes out everything buffered.
     func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in
-                write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            offset += written
-        }
+        // A failed write (a closed pipe) has nowhere to be reported: the output is dropped.
+        try? Descriptor.writeAll(descriptor, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole reads and writes on a file descriptor: a short count is continued and a call that a
+/// signal interrupts (`EINTR`) is retried, so callers see only success or a real error.
+package enum Descriptor {
+    /// A failed `read` or `write`, with its `errno`.
+    package struct Failure: Error, Equatable, CustomStringConvertible {
+        /// The `errno`.
+        package let code: Int32
+
+        /// Wraps an `errno`.
+        package init(code: Int32) {
+            self.code = code
+        }
+
+        /// `strerror(code)`.
+        package var description: String { String(cString: strerror(code)) }
+    }
+
+    /// How much one `read` asks for.
+    package static let chunkByteCount = 65_536
+
+    /// Reads until end of file.
+    package static func readAll(_ descriptor: Int32) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while try readChunk(descriptor, appendingTo: &bytes) > 0 {}
+        return bytes
+    }
+
+    /// One `read` of up to ``chunkByteCount`` bytes, appended to `buffer`.
+    /// - Returns: the number of bytes read: 0 at end of file.
+    package static func readChunk(_ descriptor: Int32, appendingTo buffer: inout [UInt8]) throws(Failure) -> Int {
+        // A scratch block and one bulk append: no per-byte work, which matters in debug builds.
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkByteCount)
+        defer { chunk.deallocate() }
+        while true {
+            let count = read(descriptor, chunk.baseAddress, chunk.count)
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw Failure(code: code)
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
+            return count
+        }
+    }
+
+    /// Writes every byte of `bytes`.
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(code: errno)
+            }
+            offset += count
+        }
+    }
+}
