@@ -6,22 +6,21 @@ internal import CSodium
 /// constant-time (`sodium_memcmp`), and neither `description` nor `debugDescription` ever shows
 /// the bytes. The bytes are reachable only through ``withUnsafeBytes(_:)``.
 package struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// Never mutated after initialisation; `ManagedBuffer` merely cannot declare that itself.
-    nonisolated(unsafe) private let storage: Storage
+    private let storage: Storage
 
     /// Creates `count` bytes and lets `initializer` fill them in place, so no copy is left behind.
     package init(
         count: Int,
         initializer: (UnsafeMutableRawBufferPointer) throws -> Void
     ) rethrows {
-        let storage = Storage.make(count: count)
+        let storage = Storage(count: count)
         try initializer(storage.buffer)
         self.storage = storage
     }
 
     /// Creates `count` bytes and lets `fill` write them through a pointer that is valid even for zero bytes.
     package init(count: Int, filling fill: (UnsafeMutablePointer<UInt8>) throws -> Void) rethrows {
-        let storage = Storage.make(count: count)
+        let storage = Storage(count: count)
         try fill(storage.base)
         self.storage = storage
     }
@@ -52,7 +51,7 @@ package struct SecretBytes: Sendable, Equatable, CustomStringConvertible, Custom
     }
 
     /// The number of bytes.
-    package var count: Int { storage.count }
+    package var count: Int { storage.buffer.count }
 
     /// Gives `body` a pointer to the bytes, valid even when there are none; it must not escape.
     package func withBytePointer<Result>(_ body: (UnsafePointer<UInt8>) throws -> Result) rethrows -> Result {
@@ -77,27 +76,23 @@ package struct SecretBytes: Sendable, Equatable, CustomStringConvertible, Custom
 }
 
 extension SecretBytes {
-    /// Owns the bytes, allocated in the same block as the object (one allocation per secret).
-    /// Immutable after initialisation, which is why sharing it is safe.
-    private final class Storage: ManagedBuffer<Int, UInt8> {
-        /// `count` zeroed bytes; always at least one, so that the address is valid even for an
-        /// empty secret.
-        static func make(count: Int) -> Storage {
+    /// Owns the buffer. Immutable after initialisation, which is why sharing it is safe.
+    private final class Storage: @unchecked Sendable {
+        /// Always at least one byte, so that the address is valid even for an empty secret.
+        let base: UnsafeMutablePointer<UInt8>
+        let buffer: UnsafeMutableRawBufferPointer
+
+        init(count: Int) {
             Sodium.ensureInitialised()
             let capacity = max(count, 1)
-            let storage = unsafeDowncast(create(minimumCapacity: capacity) { _ in count }, to: Storage.self)
-            storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: capacity) }
-            return storage
+            base = .allocate(capacity: capacity)
+            base.initialize(repeating: 0, count: capacity)
+            buffer = UnsafeMutableRawBufferPointer(start: base, count: max(count, 0))
         }
 
-        var count: Int { header }
-
-        var base: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToElements { $0 } }
-
-        var buffer: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: base, count: header) }
-
         deinit {
-            withUnsafeMutablePointers { count, bytes in sodium_memzero(bytes, max(count.pointee, 1)) }
+            sodium_memzero(base, max(buffer.count, 1))
+            base.deallocate()
         }
     }
 }
