@@ -24,7 +24,9 @@ package enum Descriptor {
     /// How much one `read` asks for.
     package static let chunkByteCount = 65_536
 
-    /// Reads until end of file.
+    /// Reads until end of file. The caller wipes the result if it is secret; an input longer
+    /// than one chunk grows the array, and the buffers it outgrows are freed unwiped (key files
+    /// are far smaller than a chunk).
     package static func readAll(_ descriptor: Int32) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         while try readChunk(descriptor, appendingTo: &bytes) > 0 {}
@@ -35,8 +37,13 @@ package enum Descriptor {
     /// - Returns: the number of bytes read: 0 at end of file.
     package static func readChunk(_ descriptor: Int32, appendingTo buffer: inout [UInt8]) throws(Failure) -> Int {
         // A scratch block and one bulk append: no per-byte work, which matters in debug builds.
+        // Key files pass through it, so what was read is wiped before the block is freed.
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkByteCount)
-        defer { chunk.deallocate() }
+        var used = 0
+        defer {
+            wipe(UnsafeMutableRawPointer(chunk.baseAddress), used)
+            chunk.deallocate()
+        }
         while true {
             let count = read(descriptor, chunk.baseAddress, chunk.count)
             if count < 0 {
@@ -44,9 +51,20 @@ package enum Descriptor {
                 if code == EINTR { continue }
                 throw Failure(code: code)
             }
+            used = count
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
             return count
         }
+    }
+
+    /// Zeroes `count` bytes in a way the optimiser may not remove.
+    private static func wipe(_ bytes: UnsafeMutableRawPointer?, _ count: Int) {
+        guard let bytes, count > 0 else { return }
+        #if canImport(Glibc)
+            explicit_bzero(bytes, count)
+        #else
+            _ = memset_s(bytes, count, 0, count)
+        #endif
     }
 
     /// Writes every byte of `bytes`.
