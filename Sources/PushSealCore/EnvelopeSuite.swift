@@ -20,6 +20,12 @@ public struct EnvelopeSuite: Hashable, Sendable, CustomStringConvertible {
     /// Every suite of version 1.
     public static let all: [EnvelopeSuite] = [.x25519, .p256, .xChaCha]
 
+    /// The suite whose name in envelope-v1.md is `name`, compared byte for byte.
+    public init?(name: String) {
+        guard let suite = Self.all.first(where: { $0.name.isExactly(name) }) else { return nil }
+        self = suite
+    }
+
     /// The suite with header byte `id`, if version 1 has one.
     public init?(id: UInt8) {
         guard let suite = Self.all.first(where: { $0.id == id }) else { return nil }
@@ -28,7 +34,7 @@ public struct EnvelopeSuite: Hashable, Sendable, CustomStringConvertible {
 
     /// The suite for a CLI name: `x25519`, `p256` or `xchacha`.
     public init?(shortName: String) {
-        switch shortName {
+        switch ExactText(shortName) {
         case "x25519": self = .x25519
         case "p256": self = .p256
         case "xchacha": self = .xChaCha

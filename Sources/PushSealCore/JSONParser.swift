@@ -1,7 +1,7 @@
 /// A strict RFC 8259 JSON parser over bytes.
 ///
 /// It refuses what a lenient parser would guess at: invalid UTF-8, lone surrogates, unescaped
-/// control characters, duplicate member names, trailing bytes, and nesting deeper than
+/// control characters, duplicate member names (the same UTF-8 bytes), trailing bytes, and nesting deeper than
 /// ``maximumDepth`` (so hostile input cannot exhaust the stack). Errors name the byte offset.
 public struct JSONParser {
     /// Nesting deeper than this is refused.
@@ -96,7 +96,7 @@ public struct JSONParser {
         defer { depth -= 1 }
         var members: [(name: String, value: JSONValue)] = []
         members.reserveCapacity(8)
-        var names: Set<String> = []
+        var names: Set<ExactText> = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -111,10 +111,10 @@ public struct JSONParser {
             let name = try parseString()
             let duplicate: Bool
             if members.count < Self.linearDuplicateCheckLimit {
-                duplicate = members.contains { $0.name == name }
+                duplicate = members.contains { $0.name.isExactly(name) }
             } else {
-                if names.isEmpty { names = Set(members.map(\.name)) }
-                duplicate = !names.insert(name).inserted
+                if names.isEmpty { names = Set(members.map { ExactText($0.name) }) }
+                duplicate = !names.insert(ExactText(name)).inserted
             }
             guard !duplicate else {
                 throw JSONParseError(message: "duplicate member name \"\(name)\"", offset: nameOffset)

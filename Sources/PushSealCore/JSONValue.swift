@@ -90,11 +90,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         self.members = members
     }
 
-    /// The value of the member `name`, if present.
+    /// The value of the member `name`, if present. Names match by their UTF-8 bytes, never by
+    /// canonical equivalence (see ``ExactText``).
     public subscript(name: String) -> JSONValue? {
-        get { members.first { $0.name == name }?.value }
+        get { members.first { $0.name.isExactly(name) }?.value }
         set {
-            let index = members.firstIndex { $0.name == name }
+            let index = members.firstIndex { $0.name.isExactly(name) }
             switch (index, newValue) {
             case (let index?, let value?): members[index].value = value
             case (let index?, nil): members.remove(at: index)
@@ -115,7 +116,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Equality as documented on the type.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { $0.name.isExactly($1.name) && $0.value == $1.value }
     }
 
     /// Hashes what equality compares.

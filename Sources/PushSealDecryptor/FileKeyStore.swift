@@ -90,7 +90,7 @@ public struct FileKeyStore: KeyStore {
 
     static func parse(_ bytes: [UInt8], path: String) throws -> [StoredKey] {
         guard let root = try? JSONParser.parse(bytes).objectValue,
-            root["format"]?.stringValue == formatName
+            root["format"]?.stringValue?.isExactly(formatName) == true
         else {
             throw PushSealError(.keyStoreUnavailable, "\(path) is not a PushSeal key file")
         }

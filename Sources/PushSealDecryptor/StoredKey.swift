@@ -14,6 +14,12 @@ public struct StoredKey: Sendable {
         case device
         /// A trusted sender's public key.
         case sender
+
+        /// The role spelled exactly `name` (byte for byte, see ``ExactText``).
+        init?(exactly name: String) {
+            guard let role = [Role.device, .sender].first(where: { $0.rawValue.isExactly(name) }) else { return nil }
+            self = role
+        }
     }
 
     /// The key id.
@@ -61,8 +67,8 @@ public struct StoredKey: Sendable {
             }
             return value
         }
-        guard let suite = EnvelopeSuite.all.first(where: { $0.name == (try? field("suite")) }),
-            let role = Role(rawValue: try field("role")),
+        guard let suite = EnvelopeSuite(name: try field("suite")),
+            let role = Role(exactly: try field("role")),
             case .bool(let current)? = record["current"],
             let jwk = record["jwk"]?.objectValue
         else {

@@ -28,7 +28,7 @@ public struct EncryptionOptions: Sendable, Hashable {
         guard padBlock >= 1, padBlock <= 4096 else {
             throw PushSealError(.invalidPayload, "the padding block must be 1 to 4096 bytes, not \(padBlock)")
         }
-        for name in clearMembers where ["aps", "enc", "alert"].contains(name) {
+        for name in clearMembers where ["aps", "enc", "alert"].contains(where: { $0.isExactly(name) }) {
             throw PushSealError(.invalidPayload, "\"\(name)\" cannot be left in clear")
         }
     }

@@ -26,7 +26,7 @@ struct OuterPayload {
         var outer = JSONObject()
         let innerAps = payload["aps"]?.objectValue
         for name in options.clearMembers {
-            if EncryptionOptions.clearableApsMembers.contains(name) {
+            if EncryptionOptions.clearableApsMembers.contains(where: { $0.isExactly(name) }) {
                 if let value = innerAps?[name] { outerAps[name] = value }
             } else if let value = payload[name] {
                 outer[name] = value

@@ -3,11 +3,16 @@ internal import PushSealCore
 /// Checks an APNs payload against Apple's rules before it is sealed. Each failure is a
 /// `PushSealError.Code.invalidPayload` error whose message starts with the JSON path.
 enum PayloadValidator {
-    static let alertMembers: Set<String> = [
+    static let alertMembers: [String] = [
         "title", "subtitle", "body", "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args",
         "loc-key", "loc-args", "launch-image",
     ]
-    static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+    static let interruptionLevels: [String] = ["passive", "active", "time-sensitive", "critical"]
+
+    /// True when `name` is one of `names`, byte for byte (see ``ExactText``).
+    private static func isOne(of names: [String], _ name: String) -> Bool {
+        names.contains { $0.isExactly(name) }
+    }
 
     static func validate(_ payload: JSONObject, pushType: PushType) throws {
         if payload["enc"] != nil {
@@ -37,7 +42,7 @@ enum PayloadValidator {
             }
         }
         if let level = aps["interruption-level"] {
-            guard let name = level.stringValue, interruptionLevels.contains(name) else {
+            guard let name = level.stringValue, isOne(of: interruptionLevels, name) else {
                 throw invalid(
                     "$.aps.interruption-level",
                     "must be one of passive, active, time-sensitive, critical, not \(describe(level))")
@@ -68,7 +73,7 @@ enum PayloadValidator {
         }
         for (name, value) in object {
             let path = "$.aps.alert.\(name)"
-            guard alertMembers.contains(name) else {
+            guard isOne(of: alertMembers, name) else {
                 throw invalid(path, "is not an alert member (known: \(alertMembers.sorted().joined(separator: ", ")))")
             }
             if name.hasSuffix("-args") {
@@ -88,7 +93,7 @@ enum PayloadValidator {
         }
         for (name, value) in object {
             let path = "$.aps.sound.\(name)"
-            switch name {
+            switch ExactText(name) {
             case "critical":
                 guard [0, 1].contains(value.numberValue?.intValue) else { throw invalid(path, "must be 0 or 1") }
             case "name":

@@ -18,7 +18,7 @@ public struct PushType: Hashable, Sendable, CustomStringConvertible {
 
     /// The push type named `name` (`alert`, `background`, `voip`).
     public init?(name: String) {
-        switch name {
+        switch ExactText(name) {
         case "alert": self = .alert
         case "background": self = .background
         case "voip": self = .voip

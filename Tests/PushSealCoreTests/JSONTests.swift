@@ -57,6 +57,18 @@ struct JSONTests {
         #expect(try JSONParser.parse(distinct).objectValue?.count == 100)
     }
 
+    @Test("member names are compared by their UTF-8 bytes, not by canonical equivalence")
+    func namesAreBytes() throws {
+        // U+212A KELVIN SIGN is canonically equivalent to "K": a different name all the same.
+        let small = try #require(try JSONParser.parse(#"{"K":1,"\u212a":2}"#).objectValue)
+        #expect(small.count == 2)
+        #expect(small["K"] == .number(JSONNumber(1)))
+        #expect(small["\u{212A}"] == .number(JSONNumber(2)))
+        let large = "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + #","K":1,"\u212a":2}"#
+        #expect(try JSONParser.parse(large).objectValue?.count == 22)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(#"{"\u212a":1,"\u212a":2}"#) }
+    }
+
     @Test("nesting is limited to 64 levels")
     func depth() throws {
         let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)

@@ -67,16 +67,16 @@ struct JWKReader {
     /// The suite fixed by `kty` and `crv`.
     func suite() throws -> EnvelopeSuite {
         let keyType = try requiredString("kty")
-        switch keyType {
+        switch ExactText(keyType) {
         case "OKP":
             let curve = try requiredString("crv")
-            guard curve == "X25519" else {
+            guard curve.isExactly("X25519") else {
                 throw PushSealError(.invalidKey, "an OKP key must have \"crv\": \"X25519\", not \"\(curve)\"")
             }
             return .x25519
         case "EC":
             let curve = try requiredString("crv")
-            guard curve == "P-256" else {
+            guard curve.isExactly("P-256") else {
                 throw PushSealError(.invalidKey, "an EC key must have \"crv\": \"P-256\", not \"\(curve)\"")
             }
             return .p256
