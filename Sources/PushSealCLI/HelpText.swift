@@ -11,8 +11,9 @@ enum HelpText {
           pushseal keys init    --store DIR
           pushseal keys import  --store DIR [--sender] [FILE|-]
           pushseal keys rotate  --store DIR [--suite x25519|p256|xchacha] [--repeat N]
-          pushseal keys retire  --store DIR --kid ID
+          pushseal keys retire  --store DIR --kid ID [--role device|sender]
           pushseal keys list    --store DIR
+          pushseal keys policy  --store DIR [--require-sealed|--allow-unsealed] [--neutral-title T] [--neutral-body B]
 
         Server side
           pushseal encrypt --to RECIPIENT.jwk [--sender SENDER.jwk]

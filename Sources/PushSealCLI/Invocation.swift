@@ -1,4 +1,5 @@
 public import PushSealCore
+public import PushSealDecryptor
 public import PushSealEncryptor
 
 /// A parsed command line: what to run, with every argument checked.
@@ -17,8 +18,10 @@ public enum Invocation: Equatable, Sendable {
     case keysImport(store: String, sender: Bool, input: String?)
     /// `keys rotate --store DIR [--suite S] [--repeat N]`.
     case keysRotate(store: String, suite: EnvelopeSuite?, repeats: Int)
-    /// `keys retire --store DIR --kid ID`.
-    case keysRetire(store: String, kid: String)
+    /// `keys retire --store DIR --kid ID [--role device|sender]`.
+    case keysRetire(store: String, kid: String, role: StoredKey.Role?)
+    /// `keys policy --store DIR [--require-sealed|--allow-unsealed] [--neutral-title T] [--neutral-body B]`.
+    case keysPolicy(store: String, change: PolicyChange)
     /// `keys list --store DIR`.
     case keysList(store: String)
     /// `encrypt …`.
@@ -57,7 +60,7 @@ public enum Invocation: Equatable, Sendable {
 
     private static func parseKeys(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let subcommand = arguments.first else {
-            throw UsageError("keys: expected generate, public, init, import, rotate, retire or list")
+            throw UsageError("keys: expected generate, public, init, import, rotate, retire, list or policy")
         }
         let rest = Array(arguments.dropFirst())
         let name = "keys \(subcommand)"
@@ -98,16 +101,41 @@ public enum Invocation: Equatable, Sendable {
                 suite: try suiteName.map { name throws(UsageError) in try suite(name, "keys rotate") }, repeats: repeats
             )
         case "retire":
-            let reader = try ArgumentReader(rest, command: name, valued: ["store", "kid"], switches: [])
+            let reader = try ArgumentReader(rest, command: name, valued: ["store", "kid", "role"], switches: [])
             try noPositionals(reader)
-            return .keysRetire(store: try reader.required("store"), kid: try reader.required("kid"))
+            var role: StoredKey.Role?
+            if let roleName = reader.value("role") {
+                guard let named = StoredKey.Role(exactly: roleName) else {
+                    throw UsageError("\(name): --role must be device or sender, not \"\(roleName)\"")
+                }
+                role = named
+            }
+            return .keysRetire(store: try reader.required("store"), kid: try reader.required("kid"), role: role)
+        case "policy":
+            let reader = try ArgumentReader(
+                rest, command: name, valued: ["store", "neutral-title", "neutral-body"],
+                switches: ["require-sealed", "allow-unsealed"])
+            try noPositionals(reader)
+            if reader.flag("require-sealed") && reader.flag("allow-unsealed") {
+                throw UsageError("\(name): --require-sealed and --allow-unsealed exclude each other")
+            }
+            let change = PolicyChange(
+                requireSealed: reader.flag("require-sealed") ? true : reader.flag("allow-unsealed") ? false : nil,
+                neutralTitle: reader.value("neutral-title"), neutralBody: reader.value("neutral-body"))
+            for (flag, text) in [("neutral-title", change.neutralTitle), ("neutral-body", change.neutralBody)] {
+                if let text, text.isEmpty || text.utf8.count > 256 {
+                    throw UsageError("\(name): --\(flag) must be 1 to 256 bytes")
+                }
+            }
+            return .keysPolicy(store: try reader.required("store"), change: change)
         case "list":
             let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: [])
             try noPositionals(reader)
             return .keysList(store: try reader.required("store"))
         default:
             throw UsageError(
-                "keys: unknown subcommand \"\(subcommand)\" (generate, public, init, import, rotate, retire, list)")
+                "keys: unknown subcommand \"\(subcommand)\" (generate, public, init, import, rotate, retire, list, policy)"
+            )
         }
     }
 
@@ -117,6 +145,35 @@ public enum Invocation: Equatable, Sendable {
         }
         return suite
     }
+}
+
+/// What `keys policy` changes; nil members are kept as they are.
+public struct PolicyChange: Equatable, Sendable {
+    /// `--require-sealed` (true) or `--allow-unsealed` (false).
+    public var requireSealed: Bool?
+    /// `--neutral-title`.
+    public var neutralTitle: String?
+    /// `--neutral-body`.
+    public var neutralBody: String?
+
+    /// A change of these members.
+    public init(requireSealed: Bool? = nil, neutralTitle: String? = nil, neutralBody: String? = nil) {
+        self.requireSealed = requireSealed
+        self.neutralTitle = neutralTitle
+        self.neutralBody = neutralBody
+    }
+
+    /// `policy` with this change applied.
+    func applied(to policy: StorePolicy) -> StorePolicy {
+        var result = policy
+        if let requireSealed { result.requireSealed = requireSealed }
+        if let neutralTitle { result.neutralTitle = neutralTitle }
+        if let neutralBody { result.neutralBody = neutralBody }
+        return result
+    }
+
+    /// True when nothing changes (the command only prints the policy).
+    var isEmpty: Bool { requireSealed == nil && neutralTitle == nil && neutralBody == nil }
 }
 
 /// The arguments of `pushseal encrypt`.

@@ -7,12 +7,12 @@ public enum PushSealCommand {
         let status: ExitStatus
         do {
             status = try run(Invocation.parse(arguments), console: console)
+            try console.output.commit()
         } catch {
             console.output.flush()
             console.errors.writeLine("pushseal: \(error.message)")
             return ExitStatus.usage.code
         }
-        console.output.flush()
         return status.code
     }
 
@@ -34,8 +34,10 @@ public enum PushSealCommand {
             return try KeysCommand.importKey(store: store, sender: sender, input: input, console: console)
         case .keysRotate(let store, let suite, let repeats):
             return try KeysCommand.rotate(store: store, suite: suite, repeats: repeats, console: console)
-        case .keysRetire(let store, let kid):
-            return try KeysCommand.retire(store: store, kid: kid, console: console)
+        case .keysRetire(let store, let kid, let role):
+            return try KeysCommand.retire(store: store, kid: kid, role: role, console: console)
+        case .keysPolicy(let store, let change):
+            return try KeysCommand.policy(store: store, change: change, console: console)
         case .keysList(let store):
             return try KeysCommand.list(store: store, console: console)
         case .encrypt(let arguments):

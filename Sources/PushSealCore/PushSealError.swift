@@ -51,6 +51,9 @@ public struct PushSealError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let malformedContent = Code("malformed-content")
         /// The key store is missing, unreadable or has unsafe permissions.
         public static let keyStoreUnavailable = Code("key-store-unavailable")
+        /// The payload has no envelope, and the store requires sealed payloads: the neutral text
+        /// of the store's policy is shown instead, with none of the payload's members.
+        public static let notSealed = Code("not-sealed")
         /// The extension's time ran out before the content was ready.
         public static let timeout = Code("timeout")
         /// A key (JWK) is malformed or inconsistent.

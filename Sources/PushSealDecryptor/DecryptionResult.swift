@@ -9,7 +9,8 @@ public struct DecryptionResult: Sendable {
         case decrypted
         /// There was no envelope; the content is the payload's as it arrived.
         case plain
-        /// The envelope did not open; the content is the placeholder, as it arrived.
+        /// The envelope did not open; the content is the placeholder, as it arrived (or, for
+        /// `not-sealed`, the store's neutral text).
         case degraded
     }
 
@@ -21,14 +22,22 @@ public struct DecryptionResult: Sendable {
     public let header: EnvelopeHeader?
     /// The content to show.
     public let notification: NotificationContent
-    /// True when the ledger had already recorded this decrypted payload's `event_id`.
-    public let duplicate: Bool
+    /// True when the ledger had already recorded this decrypted payload's `event_id`: refresh,
+    /// do not navigate again. Set by ``Decryptor/record(_:)``.
+    public internal(set) var duplicate: Bool
 
     /// A decrypted result.
     static func decrypted(_ opened: OpenedEnvelope, duplicate: Bool) -> DecryptionResult {
         DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
             notification: NotificationContent(payload: opened.content), duplicate: duplicate)
+    }
+
+    /// An unsealed payload refused by the store's policy: only the neutral text is shown.
+    static func notSealed(_ policy: StorePolicy) -> DecryptionResult {
+        DecryptionResult(
+            status: .degraded, reason: .notSealed, header: nil,
+            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false)
     }
 
     /// The payload as it arrived, with `reason` when it degraded.

@@ -33,22 +33,45 @@ public struct Decryptor: Sendable {
         self.lateKeyDelay = lateKeyDelay
     }
 
-    /// Opens `payload` (the notification's `userInfo`) and returns the content to deliver.
+    /// Opens `payload` (the notification's `userInfo`), records it in the ledger, and returns the
+    /// content to deliver: ``prepare(_:deadline:)`` then ``record(_:)``, for a caller that shows
+    /// whatever it gets (the CLI).
     /// - Parameters:
     ///   - payload: the notification's payload as it arrived.
     ///   - deadline: when the work must be done; the late-key retry is skipped if it would pass
     ///     the deadline.
     public func open(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
-        let result = process(payload, deadline: deadline)
-        if let ledger {
-            let outcome = result.reason?.rawValue ?? result.status.rawValue
-            try? ledger.countOutcome(result.duplicate ? "duplicate" : outcome)
+        record(prepare(payload, deadline: deadline))
+    }
+
+    /// Opens `payload` without writing anything: the result's `duplicate` is not known yet.
+    /// Call ``record(_:)`` once the result is sure to be shown.
+    public func prepare(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
+        process(payload, deadline: deadline)
+    }
+
+    /// Records a result that is being shown: the `event_id` of decrypted content (which sets
+    /// `duplicate`), and the outcome counter (`duplicate` for a repeat). A ledger that cannot be
+    /// written never blocks delivery.
+    public func record(_ result: DecryptionResult) -> DecryptionResult {
+        guard let ledger else { return result }
+        var recorded = result
+        if result.status == .decrypted, let eventID = Self.eventID(result.notification.userInfo) {
+            recorded.duplicate = (try? ledger.record(eventID: eventID)) == .duplicate
         }
-        return result
+        let outcome = recorded.reason?.rawValue ?? recorded.status.rawValue
+        try? ledger.countOutcome(recorded.duplicate ? "duplicate" : outcome)
+        return recorded
+    }
+
+    /// Counts a notification shown as it arrived because the time ran out (`timeout`); its
+    /// `event_id`, if any, is not recorded, since its content was never shown.
+    public func recordTimeout() {
+        try? ledger?.countOutcome(PushSealError.Code.timeout.rawValue)
     }
 
     private func process(_ payload: JSONObject, deadline: ContinuousClock.Instant?) -> DecryptionResult {
-        guard let text = payload["enc"]?.stringValue else { return .asArrived(payload, reason: nil) }
+        guard let text = payload["enc"]?.stringValue else { return unsealed(payload) }
         do {
             let envelope = try Envelope(base64URL: text)
             let opened: OpenedEnvelope
@@ -58,12 +81,21 @@ public struct Decryptor: Sendable {
                 sleep(lateKeyDelay)
                 opened = try envelope.open(with: try loadRing())
             }
-            return .decrypted(opened, duplicate: isDuplicate(opened.content))
+            return .decrypted(opened, duplicate: false)
         } catch let error as PushSealError {
             return .asArrived(payload, reason: error.code)
         } catch {
             return .asArrived(payload, reason: .keyStoreUnavailable)
         }
+    }
+
+    /// A payload without an envelope: shown as it is, unless the store requires sealed payloads.
+    /// A store that cannot be read imposes no policy (it cannot open sealed payloads either).
+    private func unsealed(_ payload: JSONObject) -> DecryptionResult {
+        guard let policy = try? keyStore.loadPolicy(), policy.requireSealed else {
+            return .asArrived(payload, reason: nil)
+        }
+        return .notSealed(policy)
     }
 
     private func loadRing() throws -> KeyRing {
@@ -74,13 +106,6 @@ public struct Decryptor: Sendable {
         } catch {
             throw PushSealError(.keyStoreUnavailable, "the key store could not be read: \(error)")
         }
-    }
-
-    /// Records the content's `event_id`; true when it was already there. A ledger that cannot
-    /// be written never blocks delivery.
-    private func isDuplicate(_ content: JSONObject) -> Bool {
-        guard let ledger, let eventID = Self.eventID(content) else { return false }
-        return (try? ledger.record(eventID: eventID)) == .duplicate
     }
 
     /// `event_id` as text: a string, or a number's literal.

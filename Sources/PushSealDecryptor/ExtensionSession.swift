@@ -4,9 +4,14 @@ public import PushSealCore
 /// The lifecycle of one Notification Service Extension invocation, without UIKit.
 ///
 /// ``didReceive(on:)`` starts opening the payload in the background under a deadline;
-/// ``timeWillExpire()`` delivers the best content ready so far (the decrypted content if it is
-/// ready, else the notification as it arrived, degraded with `timeout`). The content handler is
-/// called exactly once, whichever comes first, even when both race.
+/// ``timeWillExpire()`` delivers the notification as it arrived, degraded with `timeout`, unless
+/// the content was already delivered. The content handler is called exactly once, whichever
+/// comes first, even when both race.
+///
+/// The ledger records only what was shown: the `event_id` of decrypted content is recorded (and
+/// `duplicate` set) after the session has claimed delivery and before the handler is called;
+/// when the time ran out first, the outcome counted is `timeout`, once, and the late result is
+/// neither recorded nor counted.
 ///
 /// ```swift
 /// // In UNNotificationServiceExtension:
@@ -22,7 +27,6 @@ public final class ExtensionSession: Sendable {
 
     private struct State {
         var delivered = false
-        var ready: DecryptionResult?
     }
 
     private let payload: JSONObject
@@ -46,25 +50,27 @@ public final class ExtensionSession: Sendable {
     public func didReceive(on queue: DispatchQueue = .global(qos: .userInitiated)) {
         let deadline = ContinuousClock.now.advanced(by: budget)
         queue.async { [self] in
-            let result = decryptor.open(payload, deadline: deadline)
+            let result = decryptor.prepare(payload, deadline: deadline)
             let first = state.withLock { state -> Bool in
-                state.ready = result
                 guard !state.delivered else { return false }
                 state.delivered = true
                 return true
             }
-            if first { contentHandler(result) }
+            if first { contentHandler(decryptor.record(result)) }
         }
     }
 
-    /// The system's time is up: deliver what is ready, or the notification as it arrived.
+    /// The system's time is up: unless the content was delivered, deliver the notification as
+    /// it arrived, then count `timeout`.
     public func timeWillExpire() {
-        let chosen = state.withLock { state -> DecryptionResult? in
-            guard !state.delivered else { return nil }
+        let first = state.withLock { state -> Bool in
+            guard !state.delivered else { return false }
             state.delivered = true
-            return state.ready ?? .asArrived(payload, reason: .timeout)
+            return true
         }
-        if let chosen { contentHandler(chosen) }
+        guard first else { return }
+        contentHandler(.asArrived(payload, reason: .timeout))
+        decryptor.recordTimeout()
     }
 
     /// True once the content handler has been called.

@@ -1,123 +1,209 @@
 public import PushSealCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension FileKeyStore {
-    /// Creates the store: a 0700 directory holding an empty 0600 key file. A no-op on an existing
-    /// store; refused on a non-empty directory that is not a store.
-    @discardableResult
-    public static func initialize(directory: String) throws -> FileKeyStore {
+    /// Creates the store if it is not one yet: a 0700 directory holding an empty 0600 key file.
+    ///
+    /// Idempotent and safe to race: any number of processes may call it at once, and exactly one
+    /// of them creates the key file. An existing empty directory with a loose mode is made 0700;
+    /// an existing store with a loose mode is refused (its keys may have been exposed), naming
+    /// the `chmod`; a non-empty directory that is not a store is refused.
+    /// - Returns: the store, and whether this call created its key file.
+    public static func create(directory: String) throws -> (store: FileKeyStore, created: Bool) {
         let store = FileKeyStore(directory: directory)
         do {
-            if FileSystem.isDirectory(store.directory) {
-                if (try FileSystem.mode(store.keysPath)) != nil {
-                    _ = try store.entries()
-                    return store
+            if mkdir(store.directory, 0o700) != 0 && errno != EEXIST {
+                throw ContainerFailure.system("mkdir", store.directory, errno)
+            }
+            let opened = try openForCreation(store)
+            let created = try opened.withExclusiveLock(lockName) { () throws -> Bool in
+                if opened.contains(keysName) {
+                    _ = try store.contents(in: opened)
+                    return false
                 }
-                let contents = try FileSystem.contents(store.directory)
-                guard contents.isEmpty else {
+                let foreign = try opened.names().filter { $0 != lockName && !isAbandonedTemporaryFile($0) }
+                guard foreign.isEmpty else {
                     throw PushSealError(
                         .keyStoreUnavailable,
-                        "\(store.directory) is not empty and is not a key store (it holds \(contents.count) entries)")
+                        "\(store.directory) is not empty and is not a key store (it holds \(foreign.count) entries)")
                 }
-            } else {
-                try FileSystem.makeDirectory(store.directory, mode: 0o700)
+                try opened.replace(keysName, with: serialize(Contents(policy: .allowUnsealed, entries: [])))
+                return true
             }
-            try FileSystem.withExclusiveLock(store.lockPath) {
-                if (try FileSystem.mode(store.keysPath)) == nil {
-                    try FileSystem.writeAtomically(serialize([]), to: store.keysPath, mode: 0o600)
-                }
-            }
-        } catch let failure as FileSystem.Failure {
+            return (store, created)
+        } catch let failure as ContainerFailure {
             throw PushSealError(.keyStoreUnavailable, "cannot create the key store: \(failure)")
         }
-        return store
+    }
+
+    /// Opens a directory for `create`: a loose mode is tightened while it holds nothing but the
+    /// lock; a loose directory with something else in it and no key file is named for what it
+    /// is, not a key store.
+    private static func openForCreation(_ store: FileKeyStore) throws -> StoreDirectory {
+        let result = Result { () throws(ContainerFailure) in
+            try StoreDirectory(path: store.directory, tightenIfEmptyBut: [lockName])
+        }
+        if case .failure(let failure) = result, !failure.isMissing, access(store.keysPath, F_OK) != 0 {
+            throw PushSealError(
+                .keyStoreUnavailable, "\(store.directory) is not empty and is not a key store (\(failure.problem))")
+        }
+        return try result.get()
+    }
+
+    /// Creates the store if it is not one yet; see ``create(directory:)``.
+    @discardableResult
+    public static func initialize(directory: String) throws -> FileKeyStore {
+        try create(directory: directory).store
     }
 
     /// Adds a device private key. The first device key becomes current.
-    /// - Throws: `PushSealError.Code.invalidKey` when a device key with the same kid exists.
+    /// - Throws: `PushSealError.Code.invalidKey` when any key of the store has the same kid:
+    ///   kids are unique across roles, so that `retire` can never remove the wrong key.
     @discardableResult
     public func importDeviceKey(_ key: PrivateKey) throws -> StoredKey {
-        try update { entries in
-            guard !entries.contains(where: { $0.role == .device && $0.kid == key.kid }) else {
-                throw PushSealError(.invalidKey, "the store already has a device key with kid \"\(key.kid)\"")
-            }
+        try update { contents in
+            try Self.checkUnused(key.kid, in: contents.entries)
             let entry = StoredKey(
                 kid: key.kid, suite: key.suite, role: .device,
-                current: !entries.contains { $0.role == .device && $0.current }, created: StoredKey.timestamp(),
-                jwk: key.privateJWK)
-            entries.append(entry)
+                current: !contents.entries.contains { $0.role == .device && $0.current },
+                created: StoredKey.timestamp(), jwk: key.privateJWK)
+            contents.entries.append(entry)
             return entry
         }
     }
 
     /// Adds a trusted sender public key: from then on the store requires auth mode from a
     /// trusted sender for that key's suite.
+    /// - Throws: `PushSealError.Code.invalidKey` when any key of the store has the same kid.
     @discardableResult
     public func importSender(_ key: PublicKey) throws -> StoredKey {
-        try update { entries in
-            guard !entries.contains(where: { $0.role == .sender && $0.kid == key.kid }) else {
-                throw PushSealError(.invalidKey, "the store already trusts a sender with kid \"\(key.kid)\"")
-            }
+        try update { contents in
+            try Self.checkUnused(key.kid, in: contents.entries)
             let entry = StoredKey(
                 kid: key.kid, suite: key.suite, role: .sender, current: false, created: StoredKey.timestamp(),
                 jwk: key.jwk)
-            entries.append(entry)
+            contents.entries.append(entry)
             return entry
         }
     }
 
     /// Generates a device key of `suite` (the current key's suite, else X25519), makes it current
     /// and keeps the older keys, which still open pushes already in flight.
-    /// - Returns: the new key; the server needs its public half (or, for a shared key, itself).
-    public func rotate(suite: EnvelopeSuite? = nil) throws -> PrivateKey {
-        try update { entries in
+    ///
+    /// In three steps, so that a key is current only once the server can have it, and a key
+    /// that was handed out is never lost: the key is stored, not current; `deliver` hands it
+    /// out; then it is made current. When `deliver` throws, the key is removed again. A process
+    /// killed between the steps leaves the key stored and not current.
+    /// - Parameter deliver: gives the server the new key (its public half, or a shared key
+    ///   itself); called outside the writers' lock.
+    /// - Returns: the new key.
+    @discardableResult
+    public func rotate(suite: EnvelopeSuite? = nil, deliver: (PrivateKey) throws -> Void = { _ in }) throws
+        -> PrivateKey
+    {
+        let key = try update { contents in
+            let entries = contents.entries
             let suite = suite ?? entries.first { $0.role == .device && $0.current }?.suite ?? .x25519
             var key = try PrivateKey.generate(suite: suite)
             while entries.contains(where: { $0.kid == key.kid }) { key = try PrivateKey.generate(suite: suite) }
-            for index in entries.indices where entries[index].role == .device { entries[index].current = false }
-            entries.append(
+            contents.entries.append(
                 StoredKey(
-                    kid: key.kid, suite: suite, role: .device, current: true, created: StoredKey.timestamp(),
+                    kid: key.kid, suite: suite, role: .device, current: false, created: StoredKey.timestamp(),
                     jwk: key.privateJWK))
             return key
         }
+        do {
+            try deliver(key)
+        } catch {
+            try? update { contents in contents.entries.removeAll { $0.role == .device && $0.kid == key.kid } }
+            throw error
+        }
+        try update { contents in
+            guard contents.entries.contains(where: { $0.role == .device && $0.kid == key.kid }) else {
+                throw PushSealError(
+                    .keyStoreUnavailable, "the new key \"\(key.kid)\" was removed before it became current")
+            }
+            for index in contents.entries.indices where contents.entries[index].role == .device {
+                contents.entries[index].current = contents.entries[index].kid == key.kid
+            }
+        }
+        return key
     }
 
-    /// Removes the key `kid` (device or sender).
-    /// - Throws: `PushSealError.Code.invalidKey` for an unknown kid or the current device key.
-    public func retire(kid: String) throws {
-        try update { entries in
-            guard let index = entries.firstIndex(where: { $0.kid == kid }) else {
-                throw PushSealError(.invalidKey, "the store has no key with kid \"\(kid)\"")
+    /// Removes the key `kid`.
+    /// - Parameter role: which key, when a store written by an older build holds a device key
+    ///   and a sender with the same kid; nil when the kid is unambiguous.
+    /// - Throws: `PushSealError.Code.invalidKey` for an unknown kid, an ambiguous one without
+    ///   `role`, or the current device key.
+    public func retire(kid: String, role: StoredKey.Role? = nil) throws {
+        try update { contents in
+            let matches = contents.entries.indices.filter {
+                contents.entries[$0].kid == kid && (role == nil || contents.entries[$0].role == role)
             }
-            guard !(entries[index].role == .device && entries[index].current) else {
+            guard let index = matches.first else {
+                let which = role.map { "\($0.rawValue) key" } ?? "key"
+                throw PushSealError(.invalidKey, "the store has no \(which) with kid \"\(kid)\"")
+            }
+            guard matches.count == 1 else {
+                throw PushSealError(
+                    .invalidKey,
+                    "kid \"\(kid)\" names both a device key and a sender in this store: say which (--role device|sender)"
+                )
+            }
+            guard !(contents.entries[index].role == .device && contents.entries[index].current) else {
                 throw PushSealError(
                     .invalidKey, "\"\(kid)\" is the current device key: rotate first, then retire it")
             }
-            entries.remove(at: index)
+            contents.entries.remove(at: index)
         }
     }
 
-    /// Deletes temporary key files that a writer killed before its rename left behind. Only a
-    /// writer holding the lock creates them, so under the lock every one of them is abandoned.
-    private func removeAbandonedTemporaryFiles() throws {
-        for name in try FileSystem.contents(directory) where name.hasPrefix(".keys.json.") && name.hasSuffix(".tmp") {
-            FileSystem.remove("\(directory)/\(name)")
+    /// Changes the store's policy for unsealed payloads, under the writers' lock.
+    /// - Returns: the policy as stored.
+    @discardableResult
+    public func changePolicy(_ change: (inout StorePolicy) -> Void) throws -> StorePolicy {
+        try update { contents in
+            change(&contents.policy)
+            return contents.policy
         }
     }
 
-    /// Reads, changes and atomically rewrites the key file under the writers' lock.
-    private func update<Result>(_ change: (inout [StoredKey]) throws -> Result) throws -> Result {
+    private static func checkUnused(_ kid: String, in entries: [StoredKey]) throws {
+        if let existing = entries.first(where: { $0.kid == kid }) {
+            throw PushSealError(
+                .invalidKey,
+                "the store already has a \(existing.role.rawValue) key with kid \"\(kid)\" (kids are unique)")
+        }
+    }
+
+    /// True for a temporary key file that a writer killed before its rename left behind.
+    private static func isAbandonedTemporaryFile(_ name: String) -> Bool {
+        name.hasPrefix(".\(keysName).") && name.hasSuffix(".tmp")
+    }
+
+    /// Reads, changes and atomically rewrites the key file under the writers' lock. Temporary
+    /// files left by a killed writer are cleared first: only a writer holding the lock creates
+    /// them, so under the lock every one of them is abandoned.
+    private func update<Result>(_ change: (inout Contents) throws -> Result) throws -> Result {
         do {
-            return try FileSystem.withExclusiveLock(lockPath) {
-                try removeAbandonedTemporaryFiles()
-                var entries = try self.entries()
-                let result = try change(&entries)
-                var bytes = Self.serialize(entries)
+            let store = try StoreDirectory(path: directory)
+            return try store.withExclusiveLock(Self.lockName) {
+                for name in try store.names() where Self.isAbandonedTemporaryFile(name) { store.remove(name) }
+                var contents = try self.contents(in: store)
+                let result = try change(&contents)
+                var bytes = Self.serialize(contents)
                 defer { SecureMemory.wipe(&bytes) }
-                try FileSystem.writeAtomically(bytes, to: keysPath, mode: 0o600)
+                try store.replace(Self.keysName, with: bytes)
                 return result
             }
-        } catch let failure as FileSystem.Failure {
+        } catch let failure as ContainerFailure where failure.isMissing {
+            throw PushSealError(.keyStoreUnavailable, "the key store \(directory) does not exist")
+        } catch let failure as ContainerFailure {
             throw PushSealError(.keyStoreUnavailable, "cannot update the key store: \(failure)")
         }
     }

@@ -6,4 +6,13 @@ public protocol KeyStore: Sendable {
     /// - Throws: `PushSealError.Code.keyStoreUnavailable` when the store is missing, locked,
     ///   unreadable or unsafe; the message names the file and the fix.
     func loadKeyRing() throws -> KeyRing
+
+    /// Loads the store's policy for unsealed payloads.
+    /// - Throws: `PushSealError.Code.keyStoreUnavailable`, as ``loadKeyRing()``.
+    func loadPolicy() throws -> StorePolicy
+}
+
+extension KeyStore {
+    /// A store that says nothing of policy allows unsealed payloads, as envelope v1 does.
+    public func loadPolicy() throws -> StorePolicy { .allowUnsealed }
 }

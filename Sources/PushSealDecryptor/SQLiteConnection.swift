@@ -8,28 +8,52 @@ internal import CSQLite
 
 /// A short-lived SQLite connection: opened for one transaction, closed right after, so that two
 /// processes sharing the file (app and extension) hold it as briefly as possible.
+///
+/// The file lives in the shared container, so it is opened under the trust rules of
+/// ``StoreDirectory``: created 0600 if missing, never through a symbolic link
+/// (`SQLITE_OPEN_NOFOLLOW`), and refused unless it is a regular file owned by this process's
+/// user with a private mode; the file SQLite opened is checked to be the one that was checked.
 final class SQLiteConnection {
-    /// A failed SQLite call, with SQLite's own message.
+    /// A failed SQLite call, with SQLite's own message and primary result code.
     struct Failure: Error, CustomStringConvertible {
         let message: String
+        /// SQLite's primary result code (`SQLITE_CORRUPT`, `SQLITE_BUSY`, …); 0 when the failure
+        /// is PushSeal's own (a refused file, a newer schema).
+        var code: Int32 = 0
         var description: String { message }
+
+        /// True when the file is damaged or is not a database at all.
+        var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
     }
 
     private let handle: OpaquePointer
+    /// The device and inode of the file opened, to move aside exactly that file.
+    let identity: FileIdentity
 
     /// Opens (and creates, mode 0600) the database at `path`, with a busy timeout so that a
     /// writer in the other process makes this one wait rather than fail.
     init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor >= 0 { close(descriptor) }
+        let checked = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard checked >= 0 else { throw Failure(message: "\(ContainerFailure.system("open", path, errno))") }
+        defer { close(checked) }
+        do {
+            try StoreDirectory.checkFile(checked, path, maximumSize: nil)
+        } catch {
+            throw Failure(message: "\(error)")
+        }
+        identity = try FileIdentity(descriptor: checked, path: path)
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw Failure(message: "cannot open \(path): \(message)")
+            throw Failure(message: "cannot open \(path): \(message)", code: status & 0xFF)
         }
         self.handle = handle
+        guard (try? FileIdentity(path: path)) == identity else {
+            throw Failure(message: "\(path) was replaced while it was being opened")
+        }
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
@@ -57,8 +81,12 @@ final class SQLiteConnection {
                 let status = sqlite3_step(statement)
                 if status == SQLITE_DONE { return rows }
                 guard status == SQLITE_ROW else { throw failure() }
-                let text = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
-                rows.append((text, Int(sqlite3_column_int64(statement, 1))))
+                // By its byte count: text may hold NUL.
+                let count = Int(sqlite3_column_bytes(statement, 0))
+                let text = sqlite3_column_text(statement, 0).map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+                }
+                rows.append((text ?? "", Int(sqlite3_column_int64(statement, 1))))
             }
         }
     }
@@ -92,17 +120,54 @@ final class SQLiteConnection {
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (index, parameter) in parameters.enumerated() {
             let position = Int32(index + 1)
-            let status =
-                switch parameter {
-                case .text(let text): sqlite3_bind_text(statement, position, text, -1, transient)
-                case .integer(let value): sqlite3_bind_int64(statement, position, sqlite3_int64(value))
+            let status: Int32
+            switch parameter {
+            case .text(var text):
+                // Bound by its byte length, never as a C string: a NUL inside must not cut it.
+                if text.isEmpty {
+                    status = sqlite3_bind_text(statement, position, "", 0, transient)
+                } else {
+                    status = text.withUTF8 { bytes in
+                        bytes.withMemoryRebound(to: CChar.self) {
+                            sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count), transient)
+                        }
+                    }
                 }
+            case .integer(let value):
+                status = sqlite3_bind_int64(statement, position, sqlite3_int64(value))
+            }
             guard status == SQLITE_OK else { throw failure() }
         }
         return try body(statement)
     }
 
     private func failure() -> Failure {
-        Failure(message: String(cString: sqlite3_errmsg(handle)))
+        Failure(message: String(cString: sqlite3_errmsg(handle)), code: sqlite3_errcode(handle) & 0xFF)
+    }
+}
+
+/// A file's device and inode: what identifies it across renames.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of an open file.
+    init(descriptor: Int32, path: String) throws {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw SQLiteConnection.Failure(message: "\(ContainerFailure.system("fstat", path, errno))")
+        }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// The identity of whatever is at `path` now, without following a link.
+    init(path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw SQLiteConnection.Failure(message: "\(ContainerFailure.system("lstat", path, errno))")
+        }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }

@@ -16,7 +16,7 @@ public struct StoredKey: Sendable {
         case sender
 
         /// The role spelled exactly `name` (byte for byte, see ``ExactText``).
-        init?(exactly name: String) {
+        public init?(exactly name: String) {
             guard let role = [Role.device, .sender].first(where: { $0.rawValue.isExactly(name) }) else { return nil }
             self = role
         }

@@ -58,13 +58,19 @@ package enum Descriptor {
     }
 
     /// Zeroes `count` bytes in a way the optimiser may not remove.
-    private static func wipe(_ bytes: UnsafeMutableRawPointer?, _ count: Int) {
+    package static func wipe(_ bytes: UnsafeMutableRawPointer?, _ count: Int) {
         guard let bytes, count > 0 else { return }
         #if canImport(Glibc)
             explicit_bzero(bytes, count)
         #else
             _ = memset_s(bytes, count, 0, count)
         #endif
+    }
+
+    /// Writes `text` and a newline at once, ignoring failure: for a diagnostic on standard error
+    /// from a context that holds no output stream.
+    package static func writeLine(_ descriptor: Int32, _ text: String) {
+        try? writeAll(descriptor, Array((text + "\n").utf8))
     }
 
     /// Writes every byte of `bytes`.

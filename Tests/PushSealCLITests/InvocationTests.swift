@@ -1,5 +1,6 @@
 import PushSealCLI
 import PushSealCore
+import PushSealDecryptor
 import PushSealEncryptor
 import Testing
 
@@ -18,7 +19,20 @@ struct InvocationTests {
         #expect(
             try Invocation.parse(["keys", "rotate", "--store", "s"]) == .keysRotate(store: "s", suite: nil, repeats: 1))
         #expect(
-            try Invocation.parse(["keys", "retire", "--store", "s", "--kid", "a"]) == .keysRetire(store: "s", kid: "a"))
+            try Invocation.parse(["keys", "retire", "--store", "s", "--kid", "a"])
+                == .keysRetire(store: "s", kid: "a", role: nil))
+        #expect(
+            try Invocation.parse(["keys", "retire", "--store", "s", "--kid", "a", "--role", "sender"])
+                == .keysRetire(store: "s", kid: "a", role: .sender))
+        #expect(throws: UsageError.self) {
+            try Invocation.parse(["keys", "retire", "--store", "s", "--kid", "a", "--role", "x"])
+        }
+        #expect(
+            try Invocation.parse(["keys", "policy", "--store", "s", "--require-sealed", "--neutral-title", "Hi"])
+                == .keysPolicy(store: "s", change: PolicyChange(requireSealed: true, neutralTitle: "Hi")))
+        #expect(throws: UsageError.self) {
+            try Invocation.parse(["keys", "policy", "--store", "s", "--require-sealed", "--allow-unsealed"])
+        }
         #expect(
             try Invocation.parse(["decrypt", "--store", "s", "--record", "--json-lines", "in"])
                 == .decrypt(store: "s", record: true, jsonLines: true, input: "in"))

@@ -90,3 +90,61 @@ struct EventLedgerTests {
         #expect(newCount.withLock { $0 } == 50)
     }
 }
+
+@Suite("Event ledger under attack")
+struct EventLedgerHardeningTests {
+    @Test("event_ids that differ only after a NUL are different events")
+    func nulInEventID() throws {
+        let temporary = TemporaryDirectory()
+        let ledger = EventLedger(path: temporary.file("ledger.sqlite"))
+        #expect(try ledger.record(eventID: "msg\u{0}A") == .new)
+        #expect(try ledger.record(eventID: "msg\u{0}B") == .new)
+        #expect(try ledger.record(eventID: "msg") == .new)
+        #expect(try ledger.record(eventID: "msg\u{0}A") == .duplicate)
+        try ledger.countOutcome("odd\u{0}name")
+        #expect(try ledger.outcomeCounts()["odd\u{0}name"] == 1)
+    }
+
+    /// Damages the ledger at `path` from byte `offset` on, with `filler`.
+    static func damage(_ path: String, from offset: Int, filler: UInt8) throws {
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: Data(repeating: filler, count: max(size - offset, 4096)))
+        try handle.close()
+    }
+
+    @Test(
+        "a corrupt ledger is moved aside, a fresh one counts ledger-reset, and duplicates are detected again",
+        arguments: [("not a database", 0), ("damaged pages", 4096)])
+    func corruption(_ kind: String, _ offset: Int) throws {
+        let temporary = TemporaryDirectory()
+        let resets = Protected<[String]>([])
+        let ledger = EventLedger(path: temporary.file("ledger.sqlite")) { movedTo in
+            resets.withLock { $0.append(movedTo) }
+        }
+        for index in 0..<500 { _ = try ledger.record(eventID: "event-\(index)") }
+        try Self.damage(ledger.path, from: offset, filler: 0xA5)
+
+        #expect(try ledger.record(eventID: "event-1") == .new, "\(kind): the damaged ledger was replaced")
+        #expect(try ledger.record(eventID: "event-1") == .duplicate, "\(kind): and the fresh one detects repeats")
+        #expect(try ledger.outcomeCounts()[EventLedger.resetOutcome] == 1)
+        let moved = resets.withLock { $0 }
+        #expect(moved.count == 1)
+        #expect(moved.first?.hasPrefix(ledger.path + ".corrupt-") == true)
+        #expect(FileManager.default.fileExists(atPath: moved.first ?? ""))
+    }
+
+    @Test("the decryptor still delivers, and records, when the ledger is corrupt")
+    func decryptorAfterCorruption() throws {
+        let device = try Device()
+        let payload = try device.seal(samplePayload)
+        #expect(device.decryptor.open(payload).duplicate == false)
+        try Self.damage(device.store.ledger.path, from: 0, filler: 0x5A)
+        let again = device.decryptor.open(payload)
+        #expect(again.status == .decrypted)
+        #expect(again.duplicate == false, "the old ledger is gone, so this delivery is new")
+        #expect(device.decryptor.open(payload).duplicate == true)
+        #expect(try device.store.ledger.outcomeCounts()[EventLedger.resetOutcome] == 1)
+    }
+}

@@ -46,6 +46,36 @@ struct ExtensionSessionTests {
         #expect(delivered.first?.notification.userInfo == payload)
     }
 
+    @Test("after time ran out, the late result counts timeout once and records no event_id; in time, it records")
+    func ledgerRecordsWhatWasShown() throws {
+        let device = try Device()
+        let ring = try device.store.loadKeyRing()
+        let slow = Decryptor(
+            keyStore: MemoryKeyStore(ring: ring, delay: .milliseconds(300)), ledger: device.store.ledger)
+        let payload = try device.seal(samplePayload)
+        let late = ExtensionSession(payload: payload, decryptor: slow) { _ in }
+        late.didReceive()
+        late.timeWillExpire()
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(try device.store.ledger.outcomeCounts() == ["timeout": 1])
+        #expect(try device.store.ledger.eventCount() == 0, "the content was never shown")
+
+        let fast = Decryptor(keyStore: MemoryKeyStore(ring: ring), ledger: device.store.ledger)
+        let results = Protected<[DecryptionResult]>([])
+        for _ in 0..<2 {
+            let session = ExtensionSession(payload: payload, decryptor: fast) { result in
+                results.withLock { $0.append(result) }
+            }
+            session.didReceive()
+            Self.wait(seconds: 5) { session.isDelivered }
+            session.timeWillExpire()
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(results.withLock { $0.map(\.duplicate) } == [false, true])
+        #expect(try device.store.ledger.outcomeCounts() == ["timeout": 1, "decrypted": 1, "duplicate": 1])
+        #expect(try device.store.ledger.eventCount() == 1)
+    }
+
     /// Thousands of races between the work finishing and time expiring, from different threads.
     @Test("the content handler is called exactly once in 3,000 races")
     func races() throws {

@@ -28,13 +28,21 @@ package enum CLIRunner {
     }()
 
     /// Runs `pushseal arguments…` in `directory` with `input` on standard input.
-    package static func run(_ arguments: [String], input: Data = Data(), in directory: String? = nil) throws -> Result {
-        try run(executable: executable, arguments, input: input, in: directory)
+    /// - Parameter outputFile: a file to take standard output instead of a pipe (`/dev/full`).
+    package static func run(
+        _ arguments: [String], input: Data = Data(), in directory: String? = nil, outputFile: String? = nil
+    ) throws -> Result {
+        try run(executable: executable, arguments, input: input, in: directory, outputFile: outputFile)
     }
 
+    /// How long a run may take before it is killed (status 137 then): a hang fails its test
+    /// instead of stopping the suite.
+    package static let timeoutSeconds = 120.0
+
     /// Runs any program, capturing both outputs.
-    package static func run(executable: URL, _ arguments: [String], input: Data, in directory: String?) throws -> Result
-    {
+    package static func run(
+        executable: URL, _ arguments: [String], input: Data, in directory: String?, outputFile: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -43,15 +51,24 @@ package enum CLIRunner {
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardInput = stdin
-        process.standardOutput = stdout
+        if let outputFile {
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+        } else {
+            process.standardOutput = stdout
+        }
         process.standardError = stderr
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
+        defer { watchdog.cancel() }
         let writer = Thread {
             try? stdin.fileHandleForWriting.write(contentsOf: input)
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()
         let errorData = ErrorCollector(stderr.fileHandleForReading)
+        if outputFile != nil { try? stdout.fileHandleForWriting.close() }
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(

@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealDecryptor
+internal import PushSealPOSIX
 
 /// `pushseal decrypt`: the extension's logic on captured payloads, for debugging and support.
 enum DecryptCommand {
@@ -16,7 +17,21 @@ enum DecryptCommand {
             console.errors.writeLine(
                 "pushseal decrypt: \(KeyFiles.detail(error)); sealed payloads degrade with key-store-unavailable")
         }
-        let decryptor = Decryptor(keyStore: store, ledger: record ? store.ledger : nil)
+        var ledger: EventLedger?
+        if record {
+            let recording = EventLedger(path: store.ledger.path) { movedTo in
+                Descriptor.writeLine(
+                    2, "pushseal decrypt: the event ledger was corrupt; moved it to \(movedTo) and started a fresh one")
+            }
+            do {
+                try recording.check()
+                ledger = recording
+            } catch {
+                console.errors.writeLine(
+                    "pushseal decrypt: \(error); nothing is recorded and duplicates are not detected")
+            }
+        }
+        let decryptor = Decryptor(keyStore: store, ledger: ledger)
         let source = InputSource(path: input)
 
         if !jsonLines {

@@ -1,7 +1,7 @@
 internal import PushSealCore
 internal import PushSealDecryptor
 
-/// `pushseal keys generate|public|init|import|rotate|retire|list`.
+/// `pushseal keys generate|public|init|import|rotate|retire|list|policy`.
 enum KeysCommand {
     static func generate(suite: EnvelopeSuite, kid: String?, output: String?, console: Console) throws(UsageError)
         -> ExitStatus
@@ -15,7 +15,8 @@ enum KeysCommand {
         var bytes = JSONWriter.bytes(.object(key.privateJWK))
         defer { SecureMemory.wipe(&bytes) }
         if let output {
-            try KeyFiles.writeNew(bytes + [0x0A], to: output)
+            bytes.append(0x0A)
+            try KeyFiles.writeNew(bytes, to: output)
             console.errors.writeLine(
                 "pushseal: wrote \(suite.name) private key \"\(key.kid)\" to \(output) (mode 0600)")
         } else {
@@ -34,10 +35,9 @@ enum KeysCommand {
     }
 
     static func initialize(store directory: String, console: Console) throws(UsageError) -> ExitStatus {
-        let existed = (try? FileKeyStore(directory: directory).entries()) != nil
-        _ = try storeCall { try FileKeyStore.initialize(directory: directory) }
+        let (_, created) = try storeCall { try FileKeyStore.create(directory: directory) }
         console.output.writeLine(
-            JSONWriter.bytes(.object(JSONObject([("store", .string(directory)), ("created", .bool(!existed))]))))
+            JSONWriter.bytes(.object(JSONObject([("store", .string(directory)), ("created", .bool(created))]))))
         return .success
     }
 
@@ -78,24 +78,31 @@ enum KeysCommand {
         return .success
     }
 
-    /// Rotates `repeats` times; each finished rotation's key is written and flushed at once, so
-    /// what was reported is exactly what was made durable (the crash-safety test relies on it).
+    /// Rotates `repeats` times. Each rotation's key is written and flushed before the rotation
+    /// is committed: a key whose output was lost (a full disk, a closed pipe) never becomes
+    /// current, and what was reported is exactly what was made durable (the crash-safety test
+    /// relies on it).
     static func rotate(store directory: String, suite: EnvelopeSuite?, repeats: Int, console: Console)
         throws(UsageError) -> ExitStatus
     {
         let store = FileKeyStore(directory: directory)
         for _ in 0..<repeats {
-            let key = try storeCall { try store.rotate(suite: suite) }
-            var bytes = JSONWriter.bytes(.object(key.publicKey?.jwk ?? key.privateJWK))
-            console.output.writeLine(bytes)
-            console.output.flush()
-            SecureMemory.wipe(&bytes)
+            _ = try storeCall {
+                try store.rotate(suite: suite) { key in
+                    var bytes = JSONWriter.bytes(.object(key.publicKey?.jwk ?? key.privateJWK))
+                    defer { SecureMemory.wipe(&bytes) }
+                    console.output.writeLine(bytes)
+                    try console.output.commit()
+                }
+            }
         }
         return .success
     }
 
-    static func retire(store directory: String, kid: String, console: Console) throws(UsageError) -> ExitStatus {
-        try storeCall { try FileKeyStore(directory: directory).retire(kid: kid) }
+    static func retire(store directory: String, kid: String, role: StoredKey.Role?, console: Console)
+        throws(UsageError) -> ExitStatus
+    {
+        try storeCall { try FileKeyStore(directory: directory).retire(kid: kid, role: role) }
         console.output.writeLine(JSONWriter.bytes(.object(JSONObject([("retired", .string(kid))]))))
         return .success
     }
@@ -106,10 +113,29 @@ enum KeysCommand {
         return .success
     }
 
+    /// Prints the store's policy for unsealed payloads, after applying `change` if it has any.
+    static func policy(store directory: String, change: PolicyChange, console: Console) throws(UsageError)
+        -> ExitStatus
+    {
+        let store = FileKeyStore(directory: directory)
+        let policy =
+            change.isEmpty
+            ? try storeCall { try store.loadPolicy() }
+            : try storeCall { try store.changePolicy { $0 = change.applied(to: $0) } }
+        let object = JSONObject([
+            ("require-sealed", .bool(policy.requireSealed)), ("neutral-title", .string(policy.neutralTitle)),
+            ("neutral-body", .string(policy.neutralBody)),
+        ])
+        console.output.writeLine(JSONWriter.bytes(.object(object)))
+        return .success
+    }
+
     /// Runs a store operation; its failures are status 2, with the store's message.
     private static func storeCall<Result>(_ body: () throws -> Result) throws(UsageError) -> Result {
         do {
             return try body()
+        } catch let error as UsageError {
+            throw error
         } catch {
             throw UsageError(KeyFiles.detail(error))
         }

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealPOSIX
 
 #if canImport(Glibc)
     import Glibc
@@ -32,6 +33,7 @@ enum KeyFiles {
     }
 
     /// Writes `bytes` to a new file `path` with mode 0600; an existing file is never overwritten.
+    /// A file whose write fails is removed, so that a retry is not refused as existing.
     static func writeNew(_ bytes: [UInt8], to path: String) throws(UsageError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -39,10 +41,17 @@ enum KeyFiles {
                 errno == EEXIST ? "the file exists (it is never overwritten)" : String(cString: strerror(errno))
             throw UsageError("cannot write \(path): \(reason)")
         }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else {
-            throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+        var failure: String?
+        do {
+            try Descriptor.writeAll(descriptor, bytes)
+            if fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        } catch {
+            failure = error.description
+        }
+        close(descriptor)
+        if let failure {
+            unlink(path)
+            throw UsageError("cannot write \(path): \(failure) (the incomplete file was removed)")
         }
     }
 

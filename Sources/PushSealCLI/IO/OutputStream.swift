@@ -12,6 +12,8 @@ final class OutputStream {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int
+    /// The first write that failed; everything written after it is dropped.
+    private(set) var failure: Descriptor.Failure?
 
     init(descriptor: Int32, capacity: Int) {
         self.descriptor = descriptor
@@ -41,11 +43,26 @@ final class OutputStream {
         flush()
     }
 
-    /// Writes out everything buffered.
+    /// Writes out everything buffered. A failure is kept in ``failure`` (the command's exit
+    /// status reports it: lost output never exits 0).
     func flush() {
-        // A failed write (a closed pipe) has nowhere to be reported: the output is dropped.
-        try? Descriptor.writeAll(descriptor, buffer)
+        if failure == nil {
+            do {
+                try Descriptor.writeAll(descriptor, buffer)
+            } catch {
+                failure = error
+            }
+        }
+        // Private keys printed by `keys generate` and `keys rotate` pass through this buffer.
+        buffer.withUnsafeMutableBytes { Descriptor.wipe($0.baseAddress, $0.count) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes out everything buffered, and throws if any of it, or anything before it, was lost:
+    /// for results that must not be acted on unless they were delivered (a rotated key).
+    func commit() throws(UsageError) {
+        flush()
+        if let failure { throw UsageError("cannot write the result to standard output: \(failure)") }
     }
 }
 
