@@ -120,7 +120,8 @@ public final class APNsClient {
                 let answer = APNsAnswer(response)
                 switch policy.decide(
                     status: response.status, reason: answer.reason, timestamp: answer.timestamp, attempt: attempt.count,
-                    tokenReplaced: attempt.tokenReplaced, random: { Double.random(in: $0) })
+                    tokenReplaced: attempt.tokenReplaced, permanent: response.transportFailureIsPermanent,
+                    random: { Double.random(in: $0) })
                 {
                 case .sent:
                     finish(sequence, result(attempt, .sent, apnsID: answer.apnsID))

@@ -1,3 +1,5 @@
+internal import PushSealEncryptor
+
 /// One push to send: a device token, the APNs headers and the sealed payload.
 public struct DeliveryJob: Sendable {
     /// The input line it came from (reported back in its result).
@@ -9,8 +11,22 @@ public struct DeliveryJob: Sendable {
     /// The outer payload, compact JSON.
     public let body: [UInt8]
 
-    /// A job for `deviceToken`.
-    public init(line: Int, deviceToken: String, headers: [(name: String, value: String)], body: [UInt8]) {
+    /// A job for `deviceToken`, checked before anything can reach the wire.
+    /// - Throws: ``DeliveryError`` when the token is not hex (it goes into the request path), or
+    ///   a header's name is not a lower-case token or its value holds a control character
+    ///   (either would let one job write another header). Build headers with `APNsRequest`.
+    public init(line: Int, deviceToken: String, headers: [(name: String, value: String)], body: [UInt8]) throws {
+        guard Self.isValidDeviceToken(deviceToken) else {
+            throw DeliveryError("the device token must be 16 to 200 hexadecimal digits")
+        }
+        for header in headers {
+            guard Self.isHeaderName(header.name) else {
+                throw DeliveryError("the header name \"\(header.name.prefix(40))\" is not a lower-case HTTP token")
+            }
+            guard APNsHeaderRules.isSafeHeaderValue(header.value) else {
+                throw DeliveryError("the value of \(header.name) holds a control character")
+            }
+        }
         self.line = line
         self.deviceToken = deviceToken
         self.headers = headers
@@ -25,6 +41,18 @@ public struct DeliveryJob: Sendable {
                 (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
                     || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0)
+            }
+    }
+}
+
+extension DeliveryJob {
+    /// True for a header name of lower-case letters, digits and `-` (HTTP/2 requires lower case).
+    static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "-")
             }
     }
 }

@@ -15,7 +15,21 @@ final class HTTP2Connection {
         let body: [UInt8]
         /// Curl's description of a transport failure.
         let transportError: String?
+        /// True when the transport failure cannot heal by retrying (a certificate that does not
+        /// verify, a server that does not speak HTTP/2, a response over the size cap).
+        var transportFailureIsPermanent = false
     }
+
+    /// The most of a response body read: APNs answers with a few dozen bytes of JSON.
+    static let maximumResponseBody = 64 * 1024
+
+    /// Curl failures that a retry cannot fix: certificate and TLS set-up problems, bad URLs.
+    private static let permanentCurlCodes: Set<UInt32> = [
+        CURLE_UNSUPPORTED_PROTOCOL.rawValue, CURLE_URL_MALFORMAT.rawValue, CURLE_PEER_FAILED_VERIFICATION.rawValue,
+        CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue, CURLE_SSL_ISSUER_ERROR.rawValue,
+        CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue, CURLE_SSL_INVALIDCERTSTATUS.rawValue,
+        CURLE_SSL_CRL_BADFILE.rawValue,
+    ]
 
     /// Loads libcurl and initialises it, once per process.
     private static let globalInitialisation: Bool =
@@ -122,18 +136,7 @@ final class HTTP2Connection {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = transfers.removeValue(forKey: easy)
             else { continue }
-            let code = message.pointee.data.result
-            var status = 0
-            _ = CPushSealShims_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            let failed = code != CURLE_OK || status == 0
-            let error = failed ? String(cString: CPushSealShims_curl_easy_strerror(code)) : nil
-            finished.append(
-                (
-                    transfer.id,
-                    Response(
-                        status: failed ? nil : status, headers: transfer.headers, body: transfer.body,
-                        transportError: error)
-                ))
+            finished.append((transfer.id, Self.response(easy, transfer, code: message.pointee.data.result)))
             CPushSealShims_curl_multi_remove_handle(multi, easy)
             CPushSealShims_curl_easy_cleanup(easy)
             CPushSealShims_curl_slist_free_all(transfer.headerList)
@@ -142,10 +145,44 @@ final class HTTP2Connection {
     }
 }
 
+extension HTTP2Connection {
+    /// What a finished transfer amounts to. A response that did not come over HTTP/2 is a
+    /// permanent transport failure: APNs speaks only HTTP/2, so an HTTP/1.1 answer is not APNs.
+    fileprivate static func response(_ easy: UnsafeMutableRawPointer, _ transfer: Transfer, code: CURLcode)
+        -> Response
+    {
+        if transfer.bodyOverflowed {
+            return Response(
+                status: nil, headers: [:], body: [],
+                transportError: "the response body was over \(maximumResponseBody) bytes (APNs answers are small)",
+                transportFailureIsPermanent: true)
+        }
+        var status = 0
+        _ = CPushSealShims_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard code == CURLE_OK, status != 0 else {
+            return Response(
+                status: nil, headers: [:], body: [],
+                transportError: String(cString: CPushSealShims_curl_easy_strerror(code)),
+                transportFailureIsPermanent: permanentCurlCodes.contains(code.rawValue))
+        }
+        var version = 0
+        _ = CPushSealShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        guard version == CURL_HTTP_VERSION_2_0 else {
+            return Response(
+                status: nil, headers: [:], body: [],
+                transportError: "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2)",
+                transportFailureIsPermanent: true)
+        }
+        return Response(status: status, headers: transfer.headers, body: transfer.body, transportError: nil)
+    }
+}
+
 /// A request in flight: the buffers curl writes into, and what must be freed after.
 private final class Transfer {
     let id: Int
     var body: [UInt8] = []
+    /// Set when the body passed ``HTTP2Connection/maximumResponseBody``; the transfer is aborted.
+    var bodyOverflowed = false
     var headers: [String: String] = [:]
     var headerList: UnsafeMutablePointer<curl_slist>?
 
@@ -156,6 +193,10 @@ private final class Transfer {
 private let bodyCallback: CPushSealShims_data_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    guard transfer.body.count + size * count <= HTTP2Connection.maximumResponseBody else {
+        transfer.bodyOverflowed = true
+        return 0  // curl aborts the transfer
+    }
     transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
     return size * count
 }

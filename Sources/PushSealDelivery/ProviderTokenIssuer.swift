@@ -1,4 +1,5 @@
 import Dispatch
+internal import PushSealCore
 internal import PushSealPrimitives
 
 #if canImport(Glibc)
@@ -31,10 +32,13 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
     ///   - keyID: the key's id, the JWT `kid`.
     ///   - teamID: the developer team id, the JWT `iss`.
     ///   - now: the clock, in UNIX seconds; nil reads the system clock (tests pass their own).
-    /// - Throws: ``DeliveryError`` when the key is not an unencrypted P-256 PKCS#8 key or an id is empty.
+    /// - Throws: ``DeliveryError`` when the key is not an unencrypted P-256 PKCS#8 key, or an id
+    ///   is not Apple's form (10 characters from A–Z and 0–9).
     public init(authKeyPEM: [UInt8], keyID: String, teamID: String, now: (@Sendable () -> Int)? = nil) throws {
-        guard !keyID.isEmpty, !teamID.isEmpty else {
-            throw DeliveryError("the key id and the team id must not be empty")
+        for (name, value) in [("key id", keyID), ("team id", teamID)] where !Self.isAppleID(value) {
+            throw DeliveryError(
+                "the \(name) must be 10 characters from A-Z and 0-9, as Apple issues it, not \(JSONWriter.string(.string(String(value.prefix(40)))))"
+            )
         }
         do {
             signingKey = try P256.SigningKey(pkcs8PEM: authKeyPEM)
@@ -44,6 +48,24 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
         self.keyID = keyID
         self.teamID = teamID
         self.now = now ?? { Int(time(nil)) }
+    }
+
+    /// As ``init(authKeyPEM:keyID:teamID:now:)``, then zeroes `authKeyPEM`, whether or not the
+    /// key was accepted: the `.p8` bytes are not kept in the caller's memory after use.
+    public convenience init(
+        wipingAuthKeyPEM authKeyPEM: inout [UInt8], keyID: String, teamID: String, now: (@Sendable () -> Int)? = nil
+    ) throws {
+        defer { SecureMemory.wipe(&authKeyPEM) }
+        try self.init(authKeyPEM: authKeyPEM, keyID: keyID, teamID: teamID, now: now)
+    }
+
+    /// True for an id as Apple issues key ids and team ids: 10 characters from A–Z and 0–9.
+    static func isAppleID(_ id: String) -> Bool {
+        id.utf8.count == 10
+            && id.utf8.allSatisfy {
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            }
     }
 
     /// The token to send now: the current one while it is younger than ``maximumAge``.
@@ -70,8 +92,11 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
         let issuedAt = now()
         var header: [UInt8] = []
         var claims: [UInt8] = []
-        Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8), into: &header)
-        Base64URL.encode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8), into: &claims)
+        // Written by the JSON writer, never by interpolation: no id can add a member.
+        let headerObject = JSONObject([("alg", .string("ES256")), ("kid", .string(keyID))])
+        let claimsObject = JSONObject([("iss", .string(teamID)), ("iat", .number(JSONNumber(issuedAt)))])
+        Base64URL.encode(JSONWriter.bytes(.object(headerObject)), into: &header)
+        Base64URL.encode(JSONWriter.bytes(.object(claimsObject)), into: &claims)
         let signingInput = header + [UInt8(ascii: ".")] + claims
         var token = signingInput + [UInt8(ascii: ".")]
         Base64URL.encode(try signingKey.signature(for: signingInput), into: &token)

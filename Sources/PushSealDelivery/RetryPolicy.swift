@@ -3,7 +3,9 @@
 /// 200 is sent. 400 and 413 fail for good (the request itself is wrong). 403
 /// `ExpiredProviderToken` replaces the token once and retries; any other 403 fails. 410 is
 /// `unregistered`. 429 backs off exponentially with jitter. 500, 503 and transport errors
-/// (a dropped connection, a timeout) retry after 1 to 5 seconds, at most ``serverRetries`` times.
+/// (a dropped connection, a timeout) retry after 1 to 5 seconds, at most ``serverRetries`` times;
+/// a permanent transport failure (a certificate that does not verify, a server that does not
+/// speak HTTP/2) fails at once.
 public struct RetryPolicy: Sendable {
     /// Retries after 500, 503 or a transport error.
     public var serverRetries = 3
@@ -33,11 +35,13 @@ public struct RetryPolicy: Sendable {
     ///   - status: the HTTP status, or nil for a transport error.
     ///   - reason: APNs' `reason`, or the transport error's description.
     ///   - tokenReplaced: whether this job already had its token replaced once.
+    ///   - permanent: for a transport error, whether retrying cannot help.
     func decide(
-        status: Int?, reason: String?, timestamp: Int?, attempt: Int, tokenReplaced: Bool,
+        status: Int?, reason: String?, timestamp: Int?, attempt: Int, tokenReplaced: Bool, permanent: Bool = false,
         random: (ClosedRange<Double>) -> Double
     ) -> Decision {
         let reason = reason ?? status.map { "HTTP \($0)" } ?? "transport error"
+        if status == nil && permanent { return .failed(reason) }
         switch status {
         case 200?:
             return .sent

@@ -10,13 +10,18 @@ public struct APNsRequestOptions: Sendable, Hashable {
     public var expiration: Int?
     /// `apns-priority`: 10 (immediate) or 5 (power-considerate); nil takes the push type's default.
     public var priority: Int?
+    /// `apns-id`: a canonical UUID naming the notification; nil lets APNs assign one.
+    public var apnsID: String?
 
     /// Options for `topic`.
-    public init(topic: String, collapseID: String? = nil, expiration: Int? = nil, priority: Int? = nil) {
+    public init(
+        topic: String, collapseID: String? = nil, expiration: Int? = nil, priority: Int? = nil, apnsID: String? = nil
+    ) {
         self.topic = topic
         self.collapseID = collapseID
         self.expiration = expiration
         self.priority = priority
+        self.apnsID = apnsID
     }
 }
 
@@ -34,16 +39,15 @@ public struct APNsRequest: Sendable {
     }
 
     /// Assembles the headers for an outer payload sealed earlier (`body`, compact JSON).
-    /// - Throws: `PushSealError.Code.invalidPayload` naming the header that breaks Apple's rules,
-    ///   or when `body` is over the push type's size limit.
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the header that breaks Apple's rules
+    ///   (``APNsHeaderRules``: no value with a control character ever reaches the wire), or
+    ///   `payloadTooLarge` when `body` is over the push type's size limit.
     public init(body: [UInt8], pushType: PushType, options: APNsRequestOptions) throws {
         guard body.count <= pushType.sizeLimit else {
             throw PushSealError(
                 .payloadTooLarge, "the payload is \(body.count) bytes, over the \(pushType.sizeLimit)-byte limit")
         }
-        guard !options.topic.isEmpty else {
-            throw PushSealError(.invalidPayload, "apns-topic is required (--topic or \"topic\")")
-        }
+        try APNsHeaderRules.validateTopic(options.topic, pushType: pushType)
         let priority = options.priority ?? pushType.defaultPriority
         guard priority == 5 || priority == 10 else {
             throw PushSealError(.invalidPayload, "apns-priority must be 5 or 10, not \(priority)")
@@ -61,11 +65,12 @@ public struct APNsRequest: Sendable {
             headers.append(("apns-expiration", String(expiration)))
         }
         if let collapseID = options.collapseID {
-            guard !collapseID.isEmpty, collapseID.utf8.count <= 64 else {
-                throw PushSealError(
-                    .invalidPayload, "apns-collapse-id must be 1 to 64 bytes, not \(collapseID.utf8.count)")
-            }
+            try APNsHeaderRules.validateCollapseID(collapseID)
             headers.append(("apns-collapse-id", collapseID))
+        }
+        if let apnsID = options.apnsID {
+            try APNsHeaderRules.validateAPNsID(apnsID)
+            headers.append(("apns-id", apnsID))
         }
         self.headers = headers
         self.body = body

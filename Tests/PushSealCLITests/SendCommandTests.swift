@@ -100,4 +100,76 @@ struct SendCommandTests {
         #expect(
             Set(mock.requests().compactMap { $0["jwt"] as? String }).count == 1, "one provider token for 1,000 jobs")
     }
+
+    /// The parsed output lines of a `send` run.
+    static func results(_ result: CLIRunner.Result) throws -> [JSONObject] {
+        try result.lines.map { try #require(try JSONParser.parse($0).objectValue) }
+    }
+
+    @Test("a job whose headers would inject a line is refused with a named reason; the batch goes on")
+    func headerInjection() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory)
+        defer { mock.stop() }
+        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let payload = #"{"aps":{"alert":{"title":"Order","body":"Shipped"}}}"#
+        func line(_ index: Int, _ members: String) -> String {
+            #"{"token":"\#(Self.token("00dd", index))","to":\#(to),"payload":\#(payload),\#(members)}"# + "\n"
+        }
+        var input = line(1, #""topic":"com.example.app\r\nx-injected: yes""#)
+        input += line(2, #""topic":"com.example.app","collapse-id":"c\r\nx-injected: yes""#)
+        input += line(3, #""topic":"com.example.app","apns-id":"6B83B22E-7E22-420D-8C8C-921FD6BDCD3\n""#)
+        input += line(4, #""topic":"com.example.app""#)
+        let result = try world.run(mock.sendArguments + ["--sender", "sender.jwk"], input: input)
+        let lines = try Self.results(result)
+        #expect(lines.count == 4)
+        for (index, name) in ["apns-topic", "apns-collapse-id", "apns-id"].enumerated() {
+            #expect(lines[index]["status"] == .string("failed"))
+            #expect(lines[index]["attempts"] == .number(JSONNumber(0)), "never sent")
+            #expect(lines[index]["reason"]?.stringValue?.hasPrefix(name) == true, "\(lines[index])")
+        }
+        #expect(lines[3]["status"] == .string("sent"))
+        #expect(mock.requests().count == 1, "only the good job reached the server")
+    }
+
+    @Test("a server that does not negotiate HTTP/2 is refused at once, never retried")
+    func http1Refused() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, http1: true)
+        defer { mock.stop() }
+        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try world.run(
+            mock.sendArguments + ["--sender", "sender.jwk"], input: Self.job(Self.token("00aa", 1), to) + "\n")
+        let line = try #require(try Self.results(result).first)
+        #expect(result.status == 1)
+        #expect(line["status"] == .string("failed"))
+        #expect(line["reason"]?.stringValue?.contains("did not negotiate HTTP/2") == true, "\(line)")
+        #expect(line["attempts"] == .number(JSONNumber(1)))
+    }
+
+    @Test("a certificate that does not verify fails at once; an oversized answer is cut off and fails")
+    func permanentTransportFailures() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory)
+        defer { mock.stop() }
+        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Without --ca-file the mock's self-signed certificate does not verify.
+        let untrusted = Array(mock.sendArguments.dropLast(2))
+        let tls = try world.run(
+            untrusted + ["--sender", "sender.jwk"], input: Self.job(Self.token("00aa", 1), to) + "\n")
+        let tlsLine = try #require(try Self.results(tls).first)
+        #expect(tlsLine["status"] == .string("failed"))
+        #expect(tlsLine["attempts"] == .number(JSONNumber(1)), "a certificate failure is not transient: \(tlsLine)")
+        #expect(tlsLine["reason"]?.stringValue?.lowercased().contains("certificate") == true, "\(tlsLine)")
+
+        let huge = try world.run(
+            mock.sendArguments + ["--sender", "sender.jwk"], input: Self.job(Self.token("0999", 2), to) + "\n")
+        let hugeLine = try #require(try Self.results(huge).first)
+        #expect(hugeLine["status"] == .string("failed"))
+        #expect(hugeLine["reason"]?.stringValue?.contains("over 65536 bytes") == true, "\(hugeLine)")
+        #expect(hugeLine["attempts"] == .number(JSONNumber(1)))
+    }
 }

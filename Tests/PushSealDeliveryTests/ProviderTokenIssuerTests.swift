@@ -52,7 +52,7 @@ struct ProviderTokenIssuerTests {
 
     @Test("after ExpiredProviderToken the token is replaced once, however many requests report it")
     func replacement() throws {
-        let issuer = try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "K", teamID: "T")
+        let issuer = try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "KEY1234567", teamID: "TEAM123456")
         let rejected = try issuer.token()
         let replacement = try issuer.replace(rejected: rejected)
         #expect(replacement != rejected)
@@ -63,11 +63,48 @@ struct ProviderTokenIssuerTests {
     @Test("a key that is not an unencrypted P-256 PKCS#8 key is refused, as are empty ids")
     func badKeys() {
         #expect(throws: DeliveryError.self) {
-            try ProviderTokenIssuer(authKeyPEM: Array("nope".utf8), keyID: "K", teamID: "T")
+            try ProviderTokenIssuer(authKeyPEM: Array("nope".utf8), keyID: "KEY1234567", teamID: "TEAM123456")
         }
         #expect(throws: DeliveryError.self) {
-            try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "", teamID: "T")
+            try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "", teamID: "TEAM123456")
         }
+    }
+
+    @Test(
+        "a key id or team id that is not Apple's 10 characters A-Z 0-9 is refused: no member can be injected",
+        arguments: [
+            #"K","alg":"none"#, "KEY123456", "KEY12345678", "key1234567", "KEY123456\n", "KEY 123456",
+            "KEY12345\u{212A}",
+        ])
+    func injectedIDs(_ id: String) throws {
+        #expect(throws: DeliveryError.self) {
+            try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: id, teamID: "TEAM123456")
+        }
+        #expect(throws: DeliveryError.self) {
+            try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "KEY1234567", teamID: id)
+        }
+    }
+
+    @Test("the header and claims are exactly the expected members, whatever the ids")
+    func exactMembers() throws {
+        let issuer = try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "ABC123DEFG", teamID: "DEF123GHIJ") {
+            1_800_000_000
+        }
+        let parts = try issuer.token().split(separator: ".")
+        #expect(try Self.decode(parts[0]).members.map(\.name) == ["alg", "kid"])
+        #expect(try Self.decode(parts[1]).members.map(\.name) == ["iss", "iat"])
+    }
+
+    @Test("the .p8 bytes are zeroed after use, whether the key was accepted or refused")
+    func wipesAuthKey() throws {
+        var accepted = Self.authKey
+        _ = try ProviderTokenIssuer(wipingAuthKeyPEM: &accepted, keyID: "KEY1234567", teamID: "TEAM123456")
+        #expect(accepted.count == Self.authKey.count && accepted.allSatisfy { $0 == 0 })
+        var refused = Self.authKey
+        #expect(throws: DeliveryError.self) {
+            try ProviderTokenIssuer(wipingAuthKeyPEM: &refused, keyID: "bad", teamID: "TEAM123456")
+        }
+        #expect(refused.allSatisfy { $0 == 0 })
     }
 }
 
@@ -75,12 +112,14 @@ struct ProviderTokenIssuerTests {
 struct RetryPolicyTests {
     let policy = RetryPolicy()
 
-    func decide(_ status: Int?, _ reason: String? = nil, attempt: Int = 1, replaced: Bool = false)
+    func decide(
+        _ status: Int?, _ reason: String? = nil, attempt: Int = 1, replaced: Bool = false, permanent: Bool = false
+    )
         -> RetryPolicy.Decision
     {
         policy.decide(
             status: status, reason: reason, timestamp: 5, attempt: attempt, tokenReplaced: replaced,
-            random: { $0.upperBound })
+            permanent: permanent, random: { $0.upperBound })
     }
 
     @Test("each answer class maps to its documented action")
@@ -96,6 +135,7 @@ struct RetryPolicyTests {
         #expect(decide(503, "ServiceUnavailable", attempt: 4) == .failed("ServiceUnavailable"))
         #expect(
             decide(nil, "Couldn't connect to server") == .retry(afterSeconds: 5, reason: "Couldn't connect to server"))
+        #expect(decide(nil, "SSL peer certificate", permanent: true) == .failed("SSL peer certificate"))
     }
 
     @Test("429 backs off exponentially, up to the cap, then gives up")
@@ -110,13 +150,14 @@ struct RetryPolicyTests {
     func unreachable() throws {
         var fast = RetryPolicy()
         fast.serverRetryDelay = 0.01...0.02
-        let issuer = try ProviderTokenIssuer(authKeyPEM: ProviderTokenIssuerTests.authKey, keyID: "K", teamID: "T")
+        let issuer = try ProviderTokenIssuer(
+            authKeyPEM: ProviderTokenIssuerTests.authKey, keyID: "KEY1234567", teamID: "TEAM123456")
         let client = try APNsClient(
             endpoint: APNsEndpoint(baseURL: "https://127.0.0.1:9"), tokens: issuer, policy: fast)
         var results: [DeliveryResult] = []
-        let jobs = (1...5).map {
+        let jobs = try (1...5).map {
             DeliveryItem.job(
-                DeliveryJob(line: $0, deviceToken: String(repeating: "ab", count: 32), headers: [], body: []))
+                try DeliveryJob(line: $0, deviceToken: String(repeating: "ab", count: 32), headers: [], body: []))
         }
         client.deliver(jobs) { results.append($0) }
         #expect(results.map(\.line) == [1, 2, 3, 4, 5])

@@ -132,11 +132,12 @@ struct SizeLimitTests {
         let json = try parseObject(request.json)
         #expect(json["payload"] == .object(try parseObject(sealed.bytes)))
         let background = try APNsRequest(
-            payload: sealed, pushType: .background, options: APNsRequestOptions(topic: "t"))
+            payload: sealed, pushType: .background, options: APNsRequestOptions(topic: "com.example.app"))
         #expect(background.headers[2].value == "5")
         #expect(throws: PushSealError(.invalidPayload, "")) {
             try APNsRequest(
-                payload: sealed, pushType: .background, options: APNsRequestOptions(topic: "t", priority: 10))
+                payload: sealed, pushType: .background,
+                options: APNsRequestOptions(topic: "com.example.app", priority: 10))
         }
         #expect(throws: PushSealError(.invalidPayload, "")) {
             try APNsRequest(payload: sealed, pushType: .alert, options: APNsRequestOptions(topic: ""))
@@ -144,10 +145,11 @@ struct SizeLimitTests {
         #expect(throws: PushSealError(.invalidPayload, "")) {
             try APNsRequest(
                 payload: sealed, pushType: .alert,
-                options: APNsRequestOptions(topic: "t", collapseID: String(repeating: "c", count: 65)))
+                options: APNsRequestOptions(topic: "com.example.app", collapseID: String(repeating: "c", count: 65)))
         }
         #expect(throws: PushSealError(.invalidPayload, "")) {
-            try APNsRequest(payload: sealed, pushType: .alert, options: APNsRequestOptions(topic: "t", priority: 7))
+            try APNsRequest(
+                payload: sealed, pushType: .alert, options: APNsRequestOptions(topic: "com.example.app", priority: 7))
         }
     }
 }

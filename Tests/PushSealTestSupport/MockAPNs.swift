@@ -17,7 +17,8 @@ package final class MockAPNs: @unchecked Sendable {
     private let process: Process
 
     /// Makes an auth key in `directory` and starts the mock; returns once it listens.
-    package init(in directory: TemporaryDirectory) throws {
+    /// - Parameter http1: speak HTTP/1.1 only, as a server that is not APNs.
+    package init(in directory: TemporaryDirectory, http1: Bool = false) throws {
         let script = PythonPeer.directory.appendingPathComponent("mock_apns.py").path
         authKey = directory.file("AuthKey_\(Self.keyID).p8")
         log = directory.file("mock-requests.jsonl")
@@ -27,10 +28,11 @@ package final class MockAPNs: @unchecked Sendable {
         guard made.status == 0 else { throw PythonPeer.PeerUnavailable(reason: "make-key: \(made.errors)") }
         process = Process()
         process.executableURL = python
-        process.arguments = [
-            script, "serve", "--auth-key", authKey, "--key-id", Self.keyID, "--team-id", Self.teamID, "--log", log,
-            "--ready", ready, "--cert-dir", directory.path, "--lifetime", "300",
-        ]
+        process.arguments =
+            [
+                script, "serve", "--auth-key", authKey, "--key-id", Self.keyID, "--team-id", Self.teamID, "--log", log,
+                "--ready", ready, "--cert-dir", directory.path, "--lifetime", "300",
+            ] + (http1 ? ["--http1"] : [])
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = Pipe()
         try process.run()

@@ -20,6 +20,10 @@ Failures are scripted by the device token's first four hex digits:
     0500  500 InternalServerError once, then 200
     0503  503 ServiceUnavailable once, then 200
     5003  503 ServiceUnavailable always
+    0999  200 with a 128 KiB body (a client must cap what it reads)
+
+With `--http1` it speaks HTTP/1.1 only (ALPN `http/1.1`) and answers every request 200: a
+server that is not APNs, which a client must refuse rather than use.
 
 Each request appends one JSON line to the log: token, status, reason, and a digest of the
 provider token (so tests can count how many distinct provider tokens were used).
@@ -148,6 +152,8 @@ class Behaviour:
             return 500, {"reason": "InternalServerError"}
         if (prefix == "0503" and count == 1) or prefix == "5003":
             return 503, {"reason": "ServiceUnavailable"}
+        if prefix == "0999":
+            return 200, {"padding": "x" * (128 << 10)}
         return 200, {}
 
     def record(self, token: str, status: int, reason: str | None, authorization: str | None) -> None:
@@ -181,8 +187,11 @@ async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
                     if body:
                         response.append(("content-type", "application/json"))
                     connection.send_headers(event.stream_id, response, end_stream=not body)
-                    if body:
-                        connection.send_data(event.stream_id, body, end_stream=True)
+                    # In frames no larger than the peer allows (16 KiB unless it says more).
+                    frame = connection.max_outbound_frame_size
+                    for start in range(0, len(body), frame):
+                        end_stream = start + frame >= len(body)
+                        connection.send_data(event.stream_id, body[start : start + frame], end_stream=end_stream)
                     behaviour.record(
                         headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"), headers.get("authorization")
                     )
@@ -192,6 +201,29 @@ async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
             writer.write(connection.data_to_send())
             await writer.drain()
     except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+async def serve_http1_connection(behaviour: Behaviour, reader, writer) -> None:
+    """HTTP/1.1 only: logs each request with status 0 and answers 200, as a non-APNs server would."""
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    headers[name.strip().lower()] = value.strip()
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            path = lines[0].split(" ")[1] if " " in lines[0] else ""
+            behaviour.record(path.rsplit("/", 1)[-1], 200, "http/1.1", headers.get("authorization"))
+            writer.write(b"HTTP/1.1 200 OK\r\napns-id: 00000000-0000-0000-0000-000000000000\r\ncontent-length: 0\r\n\r\n")
+            await writer.drain()
+            del body
+    except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
         pass
     finally:
         writer.close()
@@ -233,9 +265,10 @@ async def serve(arguments) -> None:
     certificate, key = self_signed_certificate(directory)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(certificate, key)
-    context.set_alpn_protocols(["h2"])
+    context.set_alpn_protocols(["http/1.1"] if arguments.http1 else ["h2"])
+    handler = serve_http1_connection if arguments.http1 else serve_connection
     server = await asyncio.start_server(
-        lambda reader, writer: serve_connection(behaviour, reader, writer), "127.0.0.1", arguments.port, ssl=context
+        lambda reader, writer: handler(behaviour, reader, writer), "127.0.0.1", arguments.port, ssl=context
     )
     port = server.sockets[0].getsockname()[1]
     with open(arguments.ready + ".tmp", "w") as handle:
@@ -281,6 +314,7 @@ def main() -> None:
     serve_command.add_argument("--port", type=int, default=0)
     serve_command.add_argument("--cert-dir")
     serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
+    serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a server that is not APNs")
     arguments = parser.parse_args()
     if arguments.command == "make-key":
         make_key(arguments.out)

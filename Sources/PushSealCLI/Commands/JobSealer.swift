@@ -7,7 +7,7 @@ internal import PushSealEncryptor
 ///
 /// A job is `{"to": <recipient JWK>, "payload": {...}}` (sealed here, `"to"` defaulting to
 /// `--to`) or, for `send`, `{"sealed": {...}}` (a payload sealed earlier); with optional
-/// `"push-type"`, `"topic"`, `"collapse-id"`, `"expiration"` and `"priority"`.
+/// `"push-type"`, `"topic"`, `"collapse-id"`, `"expiration"`, `"priority"` and `"apns-id"`.
 struct JobSealer: Sendable {
     let options: EncryptionOptions
     let requestDefaults: APNsRequestOptions
@@ -92,6 +92,7 @@ struct JobSealer: Sendable {
         if let collapseID = try text("collapse-id") { options.collapseID = collapseID }
         if let expiration = try integer("expiration") { options.expiration = expiration }
         if let priority = try integer("priority") { options.priority = priority }
+        if let apnsID = try text("apns-id") { options.apnsID = apnsID }
         return options
     }
 }

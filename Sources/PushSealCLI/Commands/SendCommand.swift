@@ -6,11 +6,12 @@ internal import PushSealEncryptor
 /// over HTTP/2 with token authentication; one output line per job, in input order.
 enum SendCommand {
     static func run(_ arguments: SendArguments, console: Console) throws(UsageError) -> ExitStatus {
-        let authKey = try InputSource(path: arguments.authKeyFile).readAll()
+        var authKey = try InputSource(path: arguments.authKeyFile).readAll()
         let tokens: ProviderTokenIssuer
         let client: APNsClient
         do {
-            tokens = try ProviderTokenIssuer(authKeyPEM: authKey, keyID: arguments.keyID, teamID: arguments.teamID)
+            tokens = try ProviderTokenIssuer(
+                wipingAuthKeyPEM: &authKey, keyID: arguments.keyID, teamID: arguments.teamID)
             client = try APNsClient(
                 endpoint: APNsEndpoint(baseURL: arguments.endpoint), tokens: tokens,
                 concurrency: arguments.concurrency, caFile: arguments.caFile)
@@ -79,18 +80,12 @@ final class DeliveryItems: Sequence, IteratorProtocol {
     private func item(_ line: LineReader.Line) -> DeliveryItem {
         do {
             let job = try JobSealer.parse(line.bytes)
-            guard let token = job["token"]?.stringValue, DeliveryJob.isValidDeviceToken(token) else {
+            guard let token = job["token"]?.stringValue else {
                 throw ItemFailure(message: "\"token\" must be a device token in hex")
             }
             let request = try jobs.request(for: job, acceptsSealed: true)
-            var headers = request.headers
-            if let apnsID = job["apns-id"] {
-                guard let text = apnsID.stringValue, text.utf8.count == 36 else {
-                    throw ItemFailure(message: "\"apns-id\" must be a UUID string")
-                }
-                headers.append(("apns-id", text))
-            }
-            return .job(DeliveryJob(line: line.number, deviceToken: token, headers: headers, body: request.body))
+            return .job(
+                try DeliveryJob(line: line.number, deviceToken: token, headers: request.headers, body: request.body))
         } catch {
             return .invalid(line: line.number, reason: (error as? PushSealError)?.detail ?? "\(error)")
         }
