@@ -104,6 +104,9 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
         .executableTarget(
             name: "FuzzEnvelope", dependencies: ["PushSealCore"], path: "Fuzz/FuzzEnvelope",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 }
 

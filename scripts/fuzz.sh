@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (with AddressSanitizer) and runs each for FUZZ_SECONDS.
-# The seed corpus comes from Vectors/envelope-v1.json; crashes are kept in .build/fuzz/crashes,
+# The seed corpus comes from Vectors/envelope-v1.json (and, for the key store, key files made
+# here); crashes are kept in .build/fuzz/crashes,
 # and each one belongs in Tests/PushSealDecryptorTests/FuzzRegressions as a regression test.
 # A target's dictionary, Fuzz/<target>.dict, is used when present.
 set -euo pipefail
@@ -15,7 +16,7 @@ vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 # The combined -sanitize=fuzzer,address, passed last, instruments every Swift module; SwiftPM's
 # --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
 sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
-for product in FuzzDecrypt FuzzEnvelope; do
+for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore; do
     PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" 2>&1 |
         grep -vE "^\[|ld.gold: warning" || true
 done
@@ -25,7 +26,7 @@ python3 - "$vectors" "$build" <<'PY'
 import base64, json, os, sys
 vectors, build = sys.argv[1], sys.argv[2]
 document = json.load(open(vectors))
-for name in ("decrypt", "envelope"):
+for name in ("decrypt", "envelope", "keystore"):
     os.makedirs(f"{build}/corpus-{name}", exist_ok=True)
 for index, vector in enumerate(document["positive"] + document["negative"]):
     text = vector["envelope"]
@@ -33,6 +34,18 @@ for index, vector in enumerate(document["positive"] + document["negative"]):
     open(f"{build}/corpus-decrypt/vector-{index}", "w").write(json.dumps(outer, separators=(",", ":")))
     raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)) if text else b""
     open(f"{build}/corpus-envelope/vector-{index}", "wb").write(raw)
+# Key files: each negative vector's recipient and trusted senders as a store, half of them with a policy.
+suites = {"OKP": "X25519-SHA256-ChaCha20Poly1305", "EC": "P256-SHA256-AES256GCM", "oct": "XChaCha20Poly1305"}
+for index, vector in enumerate(document["negative"]):
+    def entry(jwk, role, current):
+        return {"kid": jwk.get("kid", "k"), "suite": suites.get(jwk.get("kty"), "?"), "role": role,
+                "current": current, "created": "2026-01-01T00:00:00Z", "jwk": jwk}
+    keys = [entry(vector["recipient"], "device", True)]
+    keys += [entry(sender, "sender", False) for sender in vector.get("trustedSenders", [])]
+    root = {"format": "pushseal-key-store", "version": 1, "keys": keys}
+    if index % 2:
+        root["policy"] = {"require-sealed": True, "neutral-title": "New", "neutral-body": "Open the app"}
+    open(f"{build}/corpus-keystore/store-{index}", "w").write(json.dumps(root, separators=(",", ":")))
 PY
 
 # Leak detection is off: the key ring lives in a global for the whole run, and Swift keeps
@@ -40,8 +53,11 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope; do
-    binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}
+for target in decrypt envelope keystore; do
+    case $target in
+        keystore) binary=$bin/FuzzKeyStore ;;
+        *) binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1} ;;
+    esac
     dictionary=()
     [[ -f Fuzz/$target.dict ]] && dictionary=(-dict="Fuzz/$target.dict")
     echo "fuzz: $target for ${seconds}s"

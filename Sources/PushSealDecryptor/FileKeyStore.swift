@@ -89,6 +89,14 @@ public struct FileKeyStore: KeyStore {
         return try Self.parse(bytes, path: keysPath)
     }
 
+    /// What a reader makes of the bytes of a `keys.json`, exactly as ``loadKeyRing()`` and
+    /// ``loadPolicy()`` do after reading the file: for the key-store fuzz target.
+    /// - Throws: `PushSealError.Code.keyStoreUnavailable` naming what is wrong.
+    package static func read(keyFile bytes: [UInt8]) throws -> (ring: KeyRing, policy: StorePolicy) {
+        let contents = try parse(bytes, path: keysName)
+        return (try keyRing(of: contents.entries, path: keysName), contents.policy)
+    }
+
     /// The keys of `entries` as a ring, each JWK checked.
     static func keyRing(of entries: [StoredKey], path: String) throws -> KeyRing {
         var ring = KeyRing(deviceKeys: [])

@@ -10,7 +10,7 @@ struct InteropTests {
 
     @Test("Python checks every vector of envelope-v1.json")
     func vectors() throws {
-        let file = SharedVectors.packageRoot.appendingPathComponent("Tests/PushSealCoreTests/Vectors/envelope-v1.json")
+        let file = TestVectors.packageRoot.appendingPathComponent("Tests/PushSealCoreTests/Vectors/envelope-v1.json")
         let result = try PythonPeer.pushseal(["vectors", file.path])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("128 passed, 0 failed"))

@@ -91,7 +91,7 @@ struct EnvelopeVectorFile {
     let positive: [EnvelopeVector]
     let negative: [EnvelopeVector]
 
-    static let url = SharedVectors.packageRoot.appendingPathComponent(
+    static let url = TestVectors.packageRoot.appendingPathComponent(
         "Tests/PushSealCoreTests/Vectors/envelope-v1.json")
 
     static func load() throws -> EnvelopeVectorFile {

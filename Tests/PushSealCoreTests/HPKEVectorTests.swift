@@ -4,10 +4,10 @@ import Testing
 
 @testable import PushSealCore
 
-/// RFC 9180's own vectors (`../shared/vectors/hpke`), in both directions: seal with the given
+/// RFC 9180's own vectors (`Tests/Vectors/hpke`), in both directions: seal with the given
 /// ephemeral key and compare every ciphertext; open every ciphertext; check the intermediate
 /// values and the exports. Then the negative cases RFC 9180's file does not carry.
-@Suite("RFC 9180 HPKE vectors", .enabled(if: SharedVectors.available, "../shared/vectors is absent"))
+@Suite("RFC 9180 HPKE vectors")
 struct HPKEVectorTests {
     struct Vector: Decodable, Sendable, CustomTestStringConvertible {
         let mode: UInt8
@@ -50,8 +50,7 @@ struct HPKEVectorTests {
     }
 
     static let vectors: [Vector] =
-        SharedVectors.available
-        ? (try? SharedVectors.load([Vector].self, "hpke/rfc9180-test-vectors-filtered.json")) ?? [] : []
+        (try? TestVectors.load([Vector].self, "hpke/rfc9180-test-vectors-filtered.json")) ?? []
 
     @Test("the file holds the six entries the README describes")
     func fileIsComplete() {

@@ -8,7 +8,7 @@ import Testing
 /// Replays every file of `FuzzRegressions/` through the decrypt path with the fuzz target's checks.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
-    static let directory = SharedVectors.packageRoot.appendingPathComponent(
+    static let directory = TestVectors.packageRoot.appendingPathComponent(
         "Tests/PushSealDecryptorTests/FuzzRegressions")
     static let inputs: [String] =
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0 != "README.md" }

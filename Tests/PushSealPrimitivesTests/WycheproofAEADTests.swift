@@ -7,7 +7,7 @@ import Testing
 /// Policy: each cipher accepts exactly one nonce size (and AES-GCM the 128- and 256-bit keys);
 /// every group of another size must be refused by the wrapper before the library is called,
 /// whatever the file's verdict for that size.
-@Suite("Wycheproof AEAD", .enabled(if: SharedVectors.available, "../shared/vectors is absent"))
+@Suite("Wycheproof AEAD")
 struct WycheproofAEADTests {
     typealias File = WycheproofFile<AEADTestCase, AEADGroupParameters>
 
@@ -29,7 +29,7 @@ struct WycheproofAEADTests {
     /// Runs every test of `fileName` through the first of `ciphers` whose key size fits the group
     /// (or the first cipher, to prove it refuses the sizes none of them takes).
     private func run(_ fileName: String, ciphers: [AEAD]) throws {
-        let file = try SharedVectors.load(File.self, "wycheproof/\(fileName)")
+        let file = try TestVectors.load(File.self, "wycheproof/\(fileName)")
         var executed = 0
         var refusedForSize = 0
         for group in file.testGroups {

@@ -3,11 +3,11 @@ import PushSealTestSupport
 import Testing
 
 /// Project Wycheproof's HKDF-SHA256 and HMAC-SHA256 vectors.
-@Suite("Wycheproof HKDF and HMAC", .enabled(if: SharedVectors.available, "../shared/vectors is absent"))
+@Suite("Wycheproof HKDF and HMAC")
 struct WycheproofKDFTests {
     @Test("HKDF-SHA256")
     func hkdf() throws {
-        let file = try SharedVectors.load(
+        let file = try TestVectors.load(
             WycheproofFile<HKDFTestCase, NoGroupParameters>.self, "wycheproof/hkdf_sha256_test.json")
         var executed = 0
         for test in file.testGroups.flatMap(\.tests) {
@@ -31,7 +31,7 @@ struct WycheproofKDFTests {
     /// Groups with a 128-bit `tagSize` hold truncated tags: the first 16 bytes are compared.
     @Test("HMAC-SHA256")
     func hmac() throws {
-        let file = try SharedVectors.load(
+        let file = try TestVectors.load(
             WycheproofFile<MACTestCase, MACGroupParameters>.self, "wycheproof/hmac_sha256_test.json")
         var executed = 0
         for group in file.testGroups {

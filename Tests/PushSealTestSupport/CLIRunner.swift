@@ -24,7 +24,7 @@ package enum CLIRunner {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        return SharedVectors.packageRoot.appendingPathComponent(".build/debug/pushseal")
+        return TestVectors.packageRoot.appendingPathComponent(".build/debug/pushseal")
     }()
 
     /// Runs `pushseal arguments…` in `directory` with `input` on standard input.

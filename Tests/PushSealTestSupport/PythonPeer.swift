@@ -4,8 +4,8 @@ package import Foundation
 /// and cached under `.build/interop-venv` (rebuilt when `requirements.txt` changes).
 package enum PythonPeer {
     /// The module's directory.
-    package static let directory = SharedVectors.packageRoot.appendingPathComponent("interop/python")
-    static let environment = SharedVectors.packageRoot.appendingPathComponent(".build/interop-venv")
+    package static let directory = TestVectors.packageRoot.appendingPathComponent("interop/python")
+    static let environment = TestVectors.packageRoot.appendingPathComponent(".build/interop-venv")
 
     /// The environment's interpreter, made on first use by `make python-peer` (which `make test`
     /// runs first) when it is missing or older than `requirements.txt`.
@@ -18,7 +18,7 @@ package enum PythonPeer {
             && (try? String(contentsOf: stamp, encoding: .utf8))
                 == (try? String(contentsOf: requirements, encoding: .utf8))
         if !current {
-            let made = try? run("/usr/bin/env", ["make", "-s", "-C", SharedVectors.packageRoot.path, "python-peer"])
+            let made = try? run("/usr/bin/env", ["make", "-s", "-C", TestVectors.packageRoot.path, "python-peer"])
             guard made?.status == 0 else {
                 return .failure(
                     PeerUnavailable(reason: "`make python-peer` failed: \(made?.errors ?? "make is missing")"))
