@@ -30,6 +30,8 @@ struct VectorFilesTests {
             let digest = SHA256.hash(Array(data)).map { String(format: "%02x", $0) }.joined()
             #expect(digest == file.digest, "\(file.path) was edited")
         }
-        #expect(FileManager.default.fileExists(atPath: TestVectors.directory.appendingPathComponent("wycheproof/LICENSE").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: TestVectors.directory.appendingPathComponent("wycheproof/LICENSE").path))
     }
 }
