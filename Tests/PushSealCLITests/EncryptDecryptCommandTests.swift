@@ -24,6 +24,12 @@ struct CLIWorld {
         try CLIRunner.run(arguments, input: input, in: directory.path)
     }
 
+    /// The device's public JWK as one line, for a JSON Lines job's `"to"`.
+    func devicePublicJWK() throws -> String {
+        try String(contentsOfFile: directory.file("device.jwk"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func encrypt(_ payload: String, _ extra: [String] = []) throws -> CLIRunner.Result {
         let sender =
             FileManager.default.fileExists(atPath: directory.file("sender.jwk")) ? ["--sender", "sender.jwk"] : []

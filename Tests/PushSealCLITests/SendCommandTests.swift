@@ -19,8 +19,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory)
         defer { mock.stop() }
-        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let to = try world.devicePublicJWK()
         let sealed = try world.encrypt(order).output.trimmingCharacters(in: .newlines)
         let cases: [(token: String, status: String, reason: String?, attempts: Int)] = [
             (Self.token("00aa", 1), "sent", nil, 1),
@@ -73,8 +72,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory)
         defer { mock.stop() }
-        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let to = try world.devicePublicJWK()
         var expected: [String] = []
         var input = ""
         for index in 1...1000 {
@@ -111,8 +109,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory)
         defer { mock.stop() }
-        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let to = try world.devicePublicJWK()
         let payload = #"{"aps":{"alert":{"title":"Order","body":"Shipped"}}}"#
         func line(_ index: Int, _ members: String) -> String {
             #"{"token":"\#(Self.token("00dd", index))","to":\#(to),"payload":\#(payload),\#(members)}"# + "\n"
@@ -138,8 +135,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory, http1: true)
         defer { mock.stop() }
-        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let to = try world.devicePublicJWK()
         let result = try world.run(
             mock.sendArguments + ["--sender", "sender.jwk"], input: Self.job(Self.token("00aa", 1), to) + "\n")
         let line = try #require(try Self.results(result).first)
@@ -154,8 +150,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory)
         defer { mock.stop() }
-        let to = try String(contentsOfFile: world.directory.file("device.jwk"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let to = try world.devicePublicJWK()
         // Without --ca-file the mock's self-signed certificate does not verify.
         let untrusted = Array(mock.sendArguments.dropLast(2))
         let tls = try world.run(

@@ -7,10 +7,6 @@ import Testing
 
 @Suite("Key store: init, kids across roles, policy")
 struct KeyStoreRulesTests {
-    static func mode(_ path: String) throws -> Int {
-        try #require((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int)
-    }
-
     @Test("init on an existing empty 0755 directory makes it 0700 and reports it created")
     func looseEmptyDirectory() throws {
         let temporary = TemporaryDirectory()
@@ -19,7 +15,7 @@ struct KeyStoreRulesTests {
         chmod(directory, 0o755)
         let (store, created) = try FileKeyStore.create(directory: directory)
         #expect(created)
-        #expect(try Self.mode(directory) == 0o700)
+        #expect(try FileKeyStoreTests.mode(directory) == 0o700)
         #expect(try store.entries().isEmpty)
         #expect(try FileKeyStore.create(directory: directory).created == false)
     }
@@ -36,7 +32,7 @@ struct KeyStoreRulesTests {
         } catch let error as PushSealError {
             #expect(error.detail.contains("chmod 700 \(directory)"), "\(error.detail)")
         }
-        #expect(try Self.mode(directory) == 0o755, "a store with keys is never silently re-permissioned")
+        #expect(try FileKeyStoreTests.mode(directory) == 0o755, "a store with keys is never silently re-permissioned")
     }
 
     @Test("six inits racing, 30 rounds: none fails and exactly one creates the store each round")
