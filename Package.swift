@@ -4,9 +4,11 @@ import PackageDescription
 // PushSeal: end-to-end encrypted APNs payloads.
 //
 // The architecture, bottom up:
-//   CSodium, COpenSSL, CSQLite,  system C libraries, found through pkg-config;
-//   CCurl, CPushSealShims        the shims wrap libcurl's variadic calls
-//   PushSealPrimitives           the only crypto code that touches C: secrets, AEADs, X25519, P-256, HKDF
+//   CSodium, COpenSSL, CSQLite,  system C libraries, found through pkg-config (Linux only: on
+//   CCurl, CPushSealShims        Apple platforms SQLite is the system's and there is no C to ship);
+//                                the shims wrap libcurl's variadic calls
+//   PushSealPrimitives           the only crypto code: secrets, AEADs, X25519, P-256, HKDF, on one of
+//                                two backends chosen at compile time (see "Backends" below)
 //   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
 //   PushSealPOSIX                whole reads and writes on file descriptors, for the two modules below that do I/O
 //   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
@@ -14,6 +16,23 @@ import PackageDescription
 //   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
 //   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
 //   pushseal                     the executable: a five-line entry point
+
+// Backends. PushSealPrimitives is built on libsodium and OpenSSL wherever CryptoKit cannot be
+// imported (Linux), and on CryptoKit on Apple platforms, so that an iOS extension links nothing
+// else. PUSHSEAL_CRYPTOKIT=1 builds the CryptoKit backend on Linux too, against swift-crypto
+// (CryptoKit's API; `make test-cryptokit`, `make release-cryptokit`); the default Linux build
+// does not depend on it.
+let cryptoKitOnLinux = Context.environment["PUSHSEAL_CRYPTOKIT"] != nil
+
+extension TargetDependencyCondition {
+    /// Where the C libraries are linked.
+    static let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
+}
+
+extension BuildSettingCondition {
+    /// Where CryptoKit is part of the system.
+    static let applePlatforms = BuildSettingCondition.when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])
+}
 
 let package = Package(
     name: "PushSeal",
@@ -50,14 +69,25 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "PushSealPrimitives", dependencies: ["CSodium", "COpenSSL"]),
+        .target(
+            name: "PushSealPrimitives",
+            dependencies: cryptoKitOnLinux
+                ? [.product(name: "Crypto", package: "swift-crypto")]
+                : [.target(name: "CSodium", condition: .linuxOnly), .target(name: "COpenSSL", condition: .linuxOnly)],
+            swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
         .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
         .target(name: "PushSealEncryptor", dependencies: ["PushSealCore"]),
         .target(name: "PushSealPOSIX"),
-        .target(name: "PushSealDecryptor", dependencies: ["PushSealCore", "PushSealPOSIX", "CSQLite"]),
+        .target(
+            name: "PushSealDecryptor",
+            dependencies: ["PushSealCore", "PushSealPOSIX", .target(name: "CSQLite", condition: .linuxOnly)]),
         .target(
             name: "PushSealDelivery",
-            dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "CCurl", "CPushSealShims"]),
+            dependencies: [
+                "PushSealEncryptor", "PushSealCore", "PushSealPrimitives",
+                .target(name: "CCurl", condition: .linuxOnly),
+                .target(name: "CPushSealShims", condition: .linuxOnly),
+            ]),
         .target(
             name: "PushSealCLI",
             dependencies: ["PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery", "PushSealPOSIX"]),
@@ -65,7 +95,9 @@ let package = Package(
         .executableTarget(
             name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
         .target(name: "PushSealTestSupport", path: "Tests/PushSealTestSupport"),
-        .testTarget(name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"]),
+        .testTarget(
+            name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"],
+            swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
         .testTarget(name: "PushSealPOSIXTests", dependencies: ["PushSealPOSIX"]),
         .testTarget(
             name: "PushSealCoreTests",
@@ -96,6 +128,10 @@ let package = Package(
 
 // libFuzzer targets (`make fuzz`): only with PUSHSEAL_FUZZ set, since they have no `main` of their
 // own and link only with -sanitize=fuzzer.
+if cryptoKitOnLinux {
+    package.dependencies += [.package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0")]
+}
+
 if Context.environment["PUSHSEAL_FUZZ"] != nil {
     package.targets += [
         .executableTarget(

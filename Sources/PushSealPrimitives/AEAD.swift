@@ -1,5 +1,5 @@
-/// The authenticated ciphers PushSeal composes: libsodium's ChaCha20-Poly1305 family and
-/// OpenSSL's AES-GCM. Ciphertexts are `sealed || tag`, the combined form of both libraries.
+/// The authenticated ciphers PushSeal composes: the ChaCha20-Poly1305 family and AES-GCM, from
+/// libsodium and OpenSSL, or from CryptoKit (see the backends). Ciphertexts are `sealed || tag`.
 package enum AEAD: Sendable, Hashable {
     /// ChaCha20-Poly1305 as in RFC 8439 (libsodium's `_ietf` construction), HPKE AEAD 0x0003.
     case chaCha20Poly1305
@@ -33,12 +33,7 @@ package enum AEAD: Sendable, Hashable {
         key: SecretBytes, nonce: some ContiguousBytes, aad: some ContiguousBytes, plaintext: some ContiguousBytes
     ) throws -> [UInt8] {
         try checkSizes(key: key, nonce: nonce)
-        switch self {
-        case .chaCha20Poly1305, .xChaCha20Poly1305:
-            return try sodiumSeal(key: key, nonce: nonce, aad: aad, plaintext: plaintext)
-        case .aes128GCM, .aes256GCM:
-            return try gcmSeal(key: key, nonce: nonce, aad: aad, plaintext: plaintext)
-        }
+        return try backendSeal(key: key, nonce: nonce, aad: aad, plaintext: plaintext)
     }
 
     /// Verifies and decrypts `ciphertext` (sealed bytes followed by the tag).
@@ -50,12 +45,7 @@ package enum AEAD: Sendable, Hashable {
         guard ciphertext.withUnsafeBytes({ $0.count }) >= tagByteCount else {
             throw CryptoFailure.authenticationFailed
         }
-        switch self {
-        case .chaCha20Poly1305, .xChaCha20Poly1305:
-            return try sodiumOpen(key: key, nonce: nonce, aad: aad, ciphertext: ciphertext)
-        case .aes128GCM, .aes256GCM:
-            return try gcmOpen(key: key, nonce: nonce, aad: aad, ciphertext: ciphertext)
-        }
+        return try backendOpen(key: key, nonce: nonce, aad: aad, ciphertext: ciphertext)
     }
 
     private func checkSizes(key: SecretBytes, nonce: some ContiguousBytes) throws {

@@ -1,14 +1,12 @@
-internal import CSodium
-
 /// Base64url without padding (RFC 4648 §5).
 ///
 /// Two codecs with one strict grammar: padding, white space, characters outside the URL-safe
 /// alphabet and non-zero trailing bits are all refused, so every byte string has exactly one
 /// encoding. Public data (envelopes, public keys) goes through a table-driven codec, which is
-/// fast; key material goes through libsodium's constant-time codec (``encodeSecret(_:)``,
+/// fast; key material goes through the backend's constant-time codec (``encodeSecret(_:)``,
 /// ``decodeSecret(_:)``), whose timing does not depend on the bytes.
 package enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
@@ -104,39 +102,5 @@ package enum Base64URL {
                 return true
             }
         }
-    }
-
-    /// The encoding of key material, through libsodium's constant-time codec.
-    package static func encodeSecret(_ secret: SecretBytes) -> String {
-        Sodium.ensureInitialised()
-        return secret.withNonNullBytes { input, count in
-            var encoded = [CChar](repeating: 0, count: encodedCount(count) + 1)
-            _ = sodium_bin2base64(&encoded, encoded.count, input, count, sodium_base64_VARIANT_URLSAFE_NO_PADDING)
-            return String(decoding: encoded.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-    }
-
-    /// Decodes key material straight into wiped storage, through libsodium's constant-time codec,
-    /// so that no plain copy of the key is left behind.
-    package static func decodeSecret(_ text: String) -> SecretBytes? {
-        Sodium.ensureInitialised()
-        let ascii = Array(text.utf8)
-        var length = 0
-        var valid = true
-        let capacity = ascii.count * 3 / 4 + 1
-        let scratch = SecretBytes(count: capacity) { (target: UnsafeMutablePointer<UInt8>) in
-            var decodedLength = 0
-            valid =
-                ascii.withNonNullBytes { input, count in
-                    input.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) { text in
-                        sodium_base642bin(
-                            target, capacity, text, count, nil, &decodedLength, nil,
-                            sodium_base64_VARIANT_URLSAFE_NO_PADDING)
-                    }
-                } == 0
-            length = decodedLength
-        }
-        guard valid else { return nil }
-        return scratch.withUnsafeBytes { SecretBytes(copying: $0.prefix(length)) }
     }
 }

@@ -1,15 +1,12 @@
-internal import CSodium
-
 /// Comparisons whose running time does not depend on where two byte strings differ.
 package enum ConstantTime {
     /// True when `lhs` and `rhs` hold the same bytes; lengths are compared first and are not secret.
     package static func equals(_ lhs: some ContiguousBytes, _ rhs: some ContiguousBytes) -> Bool {
-        Sodium.ensureInitialised()
-        return lhs.withUnsafeBytes { left in
+        lhs.withUnsafeBytes { left in
             rhs.withUnsafeBytes { right in
                 guard left.count == right.count else { return false }
                 guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
-                return sodium_memcmp(leftBase, rightBase, left.count) == 0
+                return SecureMemory.equal(leftBase, rightBase, left.count)
             }
         }
     }
@@ -26,7 +23,7 @@ extension ArraySlice: ContiguousBytes where Element == UInt8 {}
 extension SecretBytes: ContiguousBytes {}
 
 extension ContiguousBytes {
-    /// Calls `body` with a pointer that is never nil, as libsodium's `nonnull` parameters require
+    /// Calls `body` with a pointer that is never nil, as C `nonnull` parameters require
     /// (a scratch byte stands in for an empty input), and the byte count.
     func withNonNullBytes<Result>(_ body: (UnsafePointer<UInt8>, Int) throws -> Result) rethrows -> Result {
         try withUnsafeBytes { raw in

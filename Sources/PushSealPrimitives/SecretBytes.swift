@@ -1,9 +1,7 @@
-internal import CSodium
-
 /// Bytes that must stay secret: key material and shared secrets.
 ///
-/// The storage is wiped with `sodium_memzero` when the last copy is released, equality is
-/// constant-time (`sodium_memcmp`), and neither `description` nor `debugDescription` ever shows
+/// The storage is wiped (``SecureMemory/zero(_:_:)``) when the last copy is released, equality is
+/// constant-time (``SecureMemory/equal(_:_:_:)``), and neither `description` nor `debugDescription` ever shows
 /// the bytes. The bytes are reachable only through ``withUnsafeBytes(_:)``.
 package struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     private let storage: Storage
@@ -42,11 +40,10 @@ package struct SecretBytes: Sendable, Equatable, CustomStringConvertible, Custom
         }
     }
 
-    /// Fresh random bytes from the operating system's generator (`randombytes_buf`).
+    /// Fresh random bytes from the operating system's generator (``SecureMemory/fillRandom(_:_:)``).
     package init(randomCount count: Int) {
-        Sodium.ensureInitialised()
         self.init(count: count) { buffer in
-            if let base = buffer.baseAddress { randombytes_buf(base, buffer.count) }
+            if let base = buffer.baseAddress { SecureMemory.fillRandom(base, buffer.count) }
         }
     }
 
@@ -68,7 +65,7 @@ package struct SecretBytes: Sendable, Equatable, CustomStringConvertible, Custom
     /// Constant-time comparison; secrets of different lengths are unequal (lengths are not secret).
     package static func == (lhs: SecretBytes, rhs: SecretBytes) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        return sodium_memcmp(lhs.storage.base, rhs.storage.base, lhs.count) == 0
+        return SecureMemory.equal(lhs.storage.base, rhs.storage.base, lhs.count)
     }
 
     package var description: String { "SecretBytes(\(count) bytes, redacted)" }
@@ -83,7 +80,6 @@ extension SecretBytes {
         let buffer: UnsafeMutableRawBufferPointer
 
         init(count: Int) {
-            Sodium.ensureInitialised()
             let capacity = max(count, 1)
             base = .allocate(capacity: capacity)
             base.initialize(repeating: 0, count: capacity)
@@ -91,15 +87,15 @@ extension SecretBytes {
         }
 
         deinit {
-            sodium_memzero(base, max(buffer.count, 1))
+            SecureMemory.zero(base, max(buffer.count, 1))
             base.deallocate()
         }
     }
 }
 
-/// Overwrites `bytes` with zeros in a way the optimiser cannot remove (`sodium_memzero`).
+/// Overwrites `bytes` with zeros in a way the optimiser cannot remove.
 package func wipe(_ bytes: inout [UInt8]) {
     bytes.withUnsafeMutableBytes { buffer in
-        if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+        if let base = buffer.baseAddress { SecureMemory.zero(base, buffer.count) }
     }
 }

@@ -39,10 +39,15 @@ package enum CLIRunner {
     /// instead of stopping the suite.
     package static let timeoutSeconds = 120.0
 
+    /// A child that exits before reading its input closes the pipe: the write must fail with
+    /// EPIPE, not kill the test process with SIGPIPE.
+    private static let pipeSignalIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs any program, capturing both outputs.
     package static func run(
         executable: URL, _ arguments: [String], input: Data, in directory: String?, outputFile: String? = nil
     ) throws -> Result {
+        _ = pipeSignalIgnored
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
