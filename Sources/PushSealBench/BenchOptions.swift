@@ -4,13 +4,15 @@
     import Darwin
 #endif
 
-/// `--cli PATH --python PATH --payload PATH --output PATH --batch-lines N`.
+/// `--cli PATH --python PATH --payload PATH --output PATH --batch-lines N [--suites-only yes]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
     var python = ".build/interop-venv/bin/python"
     var payload = "examples/order-1.5k.json"
     var output = "bench/results.json"
     var batchLines = 20_000
+    /// Only the primitives, the suites and one decrypt's RSS: for a second backend's rows.
+    var suitesOnly = false
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()
@@ -22,6 +24,7 @@ struct BenchOptions {
             case "--payload": payload = value
             case "--output": output = value
             case "--batch-lines": batchLines = Int(value) ?? batchLines
+            case "--suites-only": suitesOnly = value == "yes"
             default: printError("bench: ignoring unknown option \(flag)\n")
             }
         }

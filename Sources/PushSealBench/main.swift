@@ -16,7 +16,9 @@ else {
     printError("bench: cannot read the payload \(options.payload)\n")
     exit(2)
 }
-print("PushSeal bench — payload \(options.payload) (\(JSONWriter.bytes(.object(payload)).count) bytes)")
+print(
+    "PushSeal bench — payload \(options.payload) (\(JSONWriter.bytes(.object(payload)).count) bytes), "
+        + "crypto: \(cryptoBackendName)")
 
 print("primitive costs here:")
 for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
@@ -40,10 +42,10 @@ for setup in setups {
     }
 }
 
-let python = PythonPeerBench.run(python: options.python, payloadPath: options.payload)
-let batch = CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
+let python = options.suitesOnly ? [:] : PythonPeerBench.run(python: options.python, payloadPath: options.payload)
+let batch = options.suitesOnly ? nil : CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
 let decrypt = CLIBench.decryptProcess(cli: options.cli, payload: payload)
-let send = SendBench.run(cli: options.cli, python: options.python, payload: payload)
+let send = options.suitesOnly ? nil : SendBench.run(cli: options.cli, python: options.python, payload: payload)
 
 let report = Report(
     payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: suiteResults, python: python, batch: batch,

@@ -1,9 +1,10 @@
 #if canImport(UserNotifications)
     public import UserNotifications
-    import PushSealCore
+    public import PushSealCore
+    import Foundation
 
-    /// The adapter to Apple's type. Built only on Apple platforms and not exercised by the Linux
-    /// test suite: it is a thin mapping, untested here.
+    /// The adapters to Apple's types. Built only on Apple platforms and not exercised by the
+    /// Linux test suite: thin mappings, not compiled or tested here (see the README's iOS section).
     extension UNMutableNotificationContent {
         /// Content with the title, subtitle, body and the rest taken from `content`.
         public convenience init(_ content: NotificationContent) {
@@ -19,7 +20,7 @@
             categoryIdentifier = content.categoryIdentifier ?? ""
             targetContentIdentifier = content.targetContentIdentifier
             if let score = content.relevanceScore?.doubleValue { relevanceScore = score }
-            switch content.interruptionLevel {
+            switch ExactText(content.interruptionLevel ?? "") {
             case "passive": interruptionLevel = .passive
             case "time-sensitive": interruptionLevel = .timeSensitive
             case "critical": interruptionLevel = .critical
@@ -30,6 +31,18 @@
             {
                 userInfo = info
             }
+        }
+    }
+
+    extension JSONObject {
+        /// A notification's `userInfo` as the decryptor reads it, or nil when it is not a JSON
+        /// object (it always is for a remote notification).
+        public init?(userInfo: [AnyHashable: Any]) {
+            guard JSONSerialization.isValidJSONObject(userInfo),
+                let data = try? JSONSerialization.data(withJSONObject: userInfo),
+                let object = try? JSONParser.parse(Array(data)).objectValue
+            else { return nil }
+            self = object
         }
     }
 #endif

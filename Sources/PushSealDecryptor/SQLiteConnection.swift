@@ -1,4 +1,9 @@
-internal import CSQLite
+// SQLite is part of Apple's SDKs; on Linux it comes from libsqlite3-dev.
+#if canImport(SQLite3)
+    internal import SQLite3
+#else
+    internal import CSQLite
+#endif
 
 #if canImport(Glibc)
     import Glibc

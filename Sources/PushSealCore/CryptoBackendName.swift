@@ -1,0 +1,5 @@
+internal import PushSealPrimitives
+
+/// The crypto backend this build of PushSeal uses: `libsodium + OpenSSL` (Linux), `CryptoKit`
+/// (Apple platforms), or `CryptoKit API (swift-crypto)` (Linux, built with PUSHSEAL_CRYPTOKIT=1).
+public let cryptoBackendName = CryptoBackend.name
