@@ -22,7 +22,7 @@ enum HelpText {
                            [--placeholder-title T] [--placeholder-body B] [--placeholder-loc-key K]
                            [--clear MEMBER]... [--push-type alert|background|voip] [--pad BYTES] [--truncate]
                            [--apns-request --topic TOPIC [--collapse-id ID] [--expiration UNIX] [--priority 5|10]]
-                           [FILE|-]
+                           [--contract CONTRACT.json] [--event-id auto] [FILE|-]
           pushseal encrypt --json-lines [--to DEFAULT.jwk] [--jobs N] [options as above] [FILE|-]
 
         Delivery (HTTP/2, token auth; one JSON line per job: {"token", "topic", "to"+"payload" | "sealed"})
@@ -30,7 +30,7 @@ enum HelpText {
                         [--concurrency N] [--to DEFAULT.jwk] [--sender SENDER.jwk] [options as encrypt] [FILE|-]
 
         Device side and captured payloads
-          pushseal decrypt --store DIR [--record] [--json-lines] [FILE|-]
+          pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json] [FILE|-]
           pushseal inspect [FILE|-]
 
         Exit status: 0 success; 1 some items failed (degraded, invalid or too large payload, bad batch

@@ -26,8 +26,8 @@ public enum Invocation: Equatable, Sendable {
     case keysList(store: String)
     /// `encrypt …`.
     case encrypt(EncryptArguments)
-    /// `decrypt --store DIR [--record] [--json-lines] [FILE|-]`.
-    case decrypt(store: String, record: Bool, jsonLines: Bool, input: String?)
+    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [FILE|-]`.
+    case decrypt(store: String, record: Bool, jsonLines: Bool, contract: String?, input: String?)
     /// `inspect [FILE|-]`.
     case inspect(input: String?)
     /// `send --auth-key P8 --key-id ID --team-id ID …`.
@@ -45,10 +45,10 @@ public enum Invocation: Equatable, Sendable {
         case "encrypt": return .encrypt(try EncryptArguments.parse(rest))
         case "decrypt":
             let reader = try ArgumentReader(
-                rest, command: "decrypt", valued: ["store"], switches: ["record", "json-lines"])
+                rest, command: "decrypt", valued: ["store", "contract"], switches: ["record", "json-lines"])
             return .decrypt(
                 store: try reader.required("store"), record: reader.flag("record"),
-                jsonLines: reader.flag("json-lines"), input: try reader.inputFile())
+                jsonLines: reader.flag("json-lines"), contract: reader.value("contract"), input: try reader.inputFile())
         case "send": return .send(try SendArguments.parse(rest))
         case "inspect":
             let reader = try ArgumentReader(rest, command: "inspect", valued: [], switches: [])
@@ -176,6 +176,31 @@ public struct PolicyChange: Equatable, Sendable {
     var isEmpty: Bool { requireSealed == nil && neutralTitle == nil && neutralBody == nil }
 }
 
+/// `--contract FILE` and `--event-id auto`, for `encrypt` and `send`.
+public struct ContractOptions: Equatable, Sendable {
+    /// The payload contract to check every payload against before sealing.
+    public var file: String?
+    /// `--event-id auto`: add a random UUID as `event_id` to a payload that has none.
+    public var addEventID = false
+
+    /// No contract, nothing added.
+    public init(file: String? = nil, addEventID: Bool = false) {
+        self.file = file
+        self.addEventID = addEventID
+    }
+
+    static func parse(_ reader: ArgumentReader, command: String) throws(UsageError) -> ContractOptions {
+        var options = ContractOptions(file: reader.value("contract"))
+        if let eventID = reader.value("event-id") {
+            guard eventID.isExactly("auto") else {
+                throw UsageError("\(command): --event-id takes \"auto\" (a random UUID where a payload has none)")
+            }
+            options.addEventID = true
+        }
+        return options
+    }
+}
+
 /// The arguments of `pushseal encrypt`.
 public struct EncryptArguments: Equatable, Sendable {
     /// `--to`: the recipient JWK file (required unless `--json-lines`, where it is the default).
@@ -192,13 +217,15 @@ public struct EncryptArguments: Equatable, Sendable {
     public var jsonLines = false
     /// `--jobs`: worker threads for a batch (default: the number of cores).
     public var jobs: Int?
+    /// `--contract` and `--event-id`.
+    public var contract = ContractOptions()
     /// The input file; nil is standard input.
     public var input: String?
 
     /// The flags that shape sealing and the APNs request, shared with `send`.
     static let sealingFlags: Set<String> = [
         "to", "sender", "placeholder-title", "placeholder-body", "placeholder-loc-key", "clear", "push-type", "pad",
-        "topic", "collapse-id", "expiration", "priority",
+        "topic", "collapse-id", "expiration", "priority", "contract", "event-id",
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> EncryptArguments {
@@ -215,6 +242,7 @@ public struct EncryptArguments: Equatable, Sendable {
             throw UsageError("encrypt: --to RECIPIENT.jwk is required (or --json-lines with \"to\" on each line)")
         }
         (parsed.options, parsed.requestDefaults) = try sealingOptions(reader, command: "encrypt")
+        parsed.contract = try ContractOptions.parse(reader, command: "encrypt")
         if parsed.apnsRequest, !parsed.jsonLines, parsed.requestDefaults.topic.isEmpty {
             throw UsageError("encrypt: --apns-request needs --topic")
         }
@@ -290,6 +318,8 @@ public struct SendArguments: Equatable, Sendable {
     public var options = EncryptionOptions()
     /// Default request options (`--topic`, …), overridden by each job's members.
     public var requestDefaults = APNsRequestOptions(topic: "")
+    /// `--contract` and `--event-id`, as for `encrypt`.
+    public var contract = ContractOptions()
     /// The jobs file; nil is standard input.
     public var input: String?
 
@@ -323,6 +353,7 @@ public struct SendArguments: Equatable, Sendable {
         parsed.recipientFile = reader.value("to")
         parsed.senderFile = reader.value("sender")
         (parsed.options, parsed.requestDefaults) = try EncryptArguments.sealingOptions(reader, command: "send")
+        parsed.contract = try ContractOptions.parse(reader, command: "send")
         parsed.input = try reader.inputFile()
         return parsed
     }

@@ -42,9 +42,9 @@ public enum PushSealCommand {
             return try KeysCommand.list(store: store, console: console)
         case .encrypt(let arguments):
             return try EncryptCommand.run(arguments, console: console)
-        case .decrypt(let store, let record, let jsonLines, let input):
+        case .decrypt(let store, let record, let jsonLines, let contract, let input):
             return try DecryptCommand.run(
-                store: store, record: record, jsonLines: jsonLines, input: input, console: console)
+                store: store, record: record, jsonLines: jsonLines, contract: contract, input: input, console: console)
         case .inspect(let input):
             return try InspectCommand.run(input: input, console: console)
         case .send(let arguments):

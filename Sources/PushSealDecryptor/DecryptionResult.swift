@@ -25,26 +25,29 @@ public struct DecryptionResult: Sendable {
     /// True when the ledger had already recorded this decrypted payload's `event_id`: refresh,
     /// do not navigate again. Set by ``Decryptor/record(_:)``.
     public internal(set) var duplicate: Bool
+    /// Where decrypted content leads under the decryptor's contract; nil without a contract, and
+    /// always nil for a payload that was not decrypted.
+    public internal(set) var route: PushRoute?
 
     /// A decrypted result.
     static func decrypted(_ opened: OpenedEnvelope, duplicate: Bool) -> DecryptionResult {
         DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
-            notification: NotificationContent(payload: opened.content), duplicate: duplicate)
+            notification: NotificationContent(payload: opened.content), duplicate: duplicate, route: nil)
     }
 
     /// An unsealed payload refused by the store's policy: only the neutral text is shown.
     static func notSealed(_ policy: StorePolicy) -> DecryptionResult {
         DecryptionResult(
             status: .degraded, reason: .notSealed, header: nil,
-            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false)
+            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false, route: nil)
     }
 
     /// The payload as it arrived, with `reason` when it degraded.
     static func asArrived(_ payload: JSONObject, reason: PushSealError.Code?) -> DecryptionResult {
         DecryptionResult(
             status: reason == nil ? .plain : .degraded, reason: reason, header: nil,
-            notification: NotificationContent(payload: payload), duplicate: false)
+            notification: NotificationContent(payload: payload), duplicate: false, route: nil)
     }
 
     /// The CLI's output object: status, reason or kid/suite/mode, duplicate, notification.
@@ -59,6 +62,13 @@ public struct DecryptionResult: Sendable {
             if let skid = header.skid { object["skid"] = .string(skid) }
         }
         object["duplicate"] = .bool(duplicate)
+        switch route {
+        case .route(let route)?: object["route"] = .object(route.json)
+        case .error(let error)?:
+            object["route-error"] = .string(error.code.rawValue)
+            object["route-error-detail"] = .string(error.description)
+        case nil: break
+        }
         object["notification"] = .object(notification.json)
         return object
     }

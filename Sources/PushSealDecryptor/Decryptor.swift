@@ -25,11 +25,17 @@ public struct Decryptor: Sendable {
     /// How long to wait before reading the store once more when the kid is unknown (a key
     /// rotated in just after the push was sent).
     public let lateKeyDelay: Duration
+    /// The payload contract that decrypted content is routed under; nil routes nothing.
+    public let contract: PayloadContract?
 
-    /// A decryptor over `keyStore`, recording in `ledger` when given.
-    public init(keyStore: any KeyStore, ledger: EventLedger? = nil, lateKeyDelay: Duration = .milliseconds(250)) {
+    /// A decryptor over `keyStore`, recording in `ledger` and routing under `contract` when given.
+    public init(
+        keyStore: any KeyStore, ledger: EventLedger? = nil, contract: PayloadContract? = nil,
+        lateKeyDelay: Duration = .milliseconds(250)
+    ) {
         self.keyStore = keyStore
         self.ledger = ledger
+        self.contract = contract
         self.lateKeyDelay = lateKeyDelay
     }
 
@@ -81,7 +87,9 @@ public struct Decryptor: Sendable {
                 sleep(lateKeyDelay)
                 opened = try envelope.open(with: try loadRing())
             }
-            return .decrypted(opened, duplicate: false)
+            var result = DecryptionResult.decrypted(opened, duplicate: false)
+            if let contract { result.route = PushRoute(content: opened.content, contract: contract) }
+            return result
         } catch let error as PushSealError {
             return .asArrived(payload, reason: error.code)
         } catch {

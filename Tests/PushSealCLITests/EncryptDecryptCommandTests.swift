@@ -206,3 +206,71 @@ struct EncryptDecryptCommandTests {
         }
     }
 }
+
+@Suite("pushseal encrypt and decrypt with a payload contract")
+struct ContractCommandTests {
+    static let contract = #"""
+        {"schema_versions":[1],"routes":{"order":{"id":"uuid","thread-id":"order:{id}","collapse-id":"order:{id}"},"inbox":{}}}
+        """#
+    static let order = "6b83b22e-7e22-420d-8c8c-921fd6bdcd37"
+
+    @Test("encrypt refuses a payload that breaks the contract, naming the path; fills the templates; adds event_id")
+    func serverSide() throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        let contract = ["--contract", "contract.json"]
+        let bad = #"{"aps":{"alert":"x"},"type":"order","id":"myapp://evil","event_id":"e","schema_version":1}"#
+        let refused = try world.encrypt(bad, contract)
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("$.id") && refused.errors.contains("bad-id"), "\(refused.errors)")
+
+        let good = #"{"aps":{"alert":"x"},"type":"order","id":"\#(Self.order)","schema_version":1}"#
+        #expect(try world.encrypt(good, contract).errors.contains("missing-event-id"))
+        let request = try world.encrypt(
+            good, contract + ["--event-id", "auto", "--apns-request", "--topic", "com.example.shop"])
+        #expect(request.status == 0, "\(request.errors)")
+        #expect(request.output.contains(#""apns-collapse-id":"order:\#(Self.order)""#))
+
+        let sealed = try world.encrypt(good, contract + ["--event-id", "auto"]).output
+        let opened = try world.run(["decrypt", "--store", "store", "--contract", "contract.json"], input: sealed)
+        let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        let route = try #require(result["route"]?.objectValue)
+        #expect(route["type"] == .string("order") && route["id"] == .string(Self.order))
+        #expect(result["notification"]?.objectValue?["threadIdentifier"] == .string("order:\(Self.order)"))
+        #expect(route["event_id"]?.stringValue?.count == 36, "event_id added by --event-id auto")
+    }
+
+    @Test("decrypt --contract reports route-error for content that breaks it, and no route for an unsealed payload")
+    func deviceSide() throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        let sealed = try world.encrypt(#"{"aps":{"alert":"x"},"type":"settings","event_id":"e","schema_version":1}"#)
+            .output
+        let opened = try world.run(["decrypt", "--store", "store", "--contract", "contract.json"], input: sealed)
+        #expect(opened.output.contains(#""route-error":"unknown-type""#), "\(opened.output)")
+        let plain = try world.run(
+            ["decrypt", "--store", "store", "--contract", "contract.json"],
+            input: #"{"aps":{"alert":"x"},"type":"inbox","event_id":"e","schema_version":1}"#)
+        #expect(!plain.output.contains("route"))
+        let badContract = try world.run(
+            ["decrypt", "--store", "store", "--contract", "store/keys.json"], input: sealed)
+        #expect(badContract.status == 2 && badContract.errors.contains("bad contract"))
+    }
+
+    @Test("--json-lines applies the contract to every line, one result per line")
+    func batch() throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        let to = try world.devicePublicJWK()
+        let lines = [
+            #"{"to":\#(to),"payload":{"aps":{"alert":"a"},"type":"inbox","event_id":"1","schema_version":1}}"#,
+            #"{"to":\#(to),"payload":{"aps":{"alert":"b"},"type":"inbox","schema_version":1}}"#,
+            #"{"to":\#(to),"payload":{"aps":{"alert":"c"},"type":"nowhere","event_id":"3","schema_version":1}}"#,
+        ]
+        let result = try world.run(
+            ["encrypt", "--json-lines", "--contract", "contract.json"], input: lines.joined(separator: "\n") + "\n")
+        #expect(result.lines.count == 3)
+        #expect(result.lines[0].contains("\"enc\""))
+        #expect(result.lines[1].contains("missing-event-id") && result.lines[2].contains("unknown-type"))
+    }
+}

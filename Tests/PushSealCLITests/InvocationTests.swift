@@ -35,7 +35,13 @@ struct InvocationTests {
         }
         #expect(
             try Invocation.parse(["decrypt", "--store", "s", "--record", "--json-lines", "in"])
-                == .decrypt(store: "s", record: true, jsonLines: true, input: "in"))
+                == .decrypt(store: "s", record: true, jsonLines: true, contract: nil, input: "in"))
+        #expect(
+            try Invocation.parse(["decrypt", "--store", "s", "--contract", "c.json"])
+                == .decrypt(store: "s", record: false, jsonLines: false, contract: "c.json", input: nil))
+        #expect(throws: UsageError.self) {
+            try Invocation.parse(["encrypt", "--to", "k", "--event-id", "random"])
+        }
         #expect(try Invocation.parse(["inspect"]) == .inspect(input: nil))
         guard
             case .encrypt(let arguments) = try Invocation.parse([

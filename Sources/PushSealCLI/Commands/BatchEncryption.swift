@@ -21,13 +21,16 @@ struct BatchEncryption {
     /// Lines per worker in one block.
     private static let linesPerWorker = 256
 
-    init(arguments: EncryptArguments, defaultRecipient: Recipient?, sender: PrivateKey?, console: Console) {
+    init(
+        arguments: EncryptArguments, defaultRecipient: Recipient?, sender: PrivateKey?,
+        preparation: PayloadPreparation, console: Console
+    ) {
         self.arguments = arguments
         self.console = console
         self.sealer = LineSealer(
             jobs: JobSealer(
                 options: arguments.options, requestDefaults: arguments.requestDefaults,
-                defaultRecipient: defaultRecipient, sender: sender),
+                defaultRecipient: defaultRecipient, sender: sender, preparation: preparation),
             apnsRequest: arguments.apnsRequest)
     }
 

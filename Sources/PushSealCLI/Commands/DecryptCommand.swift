@@ -7,9 +7,11 @@ enum DecryptCommand {
     /// The member `xcrun simctl push` adds to `.apns` files; it is not part of the push.
     static let simulatorTargetMember = "Simulator Target Bundle"
 
-    static func run(store directory: String, record: Bool, jsonLines: Bool, input: String?, console: Console)
-        throws(UsageError) -> ExitStatus
-    {
+    static func run(
+        store directory: String, record: Bool, jsonLines: Bool, contract contractFile: String?, input: String?,
+        console: Console
+    ) throws(UsageError) -> ExitStatus {
+        let contract = try PayloadPreparation(ContractOptions(file: contractFile), command: "decrypt").contract
         let store = FileKeyStore(directory: directory)
         do {
             _ = try store.entries()
@@ -31,7 +33,7 @@ enum DecryptCommand {
                     "pushseal decrypt: \(error); nothing is recorded and duplicates are not detected")
             }
         }
-        let decryptor = Decryptor(keyStore: store, ledger: ledger)
+        let decryptor = Decryptor(keyStore: store, ledger: ledger, contract: contract)
         let source = InputSource(path: input)
 
         if !jsonLines {

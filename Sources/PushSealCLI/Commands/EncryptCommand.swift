@@ -6,9 +6,11 @@ enum EncryptCommand {
     static func run(_ arguments: EncryptArguments, console: Console) throws(UsageError) -> ExitStatus {
         let sender = try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) }
         let recipient = try arguments.recipientFile.map { path throws(UsageError) in try KeyFiles.recipient(path) }
+        let preparation = try PayloadPreparation(arguments.contract, command: "encrypt")
         if arguments.jsonLines {
             return try BatchEncryption(
-                arguments: arguments, defaultRecipient: recipient, sender: sender, console: console
+                arguments: arguments, defaultRecipient: recipient, sender: sender, preparation: preparation,
+                console: console
             )
             .run()
         }
@@ -31,15 +33,17 @@ enum EncryptCommand {
             guard let payload = value.objectValue else {
                 throw PushSealError(.invalidPayload, "$ must be a JSON object, not \(value.typeName)")
             }
-            let sealed = try encryptor.seal(payload)
+            let prepared = try preparation.prepare(payload)
+            let sealed = try encryptor.seal(prepared.payload)
             if sealed.bodyTruncated {
                 console.errors.writeLine(
                     "pushseal encrypt: the alert body was shortened to fit \(arguments.options.pushType.sizeLimit) bytes"
                 )
             }
             if arguments.apnsRequest {
-                let request = try APNsRequest(
-                    payload: sealed, pushType: arguments.options.pushType, options: arguments.requestDefaults)
+                var options = arguments.requestDefaults
+                if options.collapseID == nil { options.collapseID = prepared.collapseID }
+                let request = try APNsRequest(payload: sealed, pushType: arguments.options.pushType, options: options)
                 console.output.writeLine(request.json)
             } else {
                 console.output.writeLine(sealed.bytes)

@@ -13,6 +13,8 @@ struct JobSealer: Sendable {
     let requestDefaults: APNsRequestOptions
     let defaultRecipient: Recipient?
     let sender: PrivateKey?
+    /// `--contract` and `--event-id`, applied to each `"payload"` before it is sealed.
+    var preparation = PayloadPreparation.none
     let recipients = RecipientCache()
 
     /// Parses a line into a job object.
@@ -28,13 +30,15 @@ struct JobSealer: Sendable {
         }
     }
 
-    /// Seals the job's `"payload"` for its recipient.
-    func seal(_ job: JSONObject) throws -> (sealed: SealedPayload, pushType: PushType) {
+    /// Seals the job's `"payload"` for its recipient, after the contract's checks; returns the
+    /// collapse id the contract's route gives it.
+    func seal(_ job: JSONObject) throws -> (sealed: SealedPayload, pushType: PushType, collapseID: String?) {
         let encryptor = try encryptor(for: job)
         guard let payload = job["payload"]?.objectValue else {
             throw ItemFailure(message: "\"payload\" must be a JSON object")
         }
-        return (try encryptor.seal(payload), encryptor.options.pushType)
+        let prepared = try preparation.prepare(payload)
+        return (try encryptor.seal(prepared.payload), encryptor.options.pushType, prepared.collapseID)
     }
 
     /// The job's APNs request: sealed here, or (when `acceptsSealed`) from its `"sealed"` payload.
@@ -46,8 +50,10 @@ struct JobSealer: Sendable {
             return try APNsRequest(
                 body: JSONWriter.bytes(.object(object)), pushType: try pushType(job), options: try requestOptions(job))
         }
-        let (sealed, pushType) = try seal(job)
-        return try APNsRequest(payload: sealed, pushType: pushType, options: try requestOptions(job))
+        let (sealed, pushType, collapseID) = try seal(job)
+        var options = try requestOptions(job)
+        if options.collapseID == nil { options.collapseID = collapseID }
+        return try APNsRequest(payload: sealed, pushType: pushType, options: options)
     }
 
     private func encryptor(for job: JSONObject) throws -> Encryptor {

@@ -22,7 +22,8 @@ enum SendCommand {
             options: arguments.options, requestDefaults: arguments.requestDefaults,
             defaultRecipient: try arguments.recipientFile.map { path throws(UsageError) in try KeyFiles.recipient(path)
             },
-            sender: try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) })
+            sender: try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) },
+            preparation: try PayloadPreparation(arguments.contract, command: "send"))
         let source = InputSource(path: arguments.input)
         let descriptor = try source.openDescriptor()
         let items = DeliveryItems(reader: LineReader(descriptor: descriptor), jobs: jobs)

@@ -1,0 +1,273 @@
+internal import PushSealPrimitives
+
+/// The payload contract that a backend and its app share (docs/contract-v1.md): the schema
+/// versions the app reads, and the routes a push may name, each with the kind of its `id` and
+/// the templates the server fills `thread-id` and `apns-collapse-id` from.
+///
+/// ```json
+/// {"schema_versions": [1, 2],
+///  "routes": {"order": {"id": "uuid", "thread-id": "order:{id}", "collapse-id": "order:{id}"},
+///             "chat": {"id": "token", "links": ["avatar_url"]},
+///             "inbox": {}}}
+/// ```
+///
+/// ``route(for:)`` is the check both sides run: the server before sealing, the device after
+/// opening. The server also refuses link-like members (``linkViolation(in:route:)``).
+public struct PayloadContract: Sendable {
+    /// One route of the contract.
+    public struct RouteDefinition: Sendable, Hashable {
+        /// The kind of the route's `id`; nil when the route takes no id.
+        public let idKind: RouteIDKind?
+        /// The `thread-id` template (`{id}` and `{type}` are filled in), if any.
+        public let threadIDTemplate: String?
+        /// The `apns-collapse-id` template, if any.
+        public let collapseIDTemplate: String?
+        /// Custom members that may hold links on this route.
+        public let allowedLinks: Set<ExactText>
+    }
+
+    /// The schema versions the app reads.
+    public let schemaVersions: Set<Int>
+    /// The routes, by `type`.
+    public let routes: [ExactText: RouteDefinition]
+    /// Custom members that may hold links on every route.
+    public let allowedLinks: Set<ExactText>
+
+    /// The payload members the contract itself defines.
+    public static let contractMembers = ["type", "id", "event_id", "schema_version"]
+
+    /// The largest `event_id`, in bytes.
+    public static let maximumEventIDLength = 128
+
+    /// A fresh random `event_id`: a version 4 UUID, lower case.
+    public static func randomEventID() -> String {
+        var bytes = SecureRandom.bytes(16)
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = bytes.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
+        var text = ""
+        for (index, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(index) { text.append("-") }
+            text.append(character)
+        }
+        return text
+    }
+
+    /// Reads a contract file.
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path of what is wrong.
+    public init(json bytes: some Collection<UInt8>) throws {
+        let root: JSONObject
+        do {
+            guard let object = try JSONParser.parse(bytes).objectValue else {
+                throw PushSealError(.invalidPayload, "the contract must be a JSON object")
+            }
+            root = object
+        } catch let error as JSONParseError {
+            throw PushSealError(.invalidPayload, "the contract is not JSON: \(error)")
+        }
+        try Self.refuseUnknown(root, known: ["schema_versions", "routes", "links"], at: "$")
+        guard case .array(let versions)? = root["schema_versions"], !versions.isEmpty else {
+            throw PushSealError(.invalidPayload, "$.schema_versions must be a non-empty array of integers")
+        }
+        schemaVersions = Set(
+            try versions.enumerated().map { index, value in
+                guard let version = value.numberValue?.intValue, version >= 0 else {
+                    throw PushSealError(.invalidPayload, "$.schema_versions[\(index)] must be an integer ≥ 0")
+                }
+                return version
+            })
+        allowedLinks = try Self.names(root["links"], at: "$.links")
+        guard let routeObjects = root["routes"]?.objectValue, routeObjects.count > 0 else {
+            throw PushSealError(.invalidPayload, "$.routes must be an object with at least one route")
+        }
+        var routes: [ExactText: RouteDefinition] = [:]
+        for (type, value) in routeObjects {
+            let path = "$.routes.\(type)"
+            guard RouteIDKind.token.canonicalID(.string(type)) != nil else {
+                throw PushSealError(.invalidPayload, "\(path): a route name is 1 to 64 characters from A-Z a-z 0-9 _ -")
+            }
+            routes[ExactText(type)] = try Self.route(value, at: path)
+        }
+        self.routes = routes
+    }
+
+    private static func route(_ value: JSONValue, at path: String) throws -> RouteDefinition {
+        guard let object = value.objectValue else { throw PushSealError(.invalidPayload, "\(path) must be an object") }
+        try refuseUnknown(object, known: ["id", "thread-id", "collapse-id", "links"], at: path)
+        var kind: RouteIDKind?
+        if let value = object["id"] {
+            guard let name = value.stringValue,
+                let named = RouteIDKind.allCases.first(where: { $0.rawValue.isExactly(name) })
+            else {
+                throw PushSealError(.invalidPayload, "\(path).id must be \"uuid\", \"integer\" or \"token\"")
+            }
+            kind = named
+        }
+        func template(_ member: String) throws -> String? {
+            guard let value = object[member] else { return nil }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw PushSealError(.invalidPayload, "\(path).\(member) must be a non-empty string")
+            }
+            let stripped = text.replacingPlaceholders(id: "", type: "")
+            guard !stripped.contains("{") && !stripped.contains("}") else {
+                throw PushSealError(.invalidPayload, "\(path).\(member): the only placeholders are {id} and {type}")
+            }
+            if text.contains("{id}") && kind == nil {
+                throw PushSealError(.invalidPayload, "\(path).\(member) uses {id}, but the route takes no id")
+            }
+            return text
+        }
+        return RouteDefinition(
+            idKind: kind, threadIDTemplate: try template("thread-id"), collapseIDTemplate: try template("collapse-id"),
+            allowedLinks: try names(object["links"], at: "\(path).links"))
+    }
+
+    private static func names(_ value: JSONValue?, at path: String) throws -> Set<ExactText> {
+        guard let value else { return [] }
+        guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
+            throw PushSealError(.invalidPayload, "\(path) must be an array of member names")
+        }
+        return Set(elements.compactMap(\.stringValue).map(ExactText.init))
+    }
+
+    private static func refuseUnknown(_ object: JSONObject, known: [String], at path: String) throws {
+        for (name, _) in object where !known.contains(where: { $0.isExactly(name) }) {
+            throw PushSealError(
+                .invalidPayload,
+                "\(path).\(name) is not a member of the contract (known: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    /// Checks `content` (a payload, before sealing or after opening) and returns its route.
+    /// Checked in this order: `schema_version`, `type`, `id`, `event_id`.
+    public func route(for content: JSONObject) throws(RouteError) -> Route {
+        guard let version = content["schema_version"]?.numberValue?.intValue, schemaVersions.contains(version) else {
+            let supported = schemaVersions.sorted().map(String.init).joined(separator: ", ")
+            throw RouteError(
+                .unsupportedSchema, "$.schema_version",
+                content["schema_version"] == nil
+                    ? "is missing (supported: \(supported))" : "is not one of the supported versions (\(supported))")
+        }
+        guard let type = content["type"]?.stringValue, let definition = routes[ExactText(type)] else {
+            throw RouteError(
+                .unknownType, "$.type",
+                content["type"] == nil ? "is missing" : "is not a route of the contract (\(knownTypes))")
+        }
+        var id: String?
+        switch (definition.idKind, content["id"]) {
+        case (nil, nil): id = nil
+        case (nil, .some): throw RouteError(.badID, "$.id", "is not taken by the route \"\(type)\"")
+        case (let kind?, nil):
+            throw RouteError(.badID, "$.id", "is missing: the route \"\(type)\" takes \(kind.description)")
+        case (let kind?, let value?):
+            guard let canonical = kind.canonicalID(value) else {
+                throw RouteError(.badID, "$.id", "must be \(kind.description) for the route \"\(type)\"")
+            }
+            id = canonical
+        }
+        guard let eventID = content["event_id"]?.stringValue, !eventID.isEmpty,
+            eventID.utf8.count <= Self.maximumEventIDLength,
+            !eventID.unicodeScalars.contains(where: { $0.value < 0x20 })
+        else {
+            throw RouteError(
+                .missingEventID, "$.event_id",
+                "must be a string of 1 to \(Self.maximumEventIDLength) bytes without control characters")
+        }
+        return Route(type: type, id: id, schemaVersion: version, eventID: eventID)
+    }
+
+    private var knownTypes: String {
+        routes.keys.map(\.text).sorted().joined(separator: ", ")
+    }
+
+    /// The first link-like member the route does not allow, as an error: a custom member, or a
+    /// member nested in one, whose name looks like a link (`url`, `uri`, `link`, `href`, or
+    /// ending so, as `media-url` or `deeplink`), or any string inside a custom member that starts
+    /// with a URL scheme
+    /// (`scheme://`, or `javascript:`, `data:`, `mailto:`, `tel:`, `sms:`, `facetime:`,
+    /// `itms-services:`). `aps` and the contract's own members are not searched.
+    public func linkViolation(in payload: JSONObject, route: Route) -> RouteError? {
+        let allowed = allowedLinks.union(routes[ExactText(route.type)]?.allowedLinks ?? [])
+        for (name, value) in payload
+        where !name.isExactly("aps") && !Self.contractMembers.contains(where: { $0.isExactly(name) }) {
+            guard !allowed.contains(ExactText(name)) else { continue }
+            if Self.looksLikeLinkName(name) {
+                return RouteError(
+                    .linkNotAllowed, "$.\(name)", "looks like a link and the contract does not allow it by name")
+            }
+            if let path = Self.firstLink(in: value, at: "$.\(name)") {
+                return RouteError(
+                    .linkNotAllowed, path, "is a link and the contract does not allow \"\(name)\" by name")
+            }
+        }
+        return nil
+    }
+
+    static func looksLikeLinkName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["url", "uri", "link", "href"].contains { lower.hasSuffix($0) }
+    }
+
+    static func firstLink(in value: JSONValue, at path: String) -> String? {
+        switch value {
+        case .string(let text): return looksLikeLink(text) ? path : nil
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = firstLink(in: element, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        case .object(let object):
+            for (name, member) in object {
+                if looksLikeLinkName(name) { return "\(path).\(name)" }
+                if let found = firstLink(in: member, at: "\(path).\(name)") { return found }
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// True for text that starts with a URL scheme: `scheme://`, or one of the schemes that
+    /// need no `//` and can act on the device.
+    static func looksLikeLink(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(64))
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+        let scheme = bytes[..<colon]
+        guard scheme.first.map({ (0x61...0x7A).contains($0 | 0x20) }) == true,
+            scheme.allSatisfy({
+                (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || [0x2B, 0x2D, 0x2E].contains($0)
+            })
+        else { return false }
+        if bytes[(colon + 1)...].starts(with: Array("//".utf8)) { return true }
+        let name = String(decoding: scheme, as: UTF8.self).lowercased()
+        return ["javascript", "data", "mailto", "tel", "sms", "facetime", "itms-services"].contains(name)
+    }
+}
+
+extension PayloadContract.RouteDefinition {
+    /// `template` with `{id}` and `{type}` filled in for `route`.
+    public func fill(_ template: String, for route: Route) -> String {
+        template.replacingPlaceholders(id: route.id ?? "", type: route.type)
+    }
+}
+
+extension String {
+    fileprivate func replacingPlaceholders(id: String, type: String) -> String {
+        var result = ""
+        var rest = self[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let tail = rest[open...]
+            if tail.hasPrefix("{id}") {
+                result += id
+                rest = tail.dropFirst(4)
+            } else if tail.hasPrefix("{type}") {
+                result += type
+                rest = tail.dropFirst(6)
+            } else {
+                result += "{"
+                rest = tail.dropFirst()
+            }
+        }
+        return result + rest
+    }
+}

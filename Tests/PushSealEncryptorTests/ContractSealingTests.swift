@@ -1,0 +1,83 @@
+import PushSealCore
+import Testing
+
+@testable import PushSealEncryptor
+
+@Suite("Payload contract, server side")
+struct ContractSealingTests {
+    static let contract: PayloadContract = {
+        // swift-format-ignore: NeverUseForceTry
+        try! PayloadContract(
+            json: Array(
+                #"""
+                {"schema_versions":[1],"links":["help_url"],
+                 "routes":{"order":{"id":"uuid","thread-id":"order:{id}","collapse-id":"order:{id}"},
+                           "invoice":{"id":"integer","links":["pdf_url"]},"inbox":{}}}
+                """#.utf8))
+    }()
+
+    static let order = "6b83b22e-7e22-420d-8c8c-921fd6bdcd37"
+
+    static func payload(_ extra: String = "", type: String = "order", id: String? = nil) throws -> JSONObject {
+        let idMember = type == "inbox" ? "" : #","id":"\#(id ?? order)""#
+        return try #require(
+            try JSONParser.parse(
+                #"{"aps":{"alert":"Shipped https://example.com/track"},"type":"\#(type)"\#(idMember),"event_id":"e1","schema_version":1\#(extra)}"#
+            ).objectValue)
+    }
+
+    @Test("thread-id and the collapse id are filled from the route's templates; a given thread-id is kept")
+    func templates() throws {
+        let prepared = try Self.contract.prepareForSealing(try Self.payload())
+        #expect(prepared.payload["aps"]?.objectValue?["thread-id"] == .string("order:\(Self.order)"))
+        #expect(prepared.collapseID == "order:\(Self.order)")
+        var explicit = try Self.payload()
+        explicit["aps"] = .object(JSONObject([("alert", .string("x")), ("thread-id", .string("mine"))]))
+        #expect(
+            try Self.contract.prepareForSealing(explicit).payload["aps"]?.objectValue?["thread-id"] == .string("mine"))
+        #expect(try Self.contract.prepareForSealing(try Self.payload(type: "inbox")).collapseID == nil)
+    }
+
+    @Test("--event-id auto adds a random UUID only where the payload has none")
+    func eventIDs() throws {
+        var bare = try Self.payload()
+        bare["event_id"] = nil
+        #expect(throws: PushSealError.self) { try Self.contract.prepareForSealing(bare) }
+        let first = try Self.contract.prepareForSealing(bare, addingEventID: true).route.eventID
+        let second = try Self.contract.prepareForSealing(bare, addingEventID: true).route.eventID
+        #expect(first != second)
+        #expect(first.count == 36 && first == first.lowercased())
+        #expect(try Self.contract.prepareForSealing(try Self.payload(), addingEventID: true).route.eventID == "e1")
+    }
+
+    @Test(
+        "members that look like links are refused unless the contract allows them by name",
+        arguments: [
+            #","url":"x""#, #","deeplink":"orders/1""#, #","media-url":"https://cdn.example.com/a.jpg""#,
+            #","extra":{"target":"myapp://pay"}"#, #","steps":["ok","javascript:alert(1)"]"#,
+            #","call":"tel:+15550100""#,
+            #","data":{"href":"/"}"#, #","pdf_url":"https://x""#,
+        ])
+    func links(_ extra: String) throws {
+        do {
+            _ = try Self.contract.prepareForSealing(try Self.payload(extra))
+            Issue.record("accepted \(extra)")
+        } catch let error as PushSealError {
+            #expect(error.detail.contains("link-not-allowed"), "\(error.detail)")
+            #expect(error.detail.hasPrefix("$."), "names the path: \(error.detail)")
+        }
+    }
+
+    @Test("allowed links pass: globally, per route; text that is not a link passes")
+    func allowedLinks() throws {
+        #expect(throws: Never.self) {
+            try Self.contract.prepareForSealing(try Self.payload(#","help_url":"https://h""#))
+        }
+        #expect(throws: Never.self) {
+            try Self.contract.prepareForSealing(try Self.payload(#","pdf_url":"https://x""#, type: "invoice", id: "12"))
+        }
+        #expect(throws: Never.self) {
+            try Self.contract.prepareForSealing(try Self.payload(#","note":"order:1042, see you at 10:30""#))
+        }
+    }
+}
