@@ -76,11 +76,14 @@ let package = Package(
                 : [.target(name: "CSodium", condition: .linuxOnly), .target(name: "COpenSSL", condition: .linuxOnly)],
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
         .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
-        .target(name: "PushSealEncryptor", dependencies: ["PushSealCore"]),
+        .target(name: "PushSealEncryptor", dependencies: ["PushSealCore", "PushSealPOSIX"]),
         .target(name: "PushSealPOSIX"),
         .target(
             name: "PushSealDecryptor",
-            dependencies: ["PushSealCore", "PushSealPOSIX", .target(name: "CSQLite", condition: .linuxOnly)]),
+            dependencies: [
+                "PushSealCore", "PushSealPOSIX", .target(name: "CSQLite", condition: .linuxOnly),
+                .target(name: "CCurl", condition: .linuxOnly), .target(name: "CPushSealShims", condition: .linuxOnly),
+            ]),
         .target(
             name: "PushSealDelivery",
             dependencies: [

@@ -61,7 +61,18 @@ int CPushSealShims_curl_load(void) {
     return loaded;
 }
 
-CURLcode CPushSealShims_curl_global_init(long flags) { return curl.global_init(flags); }
+static pthread_once_t ready_once = PTHREAD_ONCE_INIT;
+static int ready = 0;
+
+static void make_ready(void) {
+    ready = CPushSealShims_curl_load() == 1 && curl.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+}
+
+int CPushSealShims_curl_ready(void) {
+    pthread_once(&ready_once, make_ready);
+    return ready;
+}
+
 CURLM *CPushSealShims_curl_multi_init(void) { return curl.multi_init(); }
 CURLMcode CPushSealShims_curl_multi_cleanup(CURLM *multi) { return curl.multi_cleanup(multi); }
 CURLMcode CPushSealShims_curl_multi_add_handle(CURLM *multi, CURL *easy) { return curl.multi_add_handle(multi, easy); }

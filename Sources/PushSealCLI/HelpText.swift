@@ -29,8 +29,13 @@ enum HelpText {
           pushseal send --auth-key AuthKey.p8 --key-id ID --team-id ID [--sandbox | --host URL] [--ca-file PEM]
                         [--concurrency N] [--to DEFAULT.jwk] [--sender SENDER.jwk] [options as encrypt] [FILE|-]
 
+        Media (media-v1: encrypted attachments)
+          pushseal media seal FILE --out OBJECT [--url URL]          prints the descriptor (it holds the key)
+          pushseal media open OBJECT --descriptor D.json --out FILE
+
         Device side and captured payloads
-          pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json] [FILE|-]
+          pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json]
+                           [--media-dir DIR [--ca-file PEM]] [FILE|-]
           pushseal inspect [FILE|-]
 
         Exit status: 0 success; 1 some items failed (degraded, invalid or too large payload, bad batch

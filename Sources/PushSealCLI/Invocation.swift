@@ -26,12 +26,16 @@ public enum Invocation: Equatable, Sendable {
     case keysList(store: String)
     /// `encrypt …`.
     case encrypt(EncryptArguments)
-    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [FILE|-]`.
-    case decrypt(store: String, record: Bool, jsonLines: Bool, contract: String?, input: String?)
+    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--media-dir DIR [--ca-file PEM]] [FILE|-]`.
+    case decrypt(DecryptArguments)
     /// `inspect [FILE|-]`.
     case inspect(input: String?)
     /// `send --auth-key P8 --key-id ID --team-id ID …`.
     case send(SendArguments)
+    /// `media seal FILE --out OBJECT [--url URL]`.
+    case mediaSeal(file: String, output: String, url: String?)
+    /// `media open OBJECT --descriptor D.json --out FILE`.
+    case mediaOpen(object: String, descriptor: String, output: String)
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -45,16 +49,24 @@ public enum Invocation: Equatable, Sendable {
         case "encrypt": return .encrypt(try EncryptArguments.parse(rest))
         case "decrypt":
             let reader = try ArgumentReader(
-                rest, command: "decrypt", valued: ["store", "contract"], switches: ["record", "json-lines"])
+                rest, command: "decrypt", valued: ["store", "contract", "media-dir", "ca-file"],
+                switches: ["record", "json-lines"])
+            if reader.value("ca-file") != nil, reader.value("media-dir") == nil {
+                throw UsageError("decrypt: --ca-file is for media downloads: it needs --media-dir")
+            }
             return .decrypt(
-                store: try reader.required("store"), record: reader.flag("record"),
-                jsonLines: reader.flag("json-lines"), contract: reader.value("contract"), input: try reader.inputFile())
+                DecryptArguments(
+                    store: try reader.required("store"), record: reader.flag("record"),
+                    jsonLines: reader.flag("json-lines"), contract: reader.value("contract"),
+                    mediaDirectory: reader.value("media-dir"), caFile: reader.value("ca-file"),
+                    input: try reader.inputFile()))
         case "send": return .send(try SendArguments.parse(rest))
+        case "media": return try parseMedia(rest)
         case "inspect":
             let reader = try ArgumentReader(rest, command: "inspect", valued: [], switches: [])
             return .inspect(input: try reader.inputFile())
         default:
-            throw UsageError("unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, help)")
+            throw UsageError("unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, media, help)")
         }
     }
 
@@ -139,11 +151,65 @@ public enum Invocation: Equatable, Sendable {
         }
     }
 
+    private static func parseMedia(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let subcommand = arguments.first else { throw UsageError("media: expected seal or open") }
+        let rest = Array(arguments.dropFirst())
+        func file(_ reader: ArgumentReader, _ what: String) throws(UsageError) -> String {
+            guard reader.positionals.count == 1 else { throw UsageError("media \(subcommand): expected one \(what)") }
+            return reader.positionals[0]
+        }
+        switch subcommand {
+        case "seal":
+            let reader = try ArgumentReader(rest, command: "media seal", valued: ["out", "url"], switches: [])
+            return .mediaSeal(
+                file: try file(reader, "media FILE"), output: try reader.required("out"), url: reader.value("url"))
+        case "open":
+            let reader = try ArgumentReader(rest, command: "media open", valued: ["descriptor", "out"], switches: [])
+            return .mediaOpen(
+                object: try file(reader, "OBJECT"), descriptor: try reader.required("descriptor"),
+                output: try reader.required("out"))
+        default:
+            throw UsageError("media: unknown subcommand \"\(subcommand)\" (seal, open)")
+        }
+    }
+
     static func suite(_ name: String, _ command: String) throws(UsageError) -> EnvelopeSuite {
         guard let suite = EnvelopeSuite(shortName: name) else {
             throw UsageError("\(command): --suite must be x25519, p256 or xchacha, not \"\(name)\"")
         }
         return suite
+    }
+}
+
+/// The arguments of `pushseal decrypt`.
+public struct DecryptArguments: Equatable, Sendable {
+    /// `--store`: the key store.
+    public var store: String
+    /// `--record`: record event ids in the ledger, as the extension does.
+    public var record = false
+    /// `--json-lines`: one payload per line.
+    public var jsonLines = false
+    /// `--contract`: route decrypted content under this payload contract.
+    public var contract: String?
+    /// `--media-dir`: fetch, check and write media attachments here.
+    public var mediaDirectory: String?
+    /// `--ca-file`: certificates to trust for media downloads instead of the system's.
+    public var caFile: String?
+    /// The input file; nil is standard input.
+    public var input: String?
+
+    /// Arguments for a store; the rest as given.
+    public init(
+        store: String, record: Bool = false, jsonLines: Bool = false, contract: String? = nil,
+        mediaDirectory: String? = nil, caFile: String? = nil, input: String? = nil
+    ) {
+        self.store = store
+        self.record = record
+        self.jsonLines = jsonLines
+        self.contract = contract
+        self.mediaDirectory = mediaDirectory
+        self.caFile = caFile
+        self.input = input
     }
 }
 
@@ -176,21 +242,25 @@ public struct PolicyChange: Equatable, Sendable {
     var isEmpty: Bool { requireSealed == nil && neutralTitle == nil && neutralBody == nil }
 }
 
-/// `--contract FILE` and `--event-id auto`, for `encrypt` and `send`.
-public struct ContractOptions: Equatable, Sendable {
+/// `--contract FILE`, `--event-id auto` and `--media D.json`: what `encrypt` and `send` do to
+/// each payload before sealing it.
+public struct PayloadOptions: Equatable, Sendable {
     /// The payload contract to check every payload against before sealing.
     public var file: String?
     /// `--event-id auto`: add a random UUID as `event_id` to a payload that has none.
     public var addEventID = false
+    /// `--media D.json`: a media-v1 descriptor to put into each payload that has none.
+    public var mediaFile: String?
 
     /// No contract, nothing added.
-    public init(file: String? = nil, addEventID: Bool = false) {
+    public init(file: String? = nil, addEventID: Bool = false, mediaFile: String? = nil) {
         self.file = file
         self.addEventID = addEventID
+        self.mediaFile = mediaFile
     }
 
-    static func parse(_ reader: ArgumentReader, command: String) throws(UsageError) -> ContractOptions {
-        var options = ContractOptions(file: reader.value("contract"))
+    static func parse(_ reader: ArgumentReader, command: String) throws(UsageError) -> PayloadOptions {
+        var options = PayloadOptions(file: reader.value("contract"), mediaFile: reader.value("media"))
         if let eventID = reader.value("event-id") {
             guard eventID.isExactly("auto") else {
                 throw UsageError("\(command): --event-id takes \"auto\" (a random UUID where a payload has none)")
@@ -217,15 +287,15 @@ public struct EncryptArguments: Equatable, Sendable {
     public var jsonLines = false
     /// `--jobs`: worker threads for a batch (default: the number of cores).
     public var jobs: Int?
-    /// `--contract` and `--event-id`.
-    public var contract = ContractOptions()
+    /// `--contract`, `--event-id` and `--media`.
+    public var contract = PayloadOptions()
     /// The input file; nil is standard input.
     public var input: String?
 
     /// The flags that shape sealing and the APNs request, shared with `send`.
     static let sealingFlags: Set<String> = [
         "to", "sender", "placeholder-title", "placeholder-body", "placeholder-loc-key", "clear", "push-type", "pad",
-        "topic", "collapse-id", "expiration", "priority", "contract", "event-id",
+        "topic", "collapse-id", "expiration", "priority", "contract", "event-id", "media",
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> EncryptArguments {
@@ -242,7 +312,7 @@ public struct EncryptArguments: Equatable, Sendable {
             throw UsageError("encrypt: --to RECIPIENT.jwk is required (or --json-lines with \"to\" on each line)")
         }
         (parsed.options, parsed.requestDefaults) = try sealingOptions(reader, command: "encrypt")
-        parsed.contract = try ContractOptions.parse(reader, command: "encrypt")
+        parsed.contract = try PayloadOptions.parse(reader, command: "encrypt")
         if parsed.apnsRequest, !parsed.jsonLines, parsed.requestDefaults.topic.isEmpty {
             throw UsageError("encrypt: --apns-request needs --topic")
         }
@@ -318,8 +388,8 @@ public struct SendArguments: Equatable, Sendable {
     public var options = EncryptionOptions()
     /// Default request options (`--topic`, …), overridden by each job's members.
     public var requestDefaults = APNsRequestOptions(topic: "")
-    /// `--contract` and `--event-id`, as for `encrypt`.
-    public var contract = ContractOptions()
+    /// `--contract`, `--event-id` and `--media`, as for `encrypt`.
+    public var contract = PayloadOptions()
     /// The jobs file; nil is standard input.
     public var input: String?
 
@@ -353,7 +423,7 @@ public struct SendArguments: Equatable, Sendable {
         parsed.recipientFile = reader.value("to")
         parsed.senderFile = reader.value("sender")
         (parsed.options, parsed.requestDefaults) = try EncryptArguments.sealingOptions(reader, command: "send")
-        parsed.contract = try ContractOptions.parse(reader, command: "send")
+        parsed.contract = try PayloadOptions.parse(reader, command: "send")
         parsed.input = try reader.inputFile()
         return parsed
     }

@@ -42,13 +42,16 @@ public enum PushSealCommand {
             return try KeysCommand.list(store: store, console: console)
         case .encrypt(let arguments):
             return try EncryptCommand.run(arguments, console: console)
-        case .decrypt(let store, let record, let jsonLines, let contract, let input):
-            return try DecryptCommand.run(
-                store: store, record: record, jsonLines: jsonLines, contract: contract, input: input, console: console)
+        case .decrypt(let arguments):
+            return try DecryptCommand.run(arguments, console: console)
         case .inspect(let input):
             return try InspectCommand.run(input: input, console: console)
         case .send(let arguments):
             return try SendCommand.run(arguments, console: console)
+        case .mediaSeal(let file, let output, let url):
+            return try MediaCommand.seal(file: file, output: output, url: url, console: console)
+        case .mediaOpen(let object, let descriptor, let output):
+            return try MediaCommand.open(object: object, descriptorFile: descriptor, output: output, console: console)
         }
     }
 }

@@ -28,26 +28,30 @@ public struct DecryptionResult: Sendable {
     /// Where decrypted content leads under the decryptor's contract; nil without a contract, and
     /// always nil for a payload that was not decrypted.
     public internal(set) var route: PushRoute?
+    /// The decrypted content's media, fetched, checked and written; nil without one.
+    public internal(set) var attachment: MediaAttachment?
+    /// Why the content's media is not attached (the text is shown without it); nil otherwise.
+    public internal(set) var mediaFailure: MediaFailure?
 
     /// A decrypted result.
     static func decrypted(_ opened: OpenedEnvelope, duplicate: Bool) -> DecryptionResult {
         DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
-            notification: NotificationContent(payload: opened.content), duplicate: duplicate, route: nil)
+            notification: NotificationContent(payload: opened.content), duplicate: duplicate, route: nil, attachment: nil, mediaFailure: nil)
     }
 
     /// An unsealed payload refused by the store's policy: only the neutral text is shown.
     static func notSealed(_ policy: StorePolicy) -> DecryptionResult {
         DecryptionResult(
             status: .degraded, reason: .notSealed, header: nil,
-            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false, route: nil)
+            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false, route: nil, attachment: nil, mediaFailure: nil)
     }
 
     /// The payload as it arrived, with `reason` when it degraded.
     static func asArrived(_ payload: JSONObject, reason: PushSealError.Code?) -> DecryptionResult {
         DecryptionResult(
             status: reason == nil ? .plain : .degraded, reason: reason, header: nil,
-            notification: NotificationContent(payload: payload), duplicate: false, route: nil)
+            notification: NotificationContent(payload: payload), duplicate: false, route: nil, attachment: nil, mediaFailure: nil)
     }
 
     /// The CLI's output object: status, reason or kid/suite/mode, duplicate, notification.
@@ -68,6 +72,11 @@ public struct DecryptionResult: Sendable {
             object["route-error"] = .string(error.code.rawValue)
             object["route-error-detail"] = .string(error.description)
         case nil: break
+        }
+        if let attachment { object["attachment"] = .object(attachment.json) }
+        if let mediaFailure {
+            object["media-error"] = .string(mediaFailure.reason.rawValue)
+            object["media-error-detail"] = .string(mediaFailure.detail)
         }
         object["notification"] = .object(notification.json)
         return object

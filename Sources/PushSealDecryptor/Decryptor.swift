@@ -27,15 +27,19 @@ public struct Decryptor: Sendable {
     public let lateKeyDelay: Duration
     /// The payload contract that decrypted content is routed under; nil routes nothing.
     public let contract: PayloadContract?
+    /// Fetches the `media` of decrypted content; nil attaches nothing.
+    public let media: MediaFetcher?
 
-    /// A decryptor over `keyStore`, recording in `ledger` and routing under `contract` when given.
+    /// A decryptor over `keyStore`, recording in `ledger`, routing under `contract` and fetching
+    /// media with `media`, when given.
     public init(
         keyStore: any KeyStore, ledger: EventLedger? = nil, contract: PayloadContract? = nil,
-        lateKeyDelay: Duration = .milliseconds(250)
+        media: MediaFetcher? = nil, lateKeyDelay: Duration = .milliseconds(250)
     ) {
         self.keyStore = keyStore
         self.ledger = ledger
         self.contract = contract
+        self.media = media
         self.lateKeyDelay = lateKeyDelay
     }
 
@@ -47,7 +51,42 @@ public struct Decryptor: Sendable {
     ///   - deadline: when the work must be done; the late-key retry is skipped if it would pass
     ///     the deadline.
     public func open(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
-        record(prepare(payload, deadline: deadline))
+        record(attachMedia(to: prepare(payload, deadline: deadline), deadline: deadline))
+    }
+
+    /// The margin kept before a deadline when fetching media, so that the text is still
+    /// delivered in time.
+    public static let mediaMargin: Duration = .seconds(2)
+
+    /// Fetches the `media` of decrypted content: the result with its attachment, or with the
+    /// reason it has none (the text is shown either way). Anything else is returned as it is.
+    /// - Parameters:
+    ///   - deadline: the work's deadline; the download gets until ``mediaMargin`` before it
+    ///     (30 seconds when nil).
+    ///   - cancelled: polled during the download; true stops it.
+    public func attachMedia(
+        to result: DecryptionResult, deadline: ContinuousClock.Instant?, cancelled: @escaping () -> Bool = { false }
+    ) -> DecryptionResult {
+        guard let media, result.status == .decrypted, let value = result.notification.userInfo["media"] else {
+            return result
+        }
+        var attached = result
+        do {
+            guard let object = value.objectValue else {
+                throw MediaFailure(.integrity, "$.media must be a descriptor object")
+            }
+            let descriptor = try MediaDescriptor(json: object)
+            let until = (deadline ?? ContinuousClock.now.advanced(by: .seconds(30))).advanced(by: .zero - Self.mediaMargin)
+            switch media.fetch(descriptor, deadline: until, cancelled: cancelled) {
+            case .success(let attachment): attached.attachment = attachment
+            case .failure(let failure): attached.mediaFailure = failure
+            }
+        } catch let failure as MediaFailure {
+            attached.mediaFailure = failure
+        } catch {
+            attached.mediaFailure = MediaFailure(.integrity, "\(error)")
+        }
+        return attached
     }
 
     /// Opens `payload` without writing anything: the result's `duplicate` is not known yet.

@@ -1,11 +1,18 @@
 public import Dispatch
 public import PushSealCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The lifecycle of one Notification Service Extension invocation, without UIKit.
 ///
-/// ``didReceive(on:)`` starts opening the payload in the background under a deadline;
-/// ``timeWillExpire()`` delivers the notification as it arrived, degraded with `timeout`, unless
-/// the content was already delivered. The content handler is called exactly once, whichever
+/// ``didReceive(on:)`` starts opening the payload in the background under a deadline, then
+/// fetching its media (three levels: text with media, text without media, the placeholder);
+/// ``timeWillExpire()`` delivers the decrypted text without its media when it is ready, else the
+/// notification as it arrived, degraded with `timeout`, unless the content was already delivered. The content handler is called exactly once, whichever
 /// comes first, even when both race.
 ///
 /// The ledger records only what was shown: the `event_id` of decrypted content is recorded (and
@@ -27,6 +34,9 @@ public final class ExtensionSession: Sendable {
 
     private struct State {
         var delivered = false
+        /// Decrypted content waiting for its media: what `timeWillExpire` delivers instead of
+        /// the placeholder.
+        var decrypted: DecryptionResult?
     }
 
     private let payload: JSONObject
@@ -50,27 +60,41 @@ public final class ExtensionSession: Sendable {
     public func didReceive(on queue: DispatchQueue = .global(qos: .userInitiated)) {
         let deadline = ContinuousClock.now.advanced(by: budget)
         queue.async { [self] in
-            let result = decryptor.prepare(payload, deadline: deadline)
+            let opened = decryptor.prepare(payload, deadline: deadline)
+            if opened.status == .decrypted { state.withLock { $0.decrypted = opened } }
+            let result = decryptor.attachMedia(to: opened, deadline: deadline) { [state] in
+                state.withLock { $0.delivered }
+            }
             let first = state.withLock { state -> Bool in
                 guard !state.delivered else { return false }
                 state.delivered = true
                 return true
             }
-            if first { contentHandler(decryptor.record(result)) }
+            if first {
+                contentHandler(decryptor.record(result))
+            } else if let attachment = result.attachment {
+                unlink(attachment.file)  // fetched too late to be shown
+            }
         }
     }
 
-    /// The system's time is up: unless the content was delivered, deliver the notification as
-    /// it arrived, then count `timeout`.
+    /// The system's time is up: unless the content was delivered, deliver the decrypted text
+    /// without its media if it is ready (media `media-timeout`), else the notification as it
+    /// arrived (`timeout`).
     public func timeWillExpire() {
-        let first = state.withLock { state -> Bool in
-            guard !state.delivered else { return false }
+        let claimed = state.withLock { state -> (first: Bool, decrypted: DecryptionResult?) in
+            guard !state.delivered else { return (false, nil) }
             state.delivered = true
-            return true
+            return (true, state.decrypted)
         }
-        guard first else { return }
-        contentHandler(.asArrived(payload, reason: .timeout))
-        decryptor.recordTimeout()
+        guard claimed.first else { return }
+        if var decrypted = claimed.decrypted {
+            decrypted.mediaFailure = MediaFailure(.timeout, "the time ran out before the media was ready")
+            contentHandler(decryptor.record(decrypted))
+        } else {
+            contentHandler(.asArrived(payload, reason: .timeout))
+            decryptor.recordTimeout()
+        }
     }
 
     /// True once the content handler has been called.

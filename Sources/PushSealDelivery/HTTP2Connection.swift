@@ -34,10 +34,6 @@
             CURLE_SSL_CRL_BADFILE.rawValue,
         ]
 
-        /// Loads libcurl and initialises it, once per process.
-        private static let globalInitialisation: Bool =
-            CPushSealShims_curl_load() == 1 && CPushSealShims_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
         private let multi: UnsafeMutableRawPointer
         private let caFile: String?
         private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -45,7 +41,7 @@
         /// A connection; `caFile` replaces the system's trusted certificates (a mock server's
         /// self-signed certificate, in tests).
         init(caFile: String?) throws {
-            guard Self.globalInitialisation else {
+            guard CPushSealShims_curl_ready() == 1 else {
                 throw DeliveryError("libcurl (libcurl4-openssl-dev, or libcurl.so.4) could not be loaded")
             }
             guard let multi = CPushSealShims_curl_multi_init() else {

@@ -35,10 +35,11 @@ struct InvocationTests {
         }
         #expect(
             try Invocation.parse(["decrypt", "--store", "s", "--record", "--json-lines", "in"])
-                == .decrypt(store: "s", record: true, jsonLines: true, contract: nil, input: "in"))
+                == .decrypt(DecryptArguments(store: "s", record: true, jsonLines: true, input: "in")))
         #expect(
             try Invocation.parse(["decrypt", "--store", "s", "--contract", "c.json"])
-                == .decrypt(store: "s", record: false, jsonLines: false, contract: "c.json", input: nil))
+                == .decrypt(DecryptArguments(store: "s", contract: "c.json")))
+        #expect(throws: UsageError.self) { try Invocation.parse(["decrypt", "--store", "s", "--ca-file", "x.pem"]) }
         #expect(throws: UsageError.self) {
             try Invocation.parse(["encrypt", "--to", "k", "--event-id", "random"])
         }

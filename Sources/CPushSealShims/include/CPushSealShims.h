@@ -3,7 +3,7 @@
 /*
  * libcurl, loaded on first use.
  *
- * Only `pushseal send` needs HTTP/2, and linking libcurl would map it and its forty-odd
+ * Only `pushseal send` (HTTP/2) and media downloads need it, and linking libcurl would map it and its forty-odd
  * dependencies into every process, the extension-sized `pushseal decrypt` included. So nothing
  * links libcurl: CPushSealShims_curl_load() opens it with dlopen and resolves each function
  * below once, and Swift calls curl only through these wrappers. They also give the variadic
@@ -16,7 +16,9 @@ typedef size_t (*CPushSealShims_data_callback)(char *data, size_t size, size_t c
 /* Opens libcurl and resolves its functions; returns 1 on success (call before anything below). */
 int CPushSealShims_curl_load(void);
 
-CURLcode CPushSealShims_curl_global_init(long flags);
+/* CPushSealShims_curl_load, then curl_global_init once per process; returns 1 when curl is ready. */
+int CPushSealShims_curl_ready(void);
+
 CURLM *CPushSealShims_curl_multi_init(void);
 CURLMcode CPushSealShims_curl_multi_cleanup(CURLM *multi);
 CURLMcode CPushSealShims_curl_multi_add_handle(CURLM *multi, CURL *easy);

@@ -2,16 +2,30 @@ internal import PushSealCore
 internal import PushSealDecryptor
 internal import PushSealPOSIX
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `pushseal decrypt`: the extension's logic on captured payloads, for debugging and support.
 enum DecryptCommand {
     /// The member `xcrun simctl push` adds to `.apns` files; it is not part of the push.
     static let simulatorTargetMember = "Simulator Target Bundle"
 
-    static func run(
-        store directory: String, record: Bool, jsonLines: Bool, contract contractFile: String?, input: String?,
-        console: Console
-    ) throws(UsageError) -> ExitStatus {
-        let contract = try PayloadPreparation(ContractOptions(file: contractFile), command: "decrypt").contract
+    static func run(_ arguments: DecryptArguments, console: Console) throws(UsageError) -> ExitStatus {
+        let directory = arguments.store
+        let record = arguments.record
+        let jsonLines = arguments.jsonLines
+        let contract = try PayloadPreparation(PayloadOptions(file: arguments.contract), command: "decrypt").contract
+        var media: MediaFetcher?
+        if let mediaDirectory = arguments.mediaDirectory {
+            var info = stat()
+            guard stat(mediaDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw UsageError("decrypt: --media-dir \(mediaDirectory) is not a directory")
+            }
+            media = MediaFetcher(directory: mediaDirectory, caFile: arguments.caFile)
+        }
         let store = FileKeyStore(directory: directory)
         do {
             _ = try store.entries()
@@ -33,8 +47,8 @@ enum DecryptCommand {
                     "pushseal decrypt: \(error); nothing is recorded and duplicates are not detected")
             }
         }
-        let decryptor = Decryptor(keyStore: store, ledger: ledger, contract: contract)
-        let source = InputSource(path: input)
+        let decryptor = Decryptor(keyStore: store, ledger: ledger, contract: contract, media: media)
+        let source = InputSource(path: arguments.input)
 
         if !jsonLines {
             let bytes = try source.readAll()
@@ -46,7 +60,7 @@ enum DecryptCommand {
             }
             let result = decryptor.open(payload)
             console.output.writeLine(JSONWriter.bytes(.object(result.json)))
-            return result.status == .degraded ? .itemsFailed : .success
+            return result.status == .degraded || result.mediaFailure != nil ? .itemsFailed : .success
         }
 
         var failures = 0
@@ -55,7 +69,7 @@ enum DecryptCommand {
             do {
                 guard let line else { throw ItemFailure(message: "the line is longer than 16 MiB") }
                 let result = decryptor.open(try Self.payload(line))
-                if result.status == .degraded { failures += 1 }
+                if result.status == .degraded || result.mediaFailure != nil { failures += 1 }
                 console.output.writeLine(JSONWriter.bytes(.object(result.json)))
             } catch {
                 failures += 1

@@ -7,7 +7,8 @@ internal import PushSealEncryptor
 ///
 /// A job is `{"to": <recipient JWK>, "payload": {...}}` (sealed here, `"to"` defaulting to
 /// `--to`) or, for `send`, `{"sealed": {...}}` (a payload sealed earlier); with optional
-/// `"push-type"`, `"topic"`, `"collapse-id"`, `"expiration"`, `"priority"` and `"apns-id"`.
+/// `"push-type"`, `"topic"`, `"collapse-id"`, `"expiration"`, `"priority"`, `"apns-id"` and
+/// `"media"` (a media-v1 descriptor put into the payload before sealing).
 struct JobSealer: Sendable {
     let options: EncryptionOptions
     let requestDefaults: APNsRequestOptions
@@ -37,7 +38,7 @@ struct JobSealer: Sendable {
         guard let payload = job["payload"]?.objectValue else {
             throw ItemFailure(message: "\"payload\" must be a JSON object")
         }
-        let prepared = try preparation.prepare(payload)
+        let prepared = try preparation.prepare(payload, media: job["media"])
         return (try encryptor.seal(prepared.payload), encryptor.options.pushType, prepared.collapseID)
     }
 

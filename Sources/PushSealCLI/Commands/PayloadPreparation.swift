@@ -1,18 +1,21 @@
 internal import PushSealCore
 internal import PushSealEncryptor
 
-/// `--contract FILE` and `--event-id auto`: what `encrypt` and `send` do to a payload before
-/// sealing it. Shared by the single payload, the batch and the delivery paths.
+/// `--contract FILE`, `--event-id auto` and `--media D.json`: what `encrypt` and `send` do to a
+/// payload before sealing it. Shared by the single payload, the batch and the delivery paths.
 struct PayloadPreparation: Sendable {
     let contract: PayloadContract?
     let addEventID: Bool
+    /// `--media`: the descriptor put into payloads that have no `media` member.
+    var media: MediaDescriptor?
 
     /// Nothing to check or add.
     static let none = PayloadPreparation(contract: nil, addEventID: false)
 
-    /// Loads the contract file named by `options`.
-    init(_ options: ContractOptions, command: String) throws(UsageError) {
+    /// Loads the contract file named by `options`, and the media descriptor file.
+    init(_ options: PayloadOptions, media mediaFile: String? = nil, command: String) throws(UsageError) {
         addEventID = options.addEventID
+        media = try mediaFile.map { path throws(UsageError) in try MediaCommand.descriptor(path) }
         guard let file = options.file else {
             contract = nil
             return
@@ -32,8 +35,23 @@ struct PayloadPreparation: Sendable {
     }
 
     /// The payload to seal, and the collapse id the contract's route gives it (if any).
-    /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path and the contract's code.
-    func prepare(_ payload: JSONObject) throws -> (payload: JSONObject, collapseID: String?) {
+    /// - Parameter media: a job's own `"media"` descriptor, which wins over `--media`.
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path and the contract's code,
+    ///   or a descriptor that is not one.
+    func prepare(_ payload: JSONObject, media jobMedia: JSONValue? = nil) throws -> (
+        payload: JSONObject, collapseID: String?
+    ) {
+        var payload = payload
+        if let jobMedia {
+            guard let object = jobMedia.objectValue else { throw ItemFailure(message: "\"media\" must be a descriptor object") }
+            do {
+                payload["media"] = .object(try MediaDescriptor(json: object).json)
+            } catch {
+                throw ItemFailure(message: "\"media\" is not a media descriptor: \(error)")
+            }
+        } else if let media, payload["media"] == nil {
+            payload["media"] = .object(media.json)
+        }
         guard let contract else {
             guard addEventID, payload["event_id"] == nil else { return (payload, nil) }
             var completed = payload

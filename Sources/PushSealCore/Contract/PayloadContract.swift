@@ -35,23 +35,14 @@ public struct PayloadContract: Sendable {
 
     /// The payload members the contract itself defines.
     public static let contractMembers = ["type", "id", "event_id", "schema_version"]
+    /// Members checked by their own format, not searched for links: `media` (media-v1.md).
+    public static let typedMembers = ["media"]
 
     /// The largest `event_id`, in bytes.
     public static let maximumEventIDLength = 128
 
     /// A fresh random `event_id`: a version 4 UUID, lower case.
-    public static func randomEventID() -> String {
-        var bytes = SecureRandom.bytes(16)
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
-        var text = ""
-        for (index, character) in hex.enumerated() {
-            if [8, 12, 16, 20].contains(index) { text.append("-") }
-            text.append(character)
-        }
-        return text
-    }
+    public static func randomEventID() -> String { RandomUUID.make() }
 
     /// Reads a contract file.
     /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path of what is wrong.

@@ -77,4 +77,25 @@
             bytes.withUnsafeBytes { Array(Kit.SHA256.hash(data: $0)) }
         }
     }
+
+    extension SHA256 {
+        /// SHA-256 over data that arrives in pieces (CryptoKit's `SHA256` hash function): a
+        /// download hashed as it streams. Not thread-safe; one per stream.
+        package final class Hasher {
+            private var function = Kit.SHA256()
+
+            /// A fresh hash.
+            package init() {}
+
+            /// Adds `bytes`.
+            package func update(_ bytes: UnsafeRawBufferPointer) {
+                function.update(bufferPointer: bytes)
+            }
+
+            /// The digest of everything added.
+            package func finalize() -> [UInt8] {
+                Array(function.finalize())
+            }
+        }
+    }
 #endif

@@ -1,0 +1,84 @@
+internal import PushSealPrimitives
+
+/// What the sealed content says of a media object: where it is, its key, its type, its length,
+/// its size and its SHA-256 (media-v1.md, "Descriptor"). The key never leaves this type except
+/// in ``json``, which goes into sealed content.
+public struct MediaDescriptor: Sendable, CustomStringConvertible {
+    /// Where the object is; always `https:`.
+    public let url: String
+    /// The media type.
+    public let type: MediaType
+    /// The media's length, before padding.
+    public let length: Int
+    /// The object's length.
+    public let size: Int
+    /// SHA-256 of the whole object.
+    public let sha256: [UInt8]
+    /// The object key.
+    let key: SecretBytes
+
+    /// The members of a descriptor.
+    static let members = ["url", "key", "type", "length", "size", "sha256"]
+
+    init(url: String, key: SecretBytes, type: MediaType, length: Int, sha256: [UInt8]) {
+        self.url = url
+        self.key = key
+        self.type = type
+        self.length = length
+        self.size = MediaObject.objectSize(length: length)
+        self.sha256 = sha256
+    }
+
+    /// Reads and checks a descriptor (the `media` member of decrypted content).
+    /// - Throws: ``MediaFailure`` with `media-insecure-url`, `media-too-large` or
+    ///   `media-integrity`, naming the member.
+    public init(json: JSONObject) throws(MediaFailure) {
+        for (name, _) in json where !Self.members.contains(where: { $0.isExactly(name) }) {
+            throw MediaFailure(.integrity, "$.media.\(name) is not a descriptor member")
+        }
+        guard let url = json["url"]?.stringValue else { throw MediaFailure(.integrity, "$.media.url must be a string") }
+        guard url.utf8.starts(with: "https://".utf8), url.utf8.count <= 2048,
+            !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else {
+            throw MediaFailure(.insecureURL, "$.media.url must be an https:// URL")
+        }
+        guard let keyText = json["key"]?.stringValue, let key = Base64URL.decodeSecret(keyText), key.count == 32 else {
+            throw MediaFailure(.integrity, "$.media.key must be 32 bytes of base64url")
+        }
+        guard let typeName = json["type"]?.stringValue, let type = MediaType(name: typeName) else {
+            throw MediaFailure(.integrity, "$.media.type is not a media type of media-v1")
+        }
+        guard let length = json["length"]?.numberValue?.intValue, length > 0 else {
+            throw MediaFailure(.integrity, "$.media.length must be an integer > 0")
+        }
+        guard length <= type.maximumLength else {
+            throw MediaFailure(.tooLarge, "\(type) is limited to \(type.maximumLength) bytes, not \(length)")
+        }
+        guard let size = json["size"]?.numberValue?.intValue, size == MediaObject.objectSize(length: length) else {
+            throw MediaFailure(.integrity, "$.media.size does not match $.media.length")
+        }
+        guard let hashText = json["sha256"]?.stringValue, let hash = Base64URL.decode(hashText), hash.count == 32 else {
+            throw MediaFailure(.integrity, "$.media.sha256 must be 32 bytes of base64url")
+        }
+        self.init(url: url, key: key, type: type, length: length, sha256: hash)
+    }
+
+    /// The descriptor as it goes into sealed content (with the key: seal it, never log it).
+    public var json: JSONObject {
+        JSONObject([
+            ("url", .string(url)), ("key", .string(Base64URL.encodeSecret(key))), ("type", .string(type.name)),
+            ("length", .number(JSONNumber(length))), ("size", .number(JSONNumber(size))),
+            ("sha256", .string(Base64URL.encode(sha256))),
+        ])
+    }
+
+    /// The same descriptor at another URL (once the object is uploaded).
+    public func at(_ url: String) throws(MediaFailure) -> MediaDescriptor {
+        var object = json
+        object["url"] = .string(url)
+        return try MediaDescriptor(json: object)
+    }
+
+    /// A readable form without the key.
+    public var description: String { "MediaDescriptor(\(type), \(length) bytes, \(url))" }
+}
