@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
         .executableTarget(
             name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
-        .target(name: "PushSealTestSupport", path: "Tests/PushSealTestSupport"),
+        .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
         .testTarget(
             name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"],
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),

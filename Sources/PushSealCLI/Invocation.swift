@@ -66,7 +66,8 @@ public enum Invocation: Equatable, Sendable {
             let reader = try ArgumentReader(rest, command: "inspect", valued: [], switches: [])
             return .inspect(input: try reader.inputFile())
         default:
-            throw UsageError("unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, media, help)")
+            throw UsageError(
+                "unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, media, help)")
         }
     }
 

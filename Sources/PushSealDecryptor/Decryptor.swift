@@ -76,7 +76,8 @@ public struct Decryptor: Sendable {
                 throw MediaFailure(.integrity, "$.media must be a descriptor object")
             }
             let descriptor = try MediaDescriptor(json: object)
-            let until = (deadline ?? ContinuousClock.now.advanced(by: .seconds(30))).advanced(by: .zero - Self.mediaMargin)
+            let until = (deadline ?? ContinuousClock.now.advanced(by: .seconds(30))).advanced(
+                by: .zero - Self.mediaMargin)
             switch media.fetch(descriptor, deadline: until, cancelled: cancelled) {
             case .success(let attachment): attached.attachment = attachment
             case .failure(let failure): attached.mediaFailure = failure

@@ -42,7 +42,8 @@ public struct MediaFetcher: Sendable {
         let temporary = "\(directory)/.\(name).part"
         let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else {
-            return .failure(MediaFailure(.unreachable, "cannot create a file in \(directory): \(String(cString: strerror(errno)))"))
+            return .failure(
+                MediaFailure(.unreachable, "cannot create a file in \(directory): \(String(cString: strerror(errno)))"))
         }
         var kept = false
         defer {
@@ -58,7 +59,8 @@ public struct MediaFetcher: Sendable {
             return .failure(error)
         }
         guard fsync(file) == 0, rename(temporary, "\(directory)/\(name)") == 0 else {
-            return .failure(MediaFailure(.unreachable, "cannot write the attachment: \(String(cString: strerror(errno)))"))
+            return .failure(
+                MediaFailure(.unreachable, "cannot write the attachment: \(String(cString: strerror(errno)))"))
         }
         kept = true
         return .success(MediaAttachment(file: "\(directory)/\(name)", type: descriptor.type, length: descriptor.length))
@@ -84,11 +86,18 @@ public struct MediaFetcher: Sendable {
             ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1) == CURLE_OK
             ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 3) == CURLE_OK
             ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1) == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, mediaBodyCallback) == CURLE_OK
+            ok =
+                ok
+                && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, mediaBodyCallback) == CURLE_OK
             ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, mediaHeaderCallback) == CURLE_OK
+            ok =
+                ok
+                && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, mediaHeaderCallback)
+                    == CURLE_OK
             ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
-            if let caFile { ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) == CURLE_OK }
+            if let caFile {
+                ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) == CURLE_OK
+            }
             guard ok, CPushSealShims_curl_multi_add_handle(multi, easy) == CURLM_OK else {
                 return MediaFailure(.unreachable, "libcurl refused the request options")
             }
@@ -126,7 +135,8 @@ public struct MediaFetcher: Sendable {
         private func transfer(
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
-            MediaFailure(.unreachable, "MediaFetcher's transport is libcurl, on Linux; on Apple platforms use URLSession")
+            MediaFailure(
+                .unreachable, "MediaFetcher's transport is libcurl, on Linux; on Apple platforms use URLSession")
         }
     #endif
 }
@@ -160,11 +170,13 @@ final class Download {
         let value = line[line.index(after: colon)...].filter { !$0.isWhitespace }
         guard let declared = Int(value) else { return true }
         if declared > descriptor.size {
-            failure = MediaFailure(.tooLarge, "Content-Length \(declared) is over the \(descriptor.size) bytes described")
+            failure = MediaFailure(
+                .tooLarge, "Content-Length \(declared) is over the \(descriptor.size) bytes described")
             return false
         }
         if declared < descriptor.size {
-            failure = MediaFailure(.integrity, "Content-Length \(declared) is under the \(descriptor.size) bytes described")
+            failure = MediaFailure(
+                .integrity, "Content-Length \(declared) is under the \(descriptor.size) bytes described")
             return false
         }
         return true

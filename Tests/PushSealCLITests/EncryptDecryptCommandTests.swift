@@ -274,3 +274,76 @@ struct ContractCommandTests {
         #expect(result.lines[1].contains("missing-event-id") && result.lines[2].contains("unknown-type"))
     }
 }
+
+@Suite("pushseal media", .serialized)
+struct MediaCommandTests {
+    @Test("media seal prints a descriptor, media open restores the file; HEIC is refused with a hint")
+    func sealAndOpen() throws {
+        let world = try CLIWorld()
+        let photo = MediaSamples.media(.jpeg, length: 150_000)
+        try Data(photo).write(to: URL(fileURLWithPath: world.directory.file("photo.jpg")))
+        let sealed = try world.run([
+            "media", "seal", "photo.jpg", "--out", "photo.psm", "--url", "https://cdn.example.com/p.psm",
+        ])
+        #expect(sealed.status == 0, "\(sealed.errors)")
+        try world.directory.write("photo.json", sealed.output)
+        let descriptor = try #require(try JSONParser.parse(sealed.output.trimmingCharacters(in: .newlines)).objectValue)
+        #expect(descriptor["type"] == .string("image/jpeg") && descriptor["length"] == .number(JSONNumber(150_000)))
+        #expect(try world.run(["media", "seal", "photo.jpg", "--out", "photo.psm"]).status == 2, "never overwritten")
+
+        let opened = try world.run(["media", "open", "photo.psm", "--descriptor", "photo.json", "--out", "back.jpg"])
+        #expect(opened.status == 0, "\(opened.errors)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: world.directory.file("back.jpg")))) == photo)
+
+        var object = Array(try Data(contentsOf: URL(fileURLWithPath: world.directory.file("photo.psm"))))
+        object[object.count / 2] ^= 1
+        try Data(object).write(to: URL(fileURLWithPath: world.directory.file("bad.psm")))
+        let refused = try world.run(["media", "open", "bad.psm", "--descriptor", "photo.json", "--out", "bad.jpg"])
+        #expect(refused.status == 1 && refused.errors.contains("media-integrity"))
+        #expect(!FileManager.default.fileExists(atPath: world.directory.file("bad.jpg")), "nothing released")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: world.directory.path).allSatisfy {
+                !$0.hasSuffix(".part")
+            })
+
+        try Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 1, count: 100)).write(
+            to: URL(fileURLWithPath: world.directory.file("photo.heic")))
+        let heic = try world.run(["media", "seal", "photo.heic", "--out", "heic.psm"])
+        #expect(heic.status == 2 && heic.errors.contains("transcode"))
+    }
+
+    @Test("encrypt --media seals the descriptor into the content; decrypt --media-dir fetches and attaches it")
+    func endToEnd() throws {
+        let world = try CLIWorld()
+        try FileManager.default.createDirectory(
+            atPath: world.directory.file("served"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: world.directory.file("inbox"), withIntermediateDirectories: true)
+        let server = try MediaServer(root: world.directory.file("served"), in: world.directory)
+        defer { server.stop() }
+        try Data(MediaSamples.media(.png, length: 90_000)).write(
+            to: URL(fileURLWithPath: world.directory.file("a.png")))
+        let sealed = try world.run([
+            "media", "seal", "a.png", "--out", "served/a.psm", "--url", "\(server.url)/files/a.psm",
+        ])
+        try world.directory.write("a.json", sealed.output)
+        let outer = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}},"event_id":"m1"}"#, ["--media", "a.json"])
+            .output
+        #expect(!outer.contains(server.url), "the URL travels only inside the envelope")
+        let opened = try world.run(
+            ["decrypt", "--store", "store", "--media-dir", "inbox", "--ca-file", server.certificate], input: outer)
+        #expect(opened.status == 0, "\(opened.errors)")
+        let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        let attachment = try #require(result["attachment"]?.objectValue)
+        #expect(attachment["type"] == .string("image/png") && attachment["length"] == .number(JSONNumber(90_000)))
+
+        try world.directory.write("gone.json", sealed.output.replacingOccurrences(of: "/files/", with: "/missing/"))
+        let gone = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}}}"#, ["--media", "gone.json"]).output
+        let degraded = try world.run(
+            ["decrypt", "--store", "store", "--media-dir", "inbox", "--ca-file", server.certificate], input: gone)
+        #expect(degraded.status == 1)
+        #expect(
+            degraded.output.contains(#""status":"decrypted""#)
+                && degraded.output.contains(#""media-error":"media-unreachable""#))
+    }
+}

@@ -6,7 +6,8 @@ enum EncryptCommand {
     static func run(_ arguments: EncryptArguments, console: Console) throws(UsageError) -> ExitStatus {
         let sender = try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) }
         let recipient = try arguments.recipientFile.map { path throws(UsageError) in try KeyFiles.recipient(path) }
-        let preparation = try PayloadPreparation(arguments.contract, media: arguments.contract.mediaFile, command: "encrypt")
+        let preparation = try PayloadPreparation(
+            arguments.contract, media: arguments.contract.mediaFile, command: "encrypt")
         if arguments.jsonLines {
             return try BatchEncryption(
                 arguments: arguments, defaultRecipient: recipient, sender: sender, preparation: preparation,

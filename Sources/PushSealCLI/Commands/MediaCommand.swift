@@ -24,7 +24,8 @@ enum MediaCommand {
         }
         if url == nil {
             console.errors.writeLine(
-                "pushseal media seal: no --url: the descriptor names \(descriptor.url); set \"url\" to where \(output) is served")
+                "pushseal media seal: no --url: the descriptor names \(descriptor.url); set \"url\" to where \(output) is served"
+            )
         }
         console.errors.writeLine(
             "pushseal: sealed \(descriptor.type) (\(descriptor.length) bytes) into \(output) (\(descriptor.size) bytes); "
@@ -105,7 +106,9 @@ enum MediaFile {
         try body { bytes in
             try Descriptor.writeAll(file, Array(bytes))
         }
-        guard fsync(file) == 0 else { throw UsageError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard fsync(file) == 0 else {
+            throw UsageError("cannot write \(temporary): \(String(cString: strerror(errno)))")
+        }
         guard access(path, F_OK) != 0 else { throw UsageError("\(path) exists (it is never overwritten)") }
         guard rename(temporary, path) == 0 else {
             throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")

@@ -43,7 +43,9 @@ struct PayloadPreparation: Sendable {
     ) {
         var payload = payload
         if let jobMedia {
-            guard let object = jobMedia.objectValue else { throw ItemFailure(message: "\"media\" must be a descriptor object") }
+            guard let object = jobMedia.objectValue else {
+                throw ItemFailure(message: "\"media\" must be a descriptor object")
+            }
             do {
                 payload["media"] = .object(try MediaDescriptor(json: object).json)
             } catch {

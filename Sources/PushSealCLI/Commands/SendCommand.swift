@@ -23,7 +23,8 @@ enum SendCommand {
             defaultRecipient: try arguments.recipientFile.map { path throws(UsageError) in try KeyFiles.recipient(path)
             },
             sender: try arguments.senderFile.map { path throws(UsageError) in try KeyFiles.privateKey(path) },
-            preparation: try PayloadPreparation(arguments.contract, media: arguments.contract.mediaFile, command: "send"))
+            preparation: try PayloadPreparation(
+                arguments.contract, media: arguments.contract.mediaFile, command: "send"))
         let source = InputSource(path: arguments.input)
         let descriptor = try source.openDescriptor()
         let items = DeliveryItems(reader: LineReader(descriptor: descriptor), jobs: jobs)

@@ -1,5 +1,6 @@
 /// Why a media attachment could not be used (media-v1.md, "Failures"). The notification still
-/// shows its decrypted text, without the attachment.
+/// shows its decrypted text, without the attachment. Two failures are equal when their reasons
+/// are.
 public struct MediaFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable reason, as the CLI prints it.
     public struct Reason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -39,4 +40,10 @@ public struct MediaFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `reason: detail`.
     public var description: String { "\(reason): \(detail)" }
+
+    /// Equality of the reasons.
+    public static func == (lhs: MediaFailure, rhs: MediaFailure) -> Bool { lhs.reason == rhs.reason }
+
+    /// Hashes what equality compares.
+    public func hash(into hasher: inout Hasher) { hasher.combine(reason) }
 }

@@ -23,7 +23,8 @@ public final class MediaStreamSealer {
     public init(type: MediaType, length: Int) throws {
         guard length > 0, length <= type.maximumLength else {
             throw PushSealError(
-                .invalidPayload, "\(type) media must be 1 to \(type.maximumLength) bytes (Apple's limit), not \(length)")
+                .invalidPayload, "\(type) media must be 1 to \(type.maximumLength) bytes (Apple's limit), not \(length)"
+            )
         }
         self.type = type
         self.length = length

@@ -40,7 +40,9 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public static let avi = MediaType("video/avi", "avi", videoLimit)
 
     /// Every type of media-v1.
-    public static let all: [MediaType] = [.jpeg, .png, .gif, .aiff, .wav, .mp3, .mpeg4Audio, .mpegVideo, .mpeg4Video, .avi]
+    public static let all: [MediaType] = [
+        .jpeg, .png, .gif, .aiff, .wav, .mp3, .mpeg4Audio, .mpegVideo, .mpeg4Video, .avi,
+    ]
 
     /// The type named `name` (byte for byte), if media-v1 has it.
     public init?(name: String) {
@@ -61,7 +63,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
         let bytes = Array(head.prefix(sniffLength))
         func at(_ offset: Int, _ text: String) -> Bool {
             let expected = Array(text.utf8)
-            return bytes.count >= offset + expected.count && Array(bytes[offset..<(offset + expected.count)]) == expected
+            return bytes.count >= offset + expected.count
+                && Array(bytes[offset..<(offset + expected.count)]) == expected
         }
         func starts(_ magic: [UInt8]) -> Bool { bytes.starts(with: magic) }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }

@@ -77,3 +77,46 @@ package final class MockAPNs: @unchecked Sendable {
         ]
     }
 }
+
+/// The media server of `interop/python/media_server.py`, serving `root`, run for one test.
+package final class MediaServer: @unchecked Sendable {
+    /// `https://127.0.0.1:PORT`.
+    package let url: String
+    /// The server's self-signed certificate, for `--ca-file`.
+    package let certificate: String
+    private let process: Process
+
+    /// Starts the server over `root`; returns once it listens.
+    package init(root: String, in directory: TemporaryDirectory) throws {
+        let script = PythonPeer.directory.appendingPathComponent("media_server.py").path
+        let ready = directory.file("media-ready.json")
+        process = Process()
+        process.executableURL = try PythonPeer.interpreter.get()
+        process.arguments = [script, "serve", "--root", root, "--ready", ready, "--cert-dir", directory.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = Pipe()
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: ready) {
+            guard Date() < deadline, process.isRunning else {
+                process.terminate()
+                throw PythonPeer.PeerUnavailable(reason: "the media server did not start")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let info =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ready))) as? [String: Any]
+        url = "https://127.0.0.1:\(info?["port"] as? Int ?? 0)"
+        certificate = info?["certificate"] as? String ?? ""
+    }
+
+    deinit { stop() }
+
+    /// Stops the server (SIGKILL, as for the mock APNs).
+    package func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}

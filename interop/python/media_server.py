@@ -1,0 +1,129 @@
+"""A local HTTPS server for PushSeal's media tests: serves media objects, and misbehaves on cue.
+
+HTTPS on 127.0.0.1 with a self-signed certificate made at start (the same maker as the mock
+APNs). Paths, where NAME is a file in --root:
+
+    /files/NAME           the file, with its Content-Length
+    /redirect/NAME        302 to /files/NAME (https: must be followed)
+    /redirect-http/NAME   302 to http://…/files/NAME (must be refused)
+    /redirect-loop        302 to itself, forever (must give up)
+    /missing              404
+    /stall/NAME           the headers and 100 bytes, then nothing for 60 s
+    /longer/NAME          the file and 100 more bytes, with no Content-Length
+    /lying-length/NAME    Content-Length 10 bytes over the file's length, then the file
+    /short-length/NAME    Content-Length 10 bytes under the file's length, then that much
+
+    python media_server.py serve --root DIR --ready ready.json --cert-dir DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import os
+import ssl
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mock_apns import self_signed_certificate  # noqa: E402
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    root = "."
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+    def file(self, name: str) -> bytes | None:
+        path = os.path.join(self.root, os.path.basename(name))
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+
+    def send(self, status: int, body: bytes, length: int | None = None, headers: dict | None = None) -> None:
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if length is None:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        else:
+            self.send_header("Content-Length", str(length))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        parts = self.path.strip("/").split("/", 1)
+        kind, name = parts[0], parts[1] if len(parts) > 1 else ""
+        port = self.server.server_address[1]
+        if kind == "redirect-loop":
+            return self.send(302, b"", 0, {"Location": "/redirect-loop"})
+        if kind == "redirect":
+            return self.send(302, b"", 0, {"Location": f"/files/{name}"})
+        if kind == "redirect-http":
+            return self.send(302, b"", 0, {"Location": f"http://127.0.0.1:{port}/files/{name}"})
+        body = self.file(name) if name else None
+        if body is None:
+            return self.send(404, b"not found", 9)
+        if kind == "files":
+            return self.send(200, body, len(body))
+        if kind == "stall":
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:100])
+            self.wfile.flush()
+            time.sleep(60)
+            return None
+        if kind == "longer":
+            return self.send(200, body + b"\0" * 100, None)
+        if kind == "lying-length":
+            return self.send(200, body, len(body) + 10)
+        if kind == "short-length":
+            return self.send(200, body[:-10], len(body) - 10)
+        return self.send(404, b"not found", 9)
+
+
+def serve(arguments) -> None:
+    Handler.root = arguments.root
+    certificate, key = self_signed_certificate(arguments.cert_dir)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificate, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    with open(arguments.ready + ".tmp", "w") as handle:
+        json.dump({"port": server.server_address[1], "certificate": certificate}, handle)
+    os.replace(arguments.ready + ".tmp", arguments.ready)
+    # Stop when standard input closes (the test that started the server has gone), or after the lifetime.
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    deadline = time.time() + arguments.lifetime
+
+    def watch_stdin() -> None:
+        while os.read(0, 65536):
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    while time.time() < deadline:
+        time.sleep(0.5)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="media_server.py", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    command = commands.add_parser("serve")
+    command.add_argument("--root", required=True)
+    command.add_argument("--ready", required=True)
+    command.add_argument("--cert-dir", required=True)
+    command.add_argument("--lifetime", type=float, default=300)
+    serve(parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()
