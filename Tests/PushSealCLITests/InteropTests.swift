@@ -89,6 +89,46 @@ struct InteropTests {
         print("interop: \(compared) tampered \(suite) envelopes degraded with the same reason on both sides")
     }
 
+    @Test("Python checks every vector of media-v1.json, and re-seals the positive ones byte for byte")
+    func mediaVectors() throws {
+        let file = TestVectors.packageRoot.appendingPathComponent("Tests/PushSealCoreTests/Vectors/media-v1.json")
+        let result = try PythonPeer.media(["vectors", file.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("14 passed, 0 failed"))
+        print("interop: Python checked media-v1.json: \(result.output.trimmingCharacters(in: .newlines))")
+    }
+
+    @Test("media objects: Python seals, pushseal opens; pushseal seals, Python opens")
+    func mediaBothWays() throws {
+        let world = try CLIWorld()
+        for (name, type, length) in [
+            ("a.jpg", MediaType.jpeg, 90_000), ("b.mp4", .mpeg4Video, 140_000), ("c.wav", .wav, 1_234),
+        ] {
+            let media = MediaSamples.media(type, length: length)
+            try Data(media).write(to: URL(fileURLWithPath: world.directory.file(name)))
+            let python = try PythonPeer.media(
+                ["seal", name, "--out", "\(name).py.psm", "--url", "https://cdn.example.com/\(name)"],
+                in: world.directory.path)
+            #expect(python.status == 0, "\(python.errors)")
+            try world.directory.write("\(name).py.json", python.output)
+            let opened = try world.run(
+                ["media", "open", "\(name).py.psm", "--descriptor", "\(name).py.json", "--out", "\(name).from-python"])
+            #expect(opened.status == 0, "\(opened.errors)")
+            #expect(
+                Array(try Data(contentsOf: URL(fileURLWithPath: world.directory.file("\(name).from-python")))) == media)
+
+            let swift = try world.run(
+                ["media", "seal", name, "--out", "\(name).swift.psm", "--url", "https://cdn.example.com/\(name)"])
+            try world.directory.write("\(name).swift.json", swift.output)
+            let byPython = try PythonPeer.media(
+                ["open", "\(name).swift.psm", "--descriptor", "\(name).swift.json", "--out", "\(name).from-swift"],
+                in: world.directory.path)
+            #expect(byPython.status == 0 && byPython.output.contains(type.name), "\(byPython.output)")
+            #expect(
+                Array(try Data(contentsOf: URL(fileURLWithPath: world.directory.file("\(name).from-swift")))) == media)
+        }
+    }
+
     static func decode(_ text: String) -> [UInt8]? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)

@@ -11,26 +11,8 @@ struct MediaStreamTests {
         try MediaSamples.seal(bytes, as: type)
     }
 
-    /// Opens `object` in pieces of `piece` bytes; the media, or the failure.
-    static func open(_ object: [UInt8], _ descriptor: MediaDescriptor, piece: Int = 7_777) -> Result<
-        [UInt8], MediaFailure
-    > {
-        let opener = MediaStreamOpener(descriptor: descriptor)
-        var media: [UInt8] = []
-        do {
-            var offset = 0
-            while offset < object.count {
-                let end = min(object.count, offset + piece)
-                try object[offset..<end].withUnsafeBytes { try opener.append($0) { media += $0 } }
-                offset = end
-            }
-            try opener.finish()
-            return .success(media)
-        } catch let failure as MediaFailure {
-            return .failure(failure)
-        } catch {
-            return .failure(MediaFailure(.integrity, "\(error)"))
-        }
+    static func open(_ object: [UInt8], _ descriptor: MediaDescriptor) -> Result<[UInt8], MediaFailure> {
+        MediaSamples.open(object, descriptor)
     }
 
     @Test(

@@ -38,9 +38,20 @@ package enum PythonPeer {
     package static func pushseal(_ arguments: [String], input: String = "", in workingDirectory: String? = nil) throws
         -> CLIRunner.Result
     {
+        try script("pushseal.py", arguments, input: input, in: workingDirectory)
+    }
+
+    /// Runs `pushseal_media.py arguments…`, the independent media-v1 implementation.
+    package static func media(_ arguments: [String], in workingDirectory: String? = nil) throws -> CLIRunner.Result {
+        try script("pushseal_media.py", arguments, in: workingDirectory)
+    }
+
+    private static func script(
+        _ name: String, _ arguments: [String], input: String = "", in workingDirectory: String?
+    ) throws -> CLIRunner.Result {
         let python = try interpreter.get()
-        let script = directory.appendingPathComponent("pushseal.py").path
-        return try run(python.path, [script] + arguments, input: input, in: workingDirectory)
+        return try run(
+            python.path, [directory.appendingPathComponent(name).path] + arguments, input: input, in: workingDirectory)
     }
 
     static func run(_ executable: String, _ arguments: [String], input: String = "", in workingDirectory: String? = nil)

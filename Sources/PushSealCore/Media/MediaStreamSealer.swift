@@ -20,7 +20,19 @@ public final class MediaStreamSealer {
 
     /// A sealer for `length` bytes of `type`, under a fresh random key and salt.
     /// - Throws: `PushSealError.Code.invalidPayload` when `length` is 0 or over the type's limit.
-    public init(type: MediaType, length: Int) throws {
+    public convenience init(type: MediaType, length: Int) throws {
+        try self.init(
+            type: type, length: length, objectKey: SecretBytes(randomCount: 32),
+            salt: SecureRandom.bytes(MediaObject.saltByteCount))
+    }
+
+    /// A sealer with a given object key and salt: for reproducible test vectors only (a real
+    /// object always has a fresh random key).
+    package convenience init(type: MediaType, length: Int, objectKey: [UInt8], salt: [UInt8]) throws {
+        try self.init(type: type, length: length, objectKey: SecretBytes(copying: objectKey), salt: salt)
+    }
+
+    private init(type: MediaType, length: Int, objectKey: SecretBytes, salt: [UInt8]) throws {
         guard length > 0, length <= type.maximumLength else {
             throw PushSealError(
                 .invalidPayload, "\(type) media must be 1 to \(type.maximumLength) bytes (Apple's limit), not \(length)"
@@ -30,8 +42,8 @@ public final class MediaStreamSealer {
         self.length = length
         paddedLength = MediaObject.paddedLength(length)
         chunkCount = MediaObject.chunkCount(paddedLength: paddedLength)
-        objectKey = SecretBytes(randomCount: 32)
-        salt = SecureRandom.bytes(MediaObject.saltByteCount)
+        self.objectKey = objectKey
+        self.salt = salt
         streamKey = try MediaObject.streamKey(objectKey: objectKey, salt: salt)
         associatedData = MediaObject.associatedData(type: type, length: length)
         pending.reserveCapacity(MediaObject.chunkByteCount)
