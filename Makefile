@@ -71,7 +71,7 @@ release-cryptokit: deps mirrors
 
 ## test-tsan: the concurrency tests (session races, ledger, store writers) under ThreadSanitizer
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --filter "ExtensionSession|EventLedger|FileKeyStore|KeyStoreRules|RouteTests"
+	$(SWIFT) test --sanitize=thread --filter "ExtensionSession|EventLedger|FileKeyStore|KeyStoreRules|RouteTests|MediaFetcherTests/downloadExpiryRaces"
 
 ## python-peer: the Python implementation's virtual environment (interop tests and bench)
 python-peer: $(PEER_VENV)/requirements.stamp

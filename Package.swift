@@ -144,6 +144,9 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
             name: "FuzzEnvelope", dependencies: ["PushSealCore"], path: "Fuzz/FuzzEnvelope",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
+            name: "FuzzMedia", dependencies: ["PushSealCore", "PushSealPrimitives"], path: "Fuzz/FuzzMedia",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
             name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]

@@ -16,7 +16,7 @@ vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 # The combined -sanitize=fuzzer,address, passed last, instruments every Swift module; SwiftPM's
 # --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
 sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
-for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore; do
+for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia; do
     PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" 2>&1 |
         grep -vE "^\[|ld.gold: warning" || true
 done
@@ -26,7 +26,7 @@ python3 - "$vectors" "$build" <<'PY'
 import base64, json, os, sys
 vectors, build = sys.argv[1], sys.argv[2]
 document = json.load(open(vectors))
-for name in ("decrypt", "envelope", "keystore"):
+for name in ("decrypt", "envelope", "keystore", "media"):
     os.makedirs(f"{build}/corpus-{name}", exist_ok=True)
 for index, vector in enumerate(document["positive"] + document["negative"]):
     text = vector["envelope"]
@@ -46,6 +46,12 @@ for index, vector in enumerate(document["negative"]):
     if index % 2:
         root["policy"] = {"require-sealed": True, "neutral-title": "New", "neutral-body": "Open the app"}
     open(f"{build}/corpus-keystore/store-{index}", "w").write(json.dumps(root, separators=(",", ":")))
+# Media objects: each positive vector of media-v1.json, its index first (the target's descriptor choice).
+media = json.load(open("Tests/PushSealCoreTests/Vectors/media-v1.json"))
+for index, vector in enumerate(media["positive"]):
+    text = vector["object"]
+    raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    open(f"{build}/corpus-media/object-{index}", "wb").write(bytes([index]) + raw)
 PY
 
 # Leak detection is off: the key ring lives in a global for the whole run, and Swift keeps
@@ -53,16 +59,17 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope keystore; do
+for target in decrypt envelope keystore media; do
     case $target in
         keystore) binary=$bin/FuzzKeyStore ;;
+        media) binary=$bin/FuzzMedia ;;
         *) binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1} ;;
     esac
     dictionary=()
     [[ -f Fuzz/$target.dict ]] && dictionary=(-dict="Fuzz/$target.dict")
     echo "fuzz: $target for ${seconds}s"
     ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" "${dictionary[@]}" \
-        -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+        -max_total_time="$seconds" -max_len="$([[ $target == media ]] && echo 140000 || echo 8192)" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
         -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 2>"$build/$target.log" || status=$?
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|ERROR|SUMMARY" "$build/$target.log" || true
     # Without coverage feedback a run proves little: refuse to call it a pass.

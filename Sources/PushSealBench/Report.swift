@@ -14,10 +14,12 @@ struct Report {
     let batch: CLIBench.BatchResult?
     let decrypt: CLIBench.DecryptResult?
     let send: SendBench.Result?
+    let media: MediaBench.Result?
 
     static let floorTarget = 0.85
     static let pythonTarget = 1.5
     static let residentTarget = 16 * 1024 * 1024
+    static let mediaFloorTarget = 0.8
 
     private func mark(_ ok: Bool) -> String { ok ? "ok  " : "MISS" }
 
@@ -79,6 +81,24 @@ struct Report {
                 "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
                     + "\(format(send.thirtyTwoStreams)) with 32")
         }
+        if let media {
+            let sealRatio = media.seal / media.sealFloor
+            let openRatio = media.open / media.openFloor
+            lines.append(
+                "media objects (8 MB): seal \(format(media.seal)) MB/s, floor \(format(media.sealFloor)), "
+                    + "ratio \(format(sealRatio, 2)) \(mark(sealRatio >= Self.mediaFloorTarget)); open \(format(media.open)) MB/s, "
+                    + "floor \(format(media.openFloor)), ratio \(format(openRatio, 2)) \(mark(openRatio >= Self.mediaFloorTarget))"
+            )
+            if let fetch = media.fetch {
+                let megabytes = Double(fetch.peakResidentBytes) / 1_048_576
+                lines.append(
+                    "one `pushseal decrypt --media-dir` fetching a 50 MB video: peak RSS \(format(megabytes, 1)) MB "
+                        + "(target < 16 MB: \(fetch.peakResidentBytes < Self.residentTarget ? "ok" : "MISS")), "
+                        + "wall \(format(fetch.seconds, 2)) s")
+            } else {
+                lines.append("the 50 MB video fetch could not be measured (media_server.py did not start)")
+            }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -114,6 +134,19 @@ struct Report {
                     ("peakResidentBytes", .number(JSONNumber(decrypt.peakResidentBytes))),
                     ("wallSeconds", number(decrypt.seconds, 4)),
                 ]))
+        }
+        if let media {
+            var entry = JSONObject([
+                ("sealMegabytesPerSecond", number(media.seal)),
+                ("sealFloorMegabytesPerSecond", number(media.sealFloor)),
+                ("openMegabytesPerSecond", number(media.open)),
+                ("openFloorMegabytesPerSecond", number(media.openFloor)),
+            ])
+            if let fetch = media.fetch {
+                entry["fetchDecryptPeakResidentBytes"] = .number(JSONNumber(fetch.peakResidentBytes))
+                entry["fetchDecryptWallSeconds"] = number(fetch.seconds, 3)
+            }
+            object["media"] = .object(entry)
         }
         if let send {
             object["send"] = .object(

@@ -142,4 +142,40 @@ struct MediaFetcherTests {
         ExtensionSessionTests.wait(seconds: 5) { shelf.left.count == 1 }
         #expect(shelf.left.count == 1, "only the first fetch's attachment is left: \(shelf.left)")
     }
+
+    @Test("races between a finishing download and expiry: one handler call each, and no attachment left unshown")
+    func downloadExpiryRaces() throws {
+        let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 20_000)])
+        let device = try Device()
+        let fetcher = MediaFetcher(directory: shelf.attachments, caFile: shelf.server.certificate)
+        let decryptor = Decryptor(keyStore: MemoryKeyStore(ring: try device.store.loadKeyRing()), media: fetcher)
+        let media = try #require(shelf.descriptors["a.psm"]).at("\(shelf.server.url)/files/a.psm").json
+        let payload = try device.seal(
+            #"{"aps":{"alert":"Photo"},"media":\#(JSONWriter.string(.object(media)))}"#)
+        let sessions = 60
+        let delivered = Protected<[[DecryptionResult]]>(Array(repeating: [], count: sessions))
+        let expirer = DispatchQueue(label: "expire", attributes: .concurrent)
+        let group = DispatchGroup()
+        for index in 0..<sessions {
+            let session = ExtensionSession(payload: payload, decryptor: decryptor) { result in
+                delivered.withLock { $0[index].append(result) }
+            }
+            group.enter()
+            session.didReceive()
+            expirer.asyncAfter(deadline: .now() + .milliseconds(index % 30)) {
+                session.timeWillExpire()
+                group.leave()
+            }
+        }
+        group.wait()
+        ExtensionSessionTests.wait(seconds: 20) { delivered.withLock { $0.allSatisfy { !$0.isEmpty } } }
+        Thread.sleep(forTimeInterval: 1.0)
+        let results = delivered.withLock { $0 }
+        #expect(results.allSatisfy { $0.count == 1 }, "handler calls: \(Set(results.map(\.count)))")
+        let shown = Set(results.compactMap { $0.first?.attachment?.file.split(separator: "/").last.map(String.init) })
+        #expect(
+            results.allSatisfy { $0.first?.status == .decrypted || $0.first?.reason == .timeout },
+            "decrypted (with or without media), or the placeholder when time ran out before decryption")
+        #expect(Set(shelf.left) == shown, "every attachment on disk was delivered; none half-written")
+    }
 }
