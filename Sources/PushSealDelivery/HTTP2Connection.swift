@@ -9,19 +9,7 @@
     /// connection drops, and a request caught by the drop reports a transport error.
     final class HTTP2Connection {
         /// One finished request.
-        struct Response {
-            /// The HTTP status, or nil when the request failed in transport.
-            let status: Int?
-            /// Response headers, names in lower case.
-            let headers: [String: String]
-            /// The response body.
-            let body: [UInt8]
-            /// Curl's description of a transport failure.
-            let transportError: String?
-            /// True when the transport failure cannot heal by retrying (a certificate that does not
-            /// verify, a server that does not speak HTTP/2, a response over the size cap).
-            var transportFailureIsPermanent = false
-        }
+        typealias Response = HTTP2Response
 
         /// The most of a response body read: APNs answers with a few dozen bytes of JSON.
         static let maximumResponseBody = 64 * 1024
@@ -233,13 +221,7 @@
     /// On Apple platforms: no libcurl, so no connection can be made (see the top of this file).
     final class HTTP2Connection {
         /// One finished request (never produced here).
-        struct Response {
-            let status: Int?
-            let headers: [String: String]
-            let body: [UInt8]
-            let transportError: String?
-            var transportFailureIsPermanent = false
-        }
+        typealias Response = HTTP2Response
 
         init(caFile: String?) throws {
             throw DeliveryError("APNsClient's HTTP/2 transport is libcurl, on Linux; on Apple platforms use URLSession")

@@ -319,7 +319,7 @@ struct MediaCommandTests {
             atPath: world.directory.file("served"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
             atPath: world.directory.file("inbox"), withIntermediateDirectories: true)
-        let server = try MediaServer(root: world.directory.file("served"), in: world.directory)
+        let server = try MediaServer(mediaRoot: world.directory.file("served"), in: world.directory)
         defer { server.stop() }
         try Data(MediaSamples.media(.png, length: 90_000)).write(
             to: URL(fileURLWithPath: world.directory.file("a.png")))

@@ -26,7 +26,7 @@ struct MediaFetcherTests {
                 try Data(object).write(to: URL(fileURLWithPath: directory.file("served/\(item.name)")))
                 descriptors[item.name] = descriptor
             }
-            server = try MediaServer(root: directory.file("served"), in: directory)
+            server = try MediaServer(mediaRoot: directory.file("served"), in: directory)
         }
 
         /// Fetches `name` from `path` (e.g. `files`, `stall`) with `seconds` to go.

@@ -5,26 +5,8 @@
         import Crypto
     #endif
 
-    /// X25519 key agreement (RFC 7748) from CryptoKit's `Curve25519.KeyAgreement`.
-    package enum X25519 {
-        /// The length of private keys, public keys and shared secrets.
-        package static let keyByteCount = 32
-
-        /// A public key: 32 bytes, exactly as on the wire and in a JWK's `x`.
-        package struct PublicKey: Sendable, Hashable {
-            /// The raw 32 bytes.
-            package let rawRepresentation: [UInt8]
-
-            /// Wraps 32 raw bytes. Any 32 bytes are a syntactically valid X25519 public key;
-            /// low-order points are refused later, when agreement yields all zeros.
-            package init(rawRepresentation: [UInt8]) throws {
-                guard rawRepresentation.count == keyByteCount else {
-                    throw CryptoFailure.invalidKey("an X25519 public key has 32 bytes, not \(rawRepresentation.count)")
-                }
-                self.rawRepresentation = rawRepresentation
-            }
-        }
-
+    /// X25519's private key from CryptoKit's `Curve25519.KeyAgreement`.
+    extension X25519 {
         /// A private key and its public key.
         package struct PrivateKey: Sendable {
             /// The 32-byte scalar, as in a JWK's `d`.
@@ -53,7 +35,7 @@
                     throw CryptoFailure.invalidKey("X25519 private key gives no public key")
                 }
                 self.rawRepresentation = rawRepresentation
-                self.publicKey = try PublicKey(rawRepresentation: Array(key.publicKey.rawRepresentation))
+                self.publicKey = PublicKey(derived: Array(key.publicKey.rawRepresentation))
             }
 
             /// The Diffie-Hellman shared secret with `peer`.

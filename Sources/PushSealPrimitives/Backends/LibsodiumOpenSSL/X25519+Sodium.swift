@@ -1,30 +1,8 @@
 #if !PUSHSEAL_CRYPTOKIT
     internal import CSodium
 
-    /// X25519 key agreement (RFC 7748) through libsodium's `crypto_scalarmult`.
-    package enum X25519 {
-        /// The length of private keys, public keys and shared secrets.
-        package static let keyByteCount = 32
-
-        /// A public key: 32 bytes, exactly as on the wire and in a JWK's `x`.
-        package struct PublicKey: Sendable, Hashable {
-            /// The raw 32 bytes.
-            package let rawRepresentation: [UInt8]
-
-            /// Wraps 32 raw bytes. Any 32 bytes are a syntactically valid X25519 public key;
-            /// low-order points are refused later, when agreement yields all zeros.
-            package init(rawRepresentation: [UInt8]) throws {
-                guard rawRepresentation.count == keyByteCount else {
-                    throw CryptoFailure.invalidKey("an X25519 public key has 32 bytes, not \(rawRepresentation.count)")
-                }
-                self.rawRepresentation = rawRepresentation
-            }
-
-            fileprivate init(derived bytes: [UInt8]) {
-                rawRepresentation = bytes
-            }
-        }
-
+    /// X25519's private key through libsodium's `crypto_scalarmult`.
+    extension X25519 {
         /// A private key and its public key.
         package struct PrivateKey: Sendable {
             /// The 32-byte scalar, as in a JWK's `d`.
