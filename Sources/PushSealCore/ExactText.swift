@@ -3,7 +3,7 @@
 /// Swift's `String ==` (and so `switch`, `Set` and `Dictionary`) compares by Unicode canonical
 /// equivalence: `"\u{212A}"` (KELVIN SIGN) equals `"K"`. For protocol text — JSON member names,
 /// `kty`, `crv`, suite and role names — two spellings that are different bytes are different
-/// names, so every such comparison goes through this type or ``Swift/String/isExactly(_:)``.
+/// names, so every such comparison goes through this type or `String.isExactly(_:)`.
 ///
 /// ```swift
 /// switch ExactText(keyType) {

@@ -61,6 +61,7 @@ public struct Decryptor: Sendable {
     /// Fetches the `media` of decrypted content: the result with its attachment, or with the
     /// reason it has none (the text is shown either way). Anything else is returned as it is.
     /// - Parameters:
+    ///   - result: a result of ``prepare(_:deadline:)``.
     ///   - deadline: the work's deadline; the download gets until ``mediaMargin`` before it
     ///     (30 seconds when nil).
     ///   - cancelled: polled during the download; true stops it.

@@ -99,8 +99,10 @@ extension FileKeyStore {
     /// that was handed out is never lost: the key is stored, not current; `deliver` hands it
     /// out; then it is made current. When `deliver` throws, the key is removed again. A process
     /// killed between the steps leaves the key stored and not current.
-    /// - Parameter deliver: gives the server the new key (its public half, or a shared key
-    ///   itself); called outside the writers' lock.
+    /// - Parameters:
+    ///   - suite: the new key's suite; nil keeps the current key's (X25519 in an empty store).
+    ///   - deliver: gives the server the new key (its public half, or a shared key itself);
+    ///     called outside the writers' lock.
     /// - Returns: the new key.
     @discardableResult
     public func rotate(suite: EnvelopeSuite? = nil, deliver: (PrivateKey) throws -> Void = { _ in }) throws
@@ -136,8 +138,10 @@ extension FileKeyStore {
     }
 
     /// Removes the key `kid`.
-    /// - Parameter role: which key, when a store written by an older build holds a device key
-    ///   and a sender with the same kid; nil when the kid is unambiguous.
+    /// - Parameters:
+    ///   - kid: the key's id.
+    ///   - role: which key, when a store written by an older build holds a device key and a
+    ///     sender with the same kid; nil when the kid is unambiguous.
     /// - Throws: `PushSealError.Code.invalidKey` for an unknown kid, an ambiguous one without
     ///   `role`, or the current device key.
     public func retire(kid: String, role: StoredKey.Role? = nil) throws {

@@ -12,7 +12,7 @@ public import PushSealCore
 /// - `ledger.sqlite` (0600): the event ledger (see ``EventLedger``).
 ///
 /// The container is shared with the app, so everything in it is untrusted input: the directory
-/// and its files are opened as ``StoreDirectory`` describes (no symbolic link followed, no FIFO
+/// and its files are opened as `StoreDirectory` describes (no symbolic link followed, no FIFO
 /// or device opened, owner and mode checked on the open descriptor, size capped). A refusal
 /// names the file, the reason and the fix. Readers take no lock: writers replace `keys.json` by
 /// rename, so a reader sees the old file or the new one, never half of either.

@@ -18,7 +18,7 @@ internal import PushSealPOSIX
 /// Nothing is left behind on failure. Memory stays constant: one chunk at a time.
 ///
 /// On Linux the transport is libcurl, opened at run time; on Apple platforms use `URLSession`
-/// with a ``MediaStreamOpener`` (an adapter is not part of this package yet).
+/// with a `MediaStreamOpener` (an adapter is not part of this package yet).
 public struct MediaFetcher: Sendable {
     /// Where attachments are written (the app's container).
     public let directory: String
@@ -33,6 +33,7 @@ public struct MediaFetcher: Sendable {
 
     /// Fetches, checks and writes the object `descriptor` describes.
     /// - Parameters:
+    ///   - descriptor: the `media` member of decrypted content.
     ///   - deadline: when to give up (`media-timeout`).
     ///   - cancelled: polled while downloading; true stops the download (`media-timeout`).
     public func fetch(

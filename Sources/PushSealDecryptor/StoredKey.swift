@@ -15,7 +15,7 @@ public struct StoredKey: Sendable {
         /// A trusted sender's public key.
         case sender
 
-        /// The role spelled exactly `name` (byte for byte, see ``ExactText``).
+        /// The role spelled exactly `name` (byte for byte, see `ExactText`).
         public init?(exactly name: String) {
             guard let role = [Role.device, .sender].first(where: { $0.rawValue.isExactly(name) }) else { return nil }
             self = role
