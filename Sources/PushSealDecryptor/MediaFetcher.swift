@@ -193,7 +193,7 @@ final class Download {
         do {
             try opener.append(bytes) { plain in
                 do {
-                    try Descriptor.writeAll(file, Array(plain))
+                    try Descriptor.writeAll(file, plain)
                 } catch {
                     throw MediaFailure(.unreachable, "cannot write the attachment: \(error)")
                 }

@@ -75,11 +75,22 @@ package enum Descriptor {
 
     /// Writes every byte of `bytes`.
     package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Failure) {
+        let failure: Failure? = bytes.withUnsafeBytes { raw in
+            do throws(Failure) {
+                try writeAll(descriptor, raw)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes every byte of `bytes`, without copying them.
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            }
+            let count = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(code: errno)

@@ -104,7 +104,7 @@ enum MediaFile {
             if !kept { unlink(temporary) }
         }
         try body { bytes in
-            try Descriptor.writeAll(file, Array(bytes))
+            try Descriptor.writeAll(file, bytes)
         }
         guard fsync(file) == 0 else {
             throw UsageError("cannot write \(temporary): \(String(cString: strerror(errno)))")
