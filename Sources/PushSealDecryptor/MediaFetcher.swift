@@ -17,8 +17,8 @@ internal import PushSealPOSIX
 /// file in `directory`, which becomes `<UUID>.<extension>` only after every check passed.
 /// Nothing is left behind on failure. Memory stays constant: one chunk at a time.
 ///
-/// On Linux the transport is libcurl, opened at run time; on Apple platforms use `URLSession`
-/// with a `MediaStreamOpener` (an adapter is not part of this package yet).
+/// The transport is libcurl, opened at run time, on Linux, and `URLSession` on Apple platforms
+/// (`URLSessionTransfer`: written for them, not compiled or tested on this project's Linux CI).
 public struct MediaFetcher: Sendable {
     /// Where attachments are written (the app's container).
     public let directory: String
@@ -132,12 +132,18 @@ public struct MediaFetcher: Sendable {
             default: return MediaFailure(.unreachable, text)
             }
         }
+    #elseif canImport(Darwin)
+        /// Runs the download with `URLSession`, feeding the same checks as the libcurl transport.
+        private func transfer(
+            _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
+        ) -> MediaFailure? {
+            URLSessionTransfer.run(download, deadline: deadline, cancelled: cancelled)
+        }
     #else
         private func transfer(
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
-            MediaFailure(
-                .unreachable, "MediaFetcher's transport is libcurl, on Linux; on Apple platforms use URLSession")
+            MediaFailure(.unreachable, "no HTTPS transport on this platform (libcurl on Linux, URLSession on Apple's)")
         }
     #endif
 }

@@ -1,0 +1,110 @@
+#if canImport(Darwin) && !canImport(CPushSealShims)
+    import Foundation
+    import PushSealCore
+
+    /// `MediaFetcher`'s transport on Apple platforms: a `URLSession` data task whose delegate feeds
+    /// each received block to the same checks as the libcurl transport (`Download`), refuses a
+    /// redirect that is not HTTPS or past the third, and asks for the bytes as they are
+    /// (`Accept-Encoding: identity`), so that `Content-Length` is the object's size.
+    ///
+    /// Written for Apple platforms and compiled only there: the project's Linux CI does not build
+    /// or test it (FoundationNetworking on Linux cannot trust a test server's certificate).
+    final class URLSessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let download: Download
+        private let condition = NSCondition()
+        private var finished = false
+        private var failure: MediaFailure?
+        private var redirects = 0
+
+        private init(download: Download) {
+            self.download = download
+        }
+
+        /// Runs `download` to its end, its failure, the deadline or cancellation.
+        static func run(_ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool) -> MediaFailure?
+        {
+            guard let url = URL(string: download.descriptor.url) else {
+                return MediaFailure(.integrity, "$.media.url is not a URL")
+            }
+            var request = URLRequest(url: url)
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            let transfer = URLSessionTransfer(download: download)
+            let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
+            defer { session.invalidateAndCancel() }
+            let task = session.dataTask(with: request)
+            task.resume()
+            transfer.condition.lock()
+            defer { transfer.condition.unlock() }
+            while !transfer.finished {
+                guard ContinuousClock.now < deadline, !cancelled() else {
+                    task.cancel()
+                    return MediaFailure(.timeout, "the download did not finish in time")
+                }
+                _ = transfer.condition.wait(until: Date().addingTimeInterval(0.05))
+            }
+            return transfer.failure ?? download.failure
+        }
+
+        private func fail(_ failure: MediaFailure) {
+            condition.lock()
+            if self.failure == nil { self.failure = failure }
+            condition.unlock()
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            redirects += 1
+            if request.url?.scheme?.lowercased() != "https" {
+                fail(MediaFailure(.insecureURL, "a redirect to a URL that is not https"))
+                completionHandler(nil)
+                task.cancel()
+            } else if redirects > 3 {
+                fail(MediaFailure(.unreachable, "more than 3 redirects"))
+                completionHandler(nil)
+                task.cancel()
+            } else {
+                completionHandler(request)
+            }
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            let http = response as? HTTPURLResponse
+            download.status = http?.statusCode ?? 0
+            guard download.status == 200 else {
+                fail(MediaFailure(.unreachable, "the server answered \(download.status)"))
+                completionHandler(.cancel)
+                return
+            }
+            if let length = http?.value(forHTTPHeaderField: "Content-Length"),
+                !download.header("Content-Length: \(length)")
+            {
+                completionHandler(.cancel)
+                return
+            }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let accepted = data.withUnsafeBytes { download.body($0) }
+            if !accepted { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            if let error, download.failure == nil {
+                let timedOut = (error as? URLError)?.code == .timedOut
+                fail(MediaFailure(timedOut ? .timeout : .unreachable, error.localizedDescription))
+            }
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+#endif
