@@ -20,7 +20,7 @@ internal import PushSealPOSIX
 /// The transport is libcurl, opened at run time, on Linux, and `URLSession` on Apple platforms
 /// (`URLSessionTransfer`: written for them, not compiled or tested on this project's Linux CI).
 public struct MediaFetcher: Sendable {
-    /// Where attachments are written (the app's container).
+    /// Where attachments are written (the app's container); made 0700 on first use if missing.
     public let directory: String
     /// Certificates to trust instead of the system's (a test server's).
     public let caFile: String?
@@ -39,6 +39,10 @@ public struct MediaFetcher: Sendable {
     public func fetch(
         _ descriptor: MediaDescriptor, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool = { false }
     ) -> Result<MediaAttachment, MediaFailure> {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            return .failure(
+                MediaFailure(.unreachable, "cannot create \(directory): \(String(cString: strerror(errno)))"))
+        }
         let name = "\(RandomUUID.make()).\(descriptor.type.fileExtension)"
         let temporary = "\(directory)/.\(name).part"
         let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
