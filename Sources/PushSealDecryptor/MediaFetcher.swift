@@ -43,17 +43,12 @@ public struct MediaFetcher: Sendable {
             return .failure(
                 MediaFailure(.unreachable, "cannot create \(directory): \(String(cString: strerror(errno)))"))
         }
-        let name = "\(RandomUUID.make()).\(descriptor.type.fileExtension)"
-        let temporary = "\(directory)/.\(name).part"
-        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else {
-            return .failure(
-                MediaFailure(.unreachable, "cannot create a file in \(directory): \(String(cString: strerror(errno)))"))
-        }
-        var kept = false
-        defer {
-            close(file)
-            if !kept { unlink(temporary) }
+        let path = "\(directory)/\(RandomUUID.make()).\(descriptor.type.fileExtension)"
+        let file: PendingFile
+        do {
+            file = try PendingFile(path: path)
+        } catch {
+            return .failure(MediaFailure(.unreachable, "cannot create a file in \(directory): \(error)"))
         }
         let opener = MediaStreamOpener(descriptor: descriptor)
         let download = Download(descriptor: descriptor, opener: opener, file: file)
@@ -63,12 +58,12 @@ public struct MediaFetcher: Sendable {
         } catch {
             return .failure(error)
         }
-        guard fsync(file) == 0, rename(temporary, "\(directory)/\(name)") == 0 else {
-            return .failure(
-                MediaFailure(.unreachable, "cannot write the attachment: \(String(cString: strerror(errno)))"))
+        do {
+            try file.commit()
+        } catch {
+            return .failure(MediaFailure(.unreachable, "cannot write the attachment: \(error)"))
         }
-        kept = true
-        return .success(MediaAttachment(file: "\(directory)/\(name)", type: descriptor.type, length: descriptor.length))
+        return .success(MediaAttachment(file: path, type: descriptor.type, length: descriptor.length))
     }
 
     #if canImport(CPushSealShims)
@@ -156,13 +151,13 @@ public struct MediaFetcher: Sendable {
 final class Download {
     let descriptor: MediaDescriptor
     let opener: MediaStreamOpener
-    let file: Int32
+    let file: PendingFile
     /// The status of the response whose headers are arriving (each redirect starts a new one).
     var status = 0
     /// Why the transfer was aborted from a callback.
     var failure: MediaFailure?
 
-    init(descriptor: MediaDescriptor, opener: MediaStreamOpener, file: Int32) {
+    init(descriptor: MediaDescriptor, opener: MediaStreamOpener, file: PendingFile) {
         self.descriptor = descriptor
         self.opener = opener
         self.file = file
@@ -203,7 +198,7 @@ final class Download {
         do {
             try opener.append(bytes) { plain in
                 do {
-                    try Descriptor.writeAll(file, plain)
+                    try file.write(plain)
                 } catch {
                     throw MediaFailure(.unreachable, "cannot write the attachment: \(error)")
                 }

@@ -9,7 +9,7 @@ internal import PushSealPOSIX
 
 /// Encrypts a media file into a media object (media-v1.md) in constant memory: the type is
 /// sniffed from the file's first bytes and checked against Apple's limits, the file is read and
-/// sealed 64 KiB at a time, and the object is written to a new file.
+/// sealed 64 KiB at a time, and the object is written to a new file, which appears only complete.
 ///
 /// ```swift
 /// let descriptor = try MediaSealer.seal(file: "photo.jpg", to: "photo.psm", url: "https://cdn.example.com/m/1.psm")
@@ -41,18 +41,16 @@ public enum MediaSealer {
         var first = try readChunk()
         let type = try MediaType.sniff(chunk)
         let sealer = try MediaStreamSealer(type: type, length: length)
-        let out = open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard out >= 0 else {
-            throw failure(output, errno == EEXIST ? "exists (it is never overwritten)" : "cannot be created", errno)
-        }
-        var written = false
-        defer {
-            close(out)
-            if !written { unlink(output) }
+        let out: PendingFile
+        do {
+            out = try PendingFile(path: output, mode: 0o644)
+        } catch {
+            throw failure(
+                output, error.code == EEXIST ? "exists (it is never overwritten)" : "cannot be created", error.code)
         }
         func emit(_ bytes: [UInt8]) throws {
             do {
-                try Descriptor.writeAll(out, bytes)
+                try out.write(bytes)
             } catch {
                 throw failure(output, "cannot be written", error.code)
             }
@@ -62,8 +60,11 @@ public enum MediaSealer {
             first = try readChunk()
         }
         let descriptor = try sealer.finish(url: url, emit: emit)
-        guard fsync(out) == 0 else { throw failure(output, "cannot be written", errno) }
-        written = true
+        do {
+            try out.commit()
+        } catch {
+            throw failure(output, "cannot be written", error.code)
+        }
         return try descriptor.at(url)
     }
 

@@ -39,3 +39,46 @@ struct DescriptorTests {
         #expect(Descriptor.Failure(code: EBADF).description == String(cString: strerror(EBADF)))
     }
 }
+
+@Suite("Pending files")
+struct PendingFileTests {
+    static func directory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pending-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("the file appears only on commit, complete; one never committed leaves nothing")
+    func commitOrNothing() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/out.bin"
+        do {
+            let file = try PendingFile(path: path)
+            try file.write([1, 2, 3])
+            #expect(!FileManager.default.fileExists(atPath: path), "not visible before commit")
+            try file.commit()
+        }
+        #expect(FileManager.default.contents(atPath: path) == Data([1, 2, 3]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.bin"])
+        do {
+            let abandoned = try PendingFile(path: "\(directory)/abandoned.bin")
+            try abandoned.write([9])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.bin"], "nothing left behind")
+    }
+
+    @Test("an existing file is never replaced, whether it was there first or appeared meanwhile")
+    func neverReplaces() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/out.bin"
+        try Data([7]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: Descriptor.Failure(code: EEXIST)) { try PendingFile(path: "\(directory)/out.bin") }
+        try FileManager.default.removeItem(atPath: path)
+        let file = try PendingFile(path: path)
+        try Data([8]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: Descriptor.Failure(code: EEXIST)) { try file.commit() }
+        #expect(FileManager.default.contents(atPath: path) == Data([8]))
+    }
+}

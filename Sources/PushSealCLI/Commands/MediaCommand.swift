@@ -44,19 +44,22 @@ enum MediaCommand {
         let source = try input.openDescriptor()
         defer { close(source) }
         do {
-            try MediaFile.write(to: output) { write in
-                let opener = MediaStreamOpener(descriptor: descriptor)
-                var chunk: [UInt8] = []
-                while true {
-                    chunk.removeAll(keepingCapacity: true)
-                    guard try Descriptor.readChunk(source, appendingTo: &chunk) > 0 else { break }
-                    try chunk.withUnsafeBytes { try opener.append($0, write: write) }
-                }
-                try opener.finish()
+            // The file appears only once every check passed; a failure leaves none.
+            let file = try PendingFile(path: output)
+            let opener = MediaStreamOpener(descriptor: descriptor)
+            var chunk: [UInt8] = []
+            while true {
+                chunk.removeAll(keepingCapacity: true)
+                guard try Descriptor.readChunk(source, appendingTo: &chunk) > 0 else { break }
+                try chunk.withUnsafeBytes { bytes in try opener.append(bytes) { try file.write($0) } }
             }
+            try opener.finish()
+            try file.commit()
         } catch let failure as MediaFailure {
             console.errors.writeLine("pushseal media open: \(object): \(failure)")
             return .itemsFailed
+        } catch let failure as Descriptor.Failure where failure.code == EEXIST {
+            throw UsageError("media open: \(output) exists (it is never overwritten)")
         } catch {
             throw UsageError("media open: \(object): \(error)")
         }
@@ -82,37 +85,5 @@ enum MediaCommand {
         } catch {
             throw UsageError("bad descriptor \(path): \(error)")
         }
-    }
-}
-
-/// Writes a file that becomes visible only once complete and checked: the bytes go to a hidden
-/// temporary file beside it, which is renamed into place when `body` returns and removed when it
-/// throws, so that nothing is left behind on failure.
-enum MediaFile {
-    static func write(
-        to path: String, _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
-    ) throws {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(directory)/.\(name).\(getpid()).part"
-        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw UsageError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
-        var kept = false
-        defer {
-            close(file)
-            if !kept { unlink(temporary) }
-        }
-        try body { bytes in
-            try Descriptor.writeAll(file, bytes)
-        }
-        guard fsync(file) == 0 else {
-            throw UsageError("cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
-        guard access(path, F_OK) != 0 else { throw UsageError("\(path) exists (it is never overwritten)") }
-        guard rename(temporary, path) == 0 else {
-            throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        kept = true
     }
 }

@@ -33,25 +33,15 @@ enum KeyFiles {
     }
 
     /// Writes `bytes` to a new file `path` with mode 0600; an existing file is never overwritten.
-    /// A file whose write fails is removed, so that a retry is not refused as existing.
+    /// A file whose write fails leaves nothing behind, so that a retry is not refused as existing.
     static func writeNew(_ bytes: [UInt8], to path: String) throws(UsageError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let reason =
-                errno == EEXIST ? "the file exists (it is never overwritten)" : String(cString: strerror(errno))
-            throw UsageError("cannot write \(path): \(reason)")
-        }
-        var failure: String?
         do {
-            try Descriptor.writeAll(descriptor, bytes)
-            if fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+            let file = try PendingFile(path: path)
+            try file.write(bytes)
+            try file.commit()
         } catch {
-            failure = error.description
-        }
-        close(descriptor)
-        if let failure {
-            unlink(path)
-            throw UsageError("cannot write \(path): \(failure) (the incomplete file was removed)")
+            let reason = error.code == EEXIST ? "the file exists (it is never overwritten)" : error.description
+            throw UsageError("cannot write \(path): \(reason)")
         }
     }
 
