@@ -55,29 +55,27 @@ enum CLIBench {
         let sealedPath = ProcessBench.temporaryFile("sealed.json", sealed.output)
         // GNU time forks from its own small process: ru_maxrss of a child spawned from this large
         // process would start from this process's high-water mark (Linux keeps it across exec).
-        let report = "\(store).time"
-        var measured: [(kilobytes: Int, seconds: Double)] = []
-        let runs = (0..<7).map { _ in
-            let run = ProcessBench.run(
-                ["/usr/bin/time", "-f", "%M %e", "-o", report, cli, "decrypt", "--store", store, sealedPath])
-            if run.status == 0, let line = readFile(report).map({ String(decoding: $0, as: UTF8.self) }),
-                let sample = parseTimeReport(line)
-            {
-                measured.append(sample)
-            }
-            return run
+        let runs = (0..<7).map { _ in measured([cli, "decrypt", "--store", store, sealedPath], report: "\(store).time")
         }
-        _ = ProcessBench.run(["rm", "-rf", store, report])
-        guard measured.count == runs.count else { return nil }
-        let wall = runs.map(\.seconds).min() ?? 0
-        return DecryptResult(peakResidentBytes: (measured.map(\.kilobytes).max() ?? 0) * 1024, seconds: wall)
+        _ = ProcessBench.run(["rm", "-rf", store, "\(store).time"])
+        let samples = runs.compactMap { $0 }
+        guard samples.count == runs.count else { return nil }
+        return DecryptResult(
+            peakResidentBytes: samples.map(\.result.peakResidentBytes).max() ?? 0,
+            seconds: runs.compactMap { $0?.result.seconds }.min() ?? 0)
     }
 
-    /// `%M %e` from GNU time: peak RSS in kilobytes and wall seconds.
-    private static func parseTimeReport(_ line: String) -> (kilobytes: Int, seconds: Double)? {
+    /// One run of `command` under GNU time, writing its report to `report`: its output, its peak
+    /// RSS (from GNU time) and its wall time (from this process's clock, finer than GNU time's
+    /// hundredths), or nil when it failed.
+    static func measured(_ command: [String], report: String) -> (output: [UInt8], result: DecryptResult)? {
+        let run = ProcessBench.run(["/usr/bin/time", "-f", "%M %e", "-o", report] + command)
+        guard run.status == 0, let line = readFile(report).map({ String(decoding: $0, as: UTF8.self) }) else {
+            return nil
+        }
         let fields = line.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count == 2, let kilobytes = Int(fields[0]), let seconds = Double(fields[1]) else { return nil }
-        return (kilobytes, seconds)
+        guard fields.count == 2, let kilobytes = Int(fields[0]) else { return nil }
+        return (run.output, DecryptResult(peakResidentBytes: kilobytes * 1024, seconds: run.seconds))
     }
 }
 

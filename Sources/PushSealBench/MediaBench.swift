@@ -134,17 +134,11 @@ enum MediaBench {
         let payloadPath = ProcessBench.temporaryFile("video-payload.json", Array(#"{"aps":{"alert":"Video"}}"#.utf8))
         let outer = ProcessBench.run([cli, "encrypt", "--to", keyPath, "--media", descriptorPath, payloadPath])
         let outerPath = ProcessBench.temporaryFile("video-sealed.json", outer.output)
-        let report = "\(work)/time"
-        let run = ProcessBench.run([
-            "/usr/bin/time", "-f", "%M %e", "-o", report, cli, "decrypt", "--store", store, "--media-dir",
-            "\(work)/inbox", "--ca-file", certificate, outerPath,
-        ])
+        let run = CLIBench.measured(
+            [cli, "decrypt", "--store", store, "--media-dir", "\(work)/inbox", "--ca-file", certificate, outerPath],
+            report: "\(work)/time")
         _ = ProcessBench.run(["rm", "-f", descriptorPath, keyPath, payloadPath, outerPath])
-        guard run.status == 0, String(decoding: run.output, as: UTF8.self).contains("\"attachment\""),
-            let line = readFile(report).map({ String(decoding: $0, as: UTF8.self) })
-        else { return nil }
-        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count == 2, let kilobytes = Int(fields[0]), let seconds = Double(fields[1]) else { return nil }
-        return CLIBench.DecryptResult(peakResidentBytes: kilobytes * 1024, seconds: seconds)
+        guard let run, String(decoding: run.output, as: UTF8.self).contains("\"attachment\"") else { return nil }
+        return run.result
     }
 }

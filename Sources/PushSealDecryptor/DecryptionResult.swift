@@ -37,24 +37,21 @@ public struct DecryptionResult: Sendable {
     static func decrypted(_ opened: OpenedEnvelope, duplicate: Bool) -> DecryptionResult {
         DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
-            notification: NotificationContent(payload: opened.content), duplicate: duplicate, route: nil,
-            attachment: nil, mediaFailure: nil)
+            notification: NotificationContent(payload: opened.content), duplicate: duplicate)
     }
 
     /// An unsealed payload refused by the store's policy: only the neutral text is shown.
     static func notSealed(_ policy: StorePolicy) -> DecryptionResult {
         DecryptionResult(
             status: .degraded, reason: .notSealed, header: nil,
-            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false, route: nil,
-            attachment: nil, mediaFailure: nil)
+            notification: NotificationContent(payload: policy.neutralPayload), duplicate: false)
     }
 
     /// The payload as it arrived, with `reason` when it degraded.
     static func asArrived(_ payload: JSONObject, reason: PushSealError.Code?) -> DecryptionResult {
         DecryptionResult(
             status: reason == nil ? .plain : .degraded, reason: reason, header: nil,
-            notification: NotificationContent(payload: payload), duplicate: false, route: nil, attachment: nil,
-            mediaFailure: nil)
+            notification: NotificationContent(payload: payload), duplicate: false)
     }
 
     /// The CLI's output object: status, reason or kid/suite/mode, duplicate, notification.

@@ -37,7 +37,7 @@ extension FileKeyStore {
             }
             return (store, created)
         } catch let failure as ContainerFailure {
-            throw PushSealError(.keyStoreUnavailable, "cannot create the key store: \(failure)")
+            throw store.unavailable(failure, "cannot create the key store")
         }
     }
 
@@ -205,10 +205,8 @@ extension FileKeyStore {
                 try store.replace(Self.keysName, with: bytes)
                 return result
             }
-        } catch let failure as ContainerFailure where failure.isMissing {
-            throw PushSealError(.keyStoreUnavailable, "the key store \(directory) does not exist")
         } catch let failure as ContainerFailure {
-            throw PushSealError(.keyStoreUnavailable, "cannot update the key store: \(failure)")
+            throw unavailable(failure, "cannot update the key store")
         }
     }
 }

@@ -66,11 +66,16 @@ public struct FileKeyStore: KeyStore {
         do {
             let store = try StoreDirectory(path: directory)
             return try contents(in: store)
-        } catch let failure as ContainerFailure where failure.isMissing {
-            throw PushSealError(.keyStoreUnavailable, "the key store \(directory) does not exist")
         } catch let failure as ContainerFailure {
-            throw PushSealError(.keyStoreUnavailable, "key store refused: \(failure)")
+            throw unavailable(failure, "key store refused")
         }
+    }
+
+    /// The store error for a refused file: the store is missing, or `context` and the refusal.
+    func unavailable(_ failure: ContainerFailure, _ context: String) -> PushSealError {
+        failure.isMissing && failure.path == directory
+            ? PushSealError(.keyStoreUnavailable, "the key store \(directory) does not exist")
+            : PushSealError(.keyStoreUnavailable, "\(context): \(failure)")
     }
 
     /// Reads and parses `keys.json` in an opened store directory.

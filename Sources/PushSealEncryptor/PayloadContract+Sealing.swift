@@ -22,7 +22,7 @@ extension PayloadContract {
     public func prepareForSealing(_ payload: JSONObject, addingEventID: Bool = false) throws -> ContractedPayload {
         var payload = payload
         if addingEventID, payload["event_id"] == nil {
-            payload["event_id"] = .string(Self.randomEventID())
+            payload["event_id"] = .string(RandomUUID.make())
         }
         let route: Route
         do {

@@ -57,7 +57,7 @@ struct PayloadPreparation: Sendable {
         guard let contract else {
             guard addEventID, payload["event_id"] == nil else { return (payload, nil) }
             var completed = payload
-            completed["event_id"] = .string(PayloadContract.randomEventID())
+            completed["event_id"] = .string(RandomUUID.make())
             return (completed, nil)
         }
         let prepared = try contract.prepareForSealing(payload, addingEventID: addEventID)

@@ -41,9 +41,6 @@ public struct PayloadContract: Sendable {
     /// The largest `event_id`, in bytes.
     public static let maximumEventIDLength = 128
 
-    /// A fresh random `event_id`: a version 4 UUID, lower case.
-    public static func randomEventID() -> String { RandomUUID.make() }
-
     /// Reads a contract file.
     /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path of what is wrong.
     public init(json bytes: some Collection<UInt8>) throws {
