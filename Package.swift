@@ -10,7 +10,8 @@ import PackageDescription
 //   PushSealPrimitives           the only crypto code: secrets, AEADs, X25519, P-256, HKDF, on one of
 //                                two backends chosen at compile time (see "Backends" below)
 //   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
-//   PushSealPOSIX                whole reads and writes on file descriptors, for the two modules below that do I/O
+//   PushSealPOSIX                whole reads and writes on file descriptors, and wiping: for the modules
+//                                below that do I/O, and for the CryptoKit backend
 //   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
 //   PushSealDecryptor            device side: key store, opening and rewriting, event ledger, extension session
 //   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
@@ -27,6 +28,11 @@ let cryptoKitOnLinux = Context.environment["PUSHSEAL_CRYPTOKIT"] != nil
 extension TargetDependencyCondition {
     /// Where the C libraries are linked.
     static let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
+}
+
+extension TargetDependencyCondition {
+    /// Where CryptoKit is part of the system.
+    static let applePlatforms = TargetDependencyCondition.when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])
 }
 
 extension BuildSettingCondition {
@@ -72,8 +78,11 @@ let package = Package(
         .target(
             name: "PushSealPrimitives",
             dependencies: cryptoKitOnLinux
-                ? [.product(name: "Crypto", package: "swift-crypto")]
-                : [.target(name: "CSodium", condition: .linuxOnly), .target(name: "COpenSSL", condition: .linuxOnly)],
+                ? [.product(name: "Crypto", package: "swift-crypto"), "PushSealPOSIX"]
+                : [
+                    .target(name: "CSodium", condition: .linuxOnly), .target(name: "COpenSSL", condition: .linuxOnly),
+                    .target(name: "PushSealPOSIX", condition: .applePlatforms),
+                ],
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
         .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
         .target(name: "PushSealEncryptor", dependencies: ["PushSealCore", "PushSealPOSIX"]),

@@ -1,19 +1,11 @@
 #if PUSHSEAL_CRYPTOKIT
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Darwin)
-        import Darwin
-    #endif
+    internal import PushSealPOSIX
 
     /// Wiping, constant-time comparison and random bytes, from the platform.
     enum SecureMemory {
         /// Zeroes `count` bytes in a way the optimiser cannot remove (`explicit_bzero`, `memset_s`).
         static func zero(_ bytes: UnsafeMutableRawPointer, _ count: Int) {
-            #if canImport(Glibc)
-                explicit_bzero(bytes, count)
-            #else
-                _ = memset_s(bytes, count, 0, count)
-            #endif
+            Descriptor.wipe(bytes, count)
         }
 
         /// True when the `count` bytes at `lhs` and `rhs` are equal, in time independent of
