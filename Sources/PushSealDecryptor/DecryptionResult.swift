@@ -33,11 +33,11 @@ public struct DecryptionResult: Sendable {
     /// Why the content's media is not attached (the text is shown without it); nil otherwise.
     public internal(set) var mediaFailure: MediaFailure?
 
-    /// A decrypted result.
-    static func decrypted(_ opened: OpenedEnvelope, duplicate: Bool) -> DecryptionResult {
+    /// A decrypted result; ``Decryptor/record(_:)`` sets `duplicate`.
+    static func decrypted(_ opened: OpenedEnvelope) -> DecryptionResult {
         DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
-            notification: NotificationContent(payload: opened.content), duplicate: duplicate)
+            notification: NotificationContent(payload: opened.content), duplicate: false)
     }
 
     /// An unsealed payload refused by the store's policy: only the neutral text is shown.

@@ -94,7 +94,24 @@ public struct Decryptor: Sendable {
     /// Opens `payload` without writing anything: the result's `duplicate` is not known yet.
     /// Call ``record(_:)`` once the result is sure to be shown.
     public func prepare(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
-        process(payload, deadline: deadline)
+        guard let text = payload["enc"]?.stringValue else { return unsealed(payload) }
+        do {
+            let envelope = try Envelope(base64URL: text)
+            let opened: OpenedEnvelope
+            do {
+                opened = try envelope.open(with: try loadRing())
+            } catch let error as PushSealError where error.code == .unknownKey && hasTimeForLateKey(deadline) {
+                sleep(lateKeyDelay)
+                opened = try envelope.open(with: try loadRing())
+            }
+            var result = DecryptionResult.decrypted(opened)
+            if let contract { result.route = PushRoute(content: opened.content, contract: contract) }
+            return result
+        } catch let error as PushSealError {
+            return .asArrived(payload, reason: error.code)
+        } catch {
+            return .asArrived(payload, reason: .keyStoreUnavailable)
+        }
     }
 
     /// Records a result that is being shown: the `event_id` of decrypted content (which sets
@@ -115,27 +132,6 @@ public struct Decryptor: Sendable {
     /// `event_id`, if any, is not recorded, since its content was never shown.
     public func recordTimeout() {
         try? ledger?.countOutcome(PushSealError.Code.timeout.rawValue)
-    }
-
-    private func process(_ payload: JSONObject, deadline: ContinuousClock.Instant?) -> DecryptionResult {
-        guard let text = payload["enc"]?.stringValue else { return unsealed(payload) }
-        do {
-            let envelope = try Envelope(base64URL: text)
-            let opened: OpenedEnvelope
-            do {
-                opened = try envelope.open(with: try loadRing())
-            } catch let error as PushSealError where error.code == .unknownKey && hasTimeForLateKey(deadline) {
-                sleep(lateKeyDelay)
-                opened = try envelope.open(with: try loadRing())
-            }
-            var result = DecryptionResult.decrypted(opened, duplicate: false)
-            if let contract { result.route = PushRoute(content: opened.content, contract: contract) }
-            return result
-        } catch let error as PushSealError {
-            return .asArrived(payload, reason: error.code)
-        } catch {
-            return .asArrived(payload, reason: .keyStoreUnavailable)
-        }
     }
 
     /// A payload without an envelope: shown as it is, unless the store requires sealed payloads.
