@@ -12,8 +12,9 @@ public import PushSealCore
 /// ``didReceive(on:)`` starts opening the payload in the background under a deadline, then
 /// fetching its media (three levels: text with media, text without media, the placeholder);
 /// ``timeWillExpire()`` delivers the decrypted text without its media when it is ready, else the
-/// notification as it arrived, degraded with `timeout`, unless the content was already delivered. The content handler is called exactly once, whichever
-/// comes first, even when both race.
+/// notification as it arrived, degraded with `timeout`, unless the content was already
+/// delivered. The content handler is called exactly once, whichever comes first, even when both
+/// race.
 ///
 /// The ledger records only what was shown: the `event_id` of decrypted content is recorded (and
 /// `duplicate` set) after the session has claimed delivery and before the handler is called;

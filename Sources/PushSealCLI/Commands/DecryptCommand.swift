@@ -14,9 +14,6 @@ enum DecryptCommand {
     static let simulatorTargetMember = "Simulator Target Bundle"
 
     static func run(_ arguments: DecryptArguments, console: Console) throws(UsageError) -> ExitStatus {
-        let directory = arguments.store
-        let record = arguments.record
-        let jsonLines = arguments.jsonLines
         let contract = try PayloadPreparation(PayloadOptions(file: arguments.contract), command: "decrypt").contract
         var media: MediaFetcher?
         if let mediaDirectory = arguments.mediaDirectory {
@@ -26,7 +23,7 @@ enum DecryptCommand {
             }
             media = MediaFetcher(directory: mediaDirectory, caFile: arguments.caFile)
         }
-        let store = FileKeyStore(directory: directory)
+        let store = FileKeyStore(directory: arguments.store)
         do {
             _ = try store.entries()
         } catch {
@@ -34,7 +31,7 @@ enum DecryptCommand {
                 "pushseal decrypt: \(KeyFiles.detail(error)); sealed payloads degrade with key-store-unavailable")
         }
         var ledger: EventLedger?
-        if record {
+        if arguments.record {
             let recording = EventLedger(path: store.ledger.path) { movedTo in
                 Descriptor.writeLine(
                     2, "pushseal decrypt: the event ledger was corrupt; moved it to \(movedTo) and started a fresh one")
@@ -50,7 +47,7 @@ enum DecryptCommand {
         let decryptor = Decryptor(keyStore: store, ledger: ledger, contract: contract, media: media)
         let source = InputSource(path: arguments.input)
 
-        if !jsonLines {
+        if !arguments.jsonLines {
             let bytes = try source.readAll()
             let payload: JSONObject
             do {
@@ -60,7 +57,7 @@ enum DecryptCommand {
             }
             let result = decryptor.open(payload)
             console.output.writeLine(JSONWriter.bytes(.object(result.json)))
-            return result.status == .degraded || result.mediaFailure != nil ? .itemsFailed : .success
+            return Self.failed(result) ? .itemsFailed : .success
         }
 
         var failures = 0
@@ -69,7 +66,7 @@ enum DecryptCommand {
             do {
                 guard let line else { throw ItemFailure(message: "the line is longer than 16 MiB") }
                 let result = decryptor.open(try Self.payload(line))
-                if result.status == .degraded || result.mediaFailure != nil { failures += 1 }
+                if Self.failed(result) { failures += 1 }
                 console.output.writeLine(JSONWriter.bytes(.object(result.json)))
             } catch {
                 failures += 1
@@ -78,6 +75,12 @@ enum DecryptCommand {
             }
         }
         return failures == 0 ? .success : .itemsFailed
+    }
+
+    /// True for a result that counts as a failed item (exit status 1): a degraded notification,
+    /// or media that could not be attached.
+    static func failed(_ result: DecryptionResult) -> Bool {
+        result.status == .degraded || result.mediaFailure != nil
     }
 
     /// Parses a payload (or an `.apns` file) into the notification's `userInfo`.
