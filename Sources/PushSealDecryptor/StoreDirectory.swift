@@ -23,8 +23,8 @@ final class StoreDirectory {
     private let descriptor: Int32
 
     /// Opens the store directory at `path`.
-    /// - Parameter tightenIfEmpty: when the directory's mode is loose and it holds nothing but
-    ///   files named here, make it 0700 instead of refusing it (`keys init` on a fresh
+    /// - Parameter allowed: when the directory's mode is loose and it holds nothing but files
+    ///   named here, make it 0700 instead of refusing it (`keys init` on a fresh
     ///   directory); a directory that holds anything else, keys above all, is refused.
     init(path: String, tightenIfEmptyBut allowed: Set<String>? = nil) throws(ContainerFailure) {
         self.path = path
@@ -135,13 +135,6 @@ final class StoreDirectory {
         }
         renamed = true
         guard fsync(descriptor) == 0 else { throw .system("fsync", path, errno) }
-    }
-
-    /// Renames `name` to `newName` in the directory.
-    func rename(_ name: String, to newName: String) throws(ContainerFailure) {
-        guard renameat(descriptor, name, descriptor, newName) == 0 else {
-            throw .system("rename", pathOf(name), errno)
-        }
     }
 
     /// The names in the directory, without `.` and `..`.
