@@ -29,9 +29,6 @@ public final class MediaStreamOpener {
         buffer.reserveCapacity(MediaObject.chunkByteCount + MediaObject.tagByteCount)
     }
 
-    /// Bytes of the object received so far.
-    public var receivedCount: Int { received }
-
     /// Adds object bytes; decrypted media bytes go to `write`.
     /// - Throws: `media-too-large` past the descriptor's size; `media-integrity` for a chunk that
     ///   does not open; whatever `write` throws.
