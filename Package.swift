@@ -4,15 +4,16 @@ import PackageDescription
 // PushSeal: end-to-end encrypted APNs payloads.
 //
 // The architecture, bottom up:
-//   CSodium, COpenSSL, CSQLite,  system C libraries, found through pkg-config (Linux only: on
-//   CCurl, CPushSealShims        Apple platforms SQLite is the system's and there is no C to ship);
-//                                the shims wrap libcurl's variadic calls
+//   CSodium, COpenSSL, CLibSSL,  system C libraries, found through pkg-config (Linux only: on
+//   CSQLite, CCurl,              Apple platforms SQLite is the system's and there is no C to ship);
+//   CPushSealShims               the shims wrap libcurl's variadic calls
 //   PushSealPrimitives           the only crypto code: secrets, AEADs, X25519, P-256, HKDF, on one of
 //                                two backends chosen at compile time (see "Backends" below)
 //   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
 //   PushSealPOSIX                whole reads and writes on file descriptors, and wiping: for the modules
 //                                below that do I/O, and for the CryptoKit backend
 //   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
+//   PushSealHTTPS                media downloads on Linux: a streamed HTTPS GET, HTTP/1.1 over libssl
 //   PushSealDecryptor            device side: key store, opening and rewriting, event ledger, extension session
 //   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
 //   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
@@ -70,6 +71,12 @@ let package = Package(
         .target(
             name: "CPushSealShims", dependencies: ["CCurl"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libssl, for the TLS client of media downloads (PushSealHTTPS).
+        .systemLibrary(
+            name: "CLibSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -87,11 +94,12 @@ let package = Package(
         .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
         .target(name: "PushSealEncryptor", dependencies: ["PushSealCore", "PushSealPOSIX"]),
         .target(name: "PushSealPOSIX"),
+        .target(name: "PushSealHTTPS", dependencies: [.target(name: "CLibSSL", condition: .linuxOnly)]),
         .target(
             name: "PushSealDecryptor",
             dependencies: [
                 "PushSealCore", "PushSealPOSIX", .target(name: "CSQLite", condition: .linuxOnly),
-                .target(name: "CCurl", condition: .linuxOnly), .target(name: "CPushSealShims", condition: .linuxOnly),
+                .target(name: "PushSealHTTPS", condition: .linuxOnly),
             ]),
         .target(
             name: "PushSealDelivery",
@@ -111,6 +119,7 @@ let package = Package(
             name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"],
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
         .testTarget(name: "PushSealPOSIXTests", dependencies: ["PushSealPOSIX"]),
+        .testTarget(name: "PushSealHTTPSTests", dependencies: ["PushSealHTTPS", "PushSealTestSupport"]),
         .testTarget(
             name: "PushSealCoreTests",
             dependencies: ["PushSealCore", "PushSealPrimitives", "PushSealTestSupport"],
@@ -154,6 +163,9 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
             name: "FuzzMedia", dependencies: ["PushSealCore", "PushSealPrimitives"], path: "Fuzz/FuzzMedia",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "FuzzHTTP", dependencies: ["PushSealHTTPS"], path: "Fuzz/FuzzHTTP",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
             name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",

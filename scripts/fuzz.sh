@@ -16,9 +16,14 @@ vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 # The combined -sanitize=fuzzer,address, passed last, instruments every Swift module; SwiftPM's
 # --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
 sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
-for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia; do
-    PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" 2>&1 |
-        grep -vE "^\[|ld.gold: warning" || true
+mkdir -p "$build"
+for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP; do
+    if ! PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" \
+        >"$build/$product-build.log" 2>&1; then
+        grep -vE "^\[|ld.gold: warning" "$build/$product-build.log"
+        echo "fuzz: $product does not build"
+        exit 1
+    fi
 done
 bin=$(PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" --show-bin-path)
 
@@ -26,7 +31,7 @@ python3 - "$vectors" "$build" <<'PY'
 import base64, json, os, sys
 vectors, build = sys.argv[1], sys.argv[2]
 document = json.load(open(vectors))
-for name in ("decrypt", "envelope", "keystore", "media"):
+for name in ("decrypt", "envelope", "keystore", "media", "http"):
     os.makedirs(f"{build}/corpus-{name}", exist_ok=True)
 for index, vector in enumerate(document["positive"] + document["negative"]):
     text = vector["envelope"]
@@ -52,6 +57,17 @@ for index, vector in enumerate(media["positive"]):
     text = vector["object"]
     raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     open(f"{build}/corpus-media/object-{index}", "wb").write(bytes([index]) + raw)
+# Server responses: the framings and redirects the media fetcher meets.
+responses = [
+    b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: video/mp4\r\n\r\nhello",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\nT: 1\r\n\r\n",
+    b"HTTP/1.0 200 OK\r\nServer: s\r\n\r\nuntil close",
+    b"HTTP/1.1 302 Found\r\nLocation: ../c/./d.psm?x#f\r\nContent-Length: 0\r\n\r\n",
+    b"HTTP/1.1 301 Moved\r\nLocation: https://[::1]:8443/x\r\n\r\n",
+    b"HTTP/1.1 307 Temporary\r\nLocation: //other.example/y\r\n\r\n",
+]
+for index, response in enumerate(responses):
+    open(f"{build}/corpus-http/response-{index}", "wb").write(response)
 PY
 
 # Leak detection is off: the key ring lives in a global for the whole run, and Swift keeps
@@ -59,10 +75,11 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope keystore media; do
+for target in decrypt envelope keystore media http; do
     case $target in
         keystore) binary=$bin/FuzzKeyStore ;;
         media) binary=$bin/FuzzMedia ;;
+        http) binary=$bin/FuzzHTTP ;;
         *) binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1} ;;
     esac
     dictionary=()

@@ -1,9 +1,8 @@
 public import PushSealCore
 internal import PushSealPOSIX
 
-#if canImport(CPushSealShims)
-    internal import CCurl
-    internal import CPushSealShims
+#if canImport(PushSealHTTPS)
+    internal import PushSealHTTPS
 #endif
 #if canImport(Glibc)
     import Glibc
@@ -17,8 +16,9 @@ internal import PushSealPOSIX
 /// file in `directory`, which becomes `<UUID>.<extension>` only after every check passed.
 /// Nothing is left behind on failure. Memory stays constant: one chunk at a time.
 ///
-/// The transport is libcurl, opened at run time, on Linux, and `URLSession` on Apple platforms
-/// (`URLSessionTransfer`: written for them, not compiled or tested on this project's Linux CI).
+/// The transport is `HTTPSGet` (HTTP/1.1 over OpenSSL's TLS client) on Linux, and `URLSession`
+/// on Apple platforms (`URLSessionTransfer`: written for them, not compiled or tested on this
+/// project's Linux CI).
 public struct MediaFetcher: Sendable {
     /// Where attachments are written (the app's container); made 0700 on first use if missing.
     public let directory: String
@@ -66,73 +66,28 @@ public struct MediaFetcher: Sendable {
         return .success(MediaAttachment(file: path, type: descriptor.type, length: descriptor.length))
     }
 
-    #if canImport(CPushSealShims)
+    #if canImport(PushSealHTTPS)
         /// Runs the download to its end, its failure, the deadline or cancellation.
         private func transfer(
-            _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
+            _ download: Download, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool
         ) -> MediaFailure? {
-            guard CPushSealShims_curl_ready() == 1, let multi = CPushSealShims_curl_multi_init() else {
-                return MediaFailure(.unreachable, "libcurl (libcurl4) could not be loaded")
-            }
-            defer { CPushSealShims_curl_multi_cleanup(multi) }
-            guard let easy = CPushSealShims_curl_easy_init() else {
-                return MediaFailure(.unreachable, "libcurl could not make a request")
-            }
-            defer { CPushSealShims_curl_easy_cleanup(easy) }
-            let context = Unmanaged.passUnretained(download).toOpaque()
-            var ok = CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_URL, download.descriptor.url) == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "https") == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "https") == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1) == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 3) == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1) == CURLE_OK
-            ok =
-                ok
-                && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, mediaBodyCallback) == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context) == CURLE_OK
-            ok =
-                ok
-                && CPushSealShims_curl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, mediaHeaderCallback)
-                    == CURLE_OK
-            ok = ok && CPushSealShims_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
-            if let caFile {
-                ok = ok && CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) == CURLE_OK
-            }
-            guard ok, CPushSealShims_curl_multi_add_handle(multi, easy) == CURLM_OK else {
-                return MediaFailure(.unreachable, "libcurl refused the request options")
-            }
-            defer { CPushSealShims_curl_multi_remove_handle(multi, easy) }
-            var running: Int32 = 1
-            while running > 0 {
-                guard ContinuousClock.now < deadline, !cancelled() else {
-                    return MediaFailure(.timeout, "the download did not finish in time")
+            do {
+                try HTTPSGet(url: download.descriptor.url, caFile: caFile, maximumRedirects: 3).run(
+                    wait: TransferWait(deadline: deadline, cancelled: cancelled),
+                    response: download.response, body: download.body)
+                return nil
+            } catch {
+                if let failure = download.failure { return failure }
+                switch error.kind {
+                case .insecure: return MediaFailure(.insecureURL, error.detail)
+                case .timeout: return MediaFailure(.timeout, error.detail)
+                case .tooManyRedirects, .unreachable, .malformed, .stopped:
+                    return MediaFailure(.unreachable, error.detail)
                 }
-                CPushSealShims_curl_multi_perform(multi, &running)
-                if running > 0 { CPushSealShims_curl_multi_poll(multi, 50) }
-            }
-            var queued: Int32 = 0
-            var code = CURLE_OK
-            while let message = CPushSealShims_curl_multi_info_read(multi, &queued) {
-                if message.pointee.msg == CURLMSG_DONE { code = message.pointee.data.result }
-            }
-            if let failure = download.failure { return failure }
-            guard code == CURLE_OK else { return Self.failure(code) }
-            var status = 0
-            _ = CPushSealShims_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            guard status == 200 else { return MediaFailure(.unreachable, "the server answered \(status)") }
-            return nil
-        }
-
-        private static func failure(_ code: CURLcode) -> MediaFailure {
-            let text = String(cString: CPushSealShims_curl_easy_strerror(code))
-            switch code {
-            case CURLE_UNSUPPORTED_PROTOCOL: return MediaFailure(.insecureURL, "not https (\(text))")
-            case CURLE_OPERATION_TIMEDOUT: return MediaFailure(.timeout, text)
-            default: return MediaFailure(.unreachable, text)
             }
         }
     #elseif canImport(Darwin)
-        /// Runs the download with `URLSession`, feeding the same checks as the libcurl transport.
+        /// Runs the download with `URLSession`, feeding the same checks as the Linux transport.
         private func transfer(
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
@@ -142,7 +97,7 @@ public struct MediaFetcher: Sendable {
         private func transfer(
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
-            MediaFailure(.unreachable, "no HTTPS transport on this platform (libcurl on Linux, URLSession on Apple's)")
+            MediaFailure(.unreachable, "no HTTPS transport on this platform (OpenSSL on Linux, URLSession on Apple's)")
         }
     #endif
 }
@@ -152,8 +107,6 @@ final class Download {
     let descriptor: MediaDescriptor
     let opener: MediaStreamOpener
     let file: PendingFile
-    /// The status of the response whose headers are arriving (each redirect starts a new one).
-    var status = 0
     /// Why the transfer was aborted from a callback.
     var failure: MediaFailure?
 
@@ -163,26 +116,22 @@ final class Download {
         self.file = file
     }
 
-    /// A header line of the response: its status line, or its `Content-Length`.
+    /// The final response's status and declared length: anything but 200, or a length other
+    /// than the descriptor's size, ends the download.
     /// - Returns: false to abort.
-    func header(_ line: String) -> Bool {
-        if line.hasPrefix("HTTP/") {
-            status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            return true
-        }
-        guard status == 200, let colon = line.firstIndex(of: ":"),
-            line[..<colon].lowercased() == "content-length"
-        else { return true }
-        let value = line[line.index(after: colon)...].filter { !$0.isWhitespace }
-        guard let declared = Int(value) else { return true }
-        if declared > descriptor.size {
-            failure = MediaFailure(
-                .tooLarge, "Content-Length \(declared) is over the \(descriptor.size) bytes described")
+    func response(status: Int, length: Int?) -> Bool {
+        guard status == 200 else {
+            failure = MediaFailure(.unreachable, "the server answered \(status)")
             return false
         }
-        if declared < descriptor.size {
+        guard let length else { return true }
+        if length > descriptor.size {
+            failure = MediaFailure(.tooLarge, "Content-Length \(length) is over the \(descriptor.size) bytes described")
+            return false
+        }
+        if length < descriptor.size {
             failure = MediaFailure(
-                .integrity, "Content-Length \(declared) is under the \(descriptor.size) bytes described")
+                .integrity, "Content-Length \(length) is under the \(descriptor.size) bytes described")
             return false
         }
         return true
@@ -191,10 +140,6 @@ final class Download {
     /// A piece of the body: hashed, decrypted and written as it arrives.
     /// - Returns: false to abort.
     func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard status == 200 else {
-            failure = MediaFailure(.unreachable, "the server answered \(status)")
-            return false
-        }
         do {
             try opener.append(bytes) { plain in
                 do {
@@ -213,18 +158,3 @@ final class Download {
         }
     }
 }
-
-#if canImport(CPushSealShims)
-    private let mediaBodyCallback: CPushSealShims_data_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let download = Unmanaged<Download>.fromOpaque(context).takeUnretainedValue()
-        return download.body(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
-    }
-
-    private let mediaHeaderCallback: CPushSealShims_data_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let download = Unmanaged<Download>.fromOpaque(context).takeUnretainedValue()
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
-        return download.header(line) ? size * count : 0
-    }
-#endif

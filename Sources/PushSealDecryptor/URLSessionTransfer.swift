@@ -3,7 +3,7 @@
     import PushSealCore
 
     /// `MediaFetcher`'s transport on Apple platforms: a `URLSession` data task whose delegate feeds
-    /// each received block to the same checks as the libcurl transport (`Download`), refuses a
+    /// each received block to the same checks as the Linux transport (`Download`), refuses a
     /// redirect that is not HTTPS or past the third, and asks for the bytes as they are
     /// (`Accept-Encoding: identity`), so that `Content-Length` is the object's size.
     ///
@@ -76,15 +76,8 @@
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
             let http = response as? HTTPURLResponse
-            download.status = http?.statusCode ?? 0
-            guard download.status == 200 else {
-                fail(MediaFailure(.unreachable, "the server answered \(download.status)"))
-                completionHandler(.cancel)
-                return
-            }
-            if let length = http?.value(forHTTPHeaderField: "Content-Length"),
-                !download.header("Content-Length: \(length)")
-            {
+            let length = http?.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+            guard download.response(status: http?.statusCode ?? 0, length: length) else {
                 completionHandler(.cancel)
                 return
             }

@@ -57,6 +57,42 @@ struct MediaFetcherTests {
         }
         #expect(shelf.left.count == 3 && shelf.left.allSatisfy { !$0.hasPrefix(".") }, "\(shelf.left)")
         #expect(try shelf.fetch("redirect", "a.psm").get().type == .png, "an https redirect is followed")
+        #expect(try shelf.fetch("relative-redirect", "a.psm").get().type == .png, "a relative Location is resolved")
+        let chunked = try shelf.fetch("chunked", "c.psm").get()
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: chunked.file)))
+                == MediaSamples.media(.mpeg4Video, length: 400_000), "a chunked body is decoded")
+        let byName = try #require(shelf.descriptors["b.psm"]).at(
+            shelf.server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/files/b.psm")
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        #expect(
+            try MediaFetcher(directory: shelf.attachments, caFile: shelf.server.certificate).fetch(
+                byName, deadline: deadline
+            ).get().type == .wav, "a host name is resolved, sent by SNI and matched against the certificate")
+    }
+
+    @Test("TLS is verified: a certificate outside the trusted set, or for another name, is refused")
+    func certificateChecks() throws {
+        let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 10_000)])
+        let descriptor = try #require(shelf.descriptors["a.psm"])
+        let port = try #require(shelf.server.readyValue("wrong_name_port") as? Int)
+        let both = try #require(shelf.server.readyValue("both_certificates") as? String)
+        func fetch(_ url: String, trusting caFile: String?) throws -> Result<MediaAttachment, MediaFailure> {
+            try MediaFetcher(directory: shelf.attachments, caFile: caFile).fetch(
+                descriptor.at(url), deadline: ContinuousClock.now.advanced(by: .seconds(10)))
+        }
+        for (url, caFile) in [
+            ("\(shelf.server.url)/files/a.psm", nil), ("https://127.0.0.1:\(port)/files/a.psm", both),
+            ("https://localhost:\(port)/files/a.psm", both),
+        ] {
+            switch try fetch(url, trusting: caFile) {
+            case .success: Issue.record("\(url) trusting \(caFile ?? "the system") was accepted")
+            case .failure(let failure):
+                #expect(failure.reason == .unreachable && "\(failure)".contains("certificate"), "\(failure)")
+            }
+        }
+        #expect((try? fetch("\(shelf.server.url)/files/a.psm", trusting: both).get()) != nil, "the right name passes")
+        #expect(shelf.left.count == 1)
     }
 
     @Test("every misbehaviour gives its reason, and nothing is left behind")

@@ -8,6 +8,7 @@ package final class LocalServer: @unchecked Sendable {
     /// The server's self-signed certificate, for `--ca-file`.
     package let certificate: String
     private let process: Process
+    private let ready: [String: Any]
 
     /// Runs `script arguments… --ready READY --cert-dir DIR` and returns once it listens.
     package init(script name: String, _ arguments: [String], in directory: TemporaryDirectory) throws {
@@ -29,11 +30,15 @@ package final class LocalServer: @unchecked Sendable {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let info =
+        self.ready =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ready))) as? [String: Any]
-        url = "https://127.0.0.1:\(info?["port"] as? Int ?? 0)"
-        certificate = info?["certificate"] as? String ?? ""
+            ?? [:]
+        url = "https://127.0.0.1:\(self.ready["port"] as? Int ?? 0)"
+        certificate = self.ready["certificate"] as? String ?? ""
     }
+
+    /// Another value the server wrote in its ready file (media_server.py's `wrong_name_port`).
+    package func readyValue(_ key: String) -> Any? { ready[key] }
 
     deinit { stop() }
 

@@ -12,6 +12,11 @@ APNs). Paths, where NAME is a file in --root:
     /longer/NAME          the file and 100 more bytes, with no Content-Length
     /lying-length/NAME    Content-Length 10 bytes over the file's length, then the file
     /short-length/NAME    Content-Length 10 bytes under the file's length, then that much
+    /chunked/NAME         the file in the chunked transfer coding, with an extension and a trailer
+    /relative-redirect/NAME  302 to ../files/NAME (a relative reference)
+
+A second listener, on `wrong_name_port` in the ready file, serves the same paths with a
+certificate for wrong-name.invalid only; `both_certificates` names a file trusting both.
 
     python media_server.py serve --root DIR --ready ready.json --cert-dir DIR
 """
@@ -57,10 +62,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def send_chunked(self, body: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for index, start in enumerate(range(0, len(body), 9_000)):
+            piece = body[start : start + 9_000]
+            extension = ";part=one" if index == 0 else ""
+            self.wfile.write(b"%x%s\r\n%s\r\n" % (len(piece), extension.encode(), piece))
+        self.wfile.write(b"0\r\nX-Trailer: done\r\n\r\n")
+
     def do_GET(self) -> None:  # noqa: N802 - the base class's name
         parts = self.path.strip("/").split("/", 1)
         kind, name = parts[0], parts[1] if len(parts) > 1 else ""
         port = self.server.server_address[1]
+        if kind == "relative-redirect":
+            return self.send(302, b"", 0, {"Location": f"../files/{name}"})
         if kind == "redirect-loop":
             return self.send(302, b"", 0, {"Location": "/redirect-loop"})
         if kind == "redirect":
@@ -86,19 +103,52 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, body, len(body) + 10)
         if kind == "short-length":
             return self.send(200, body[:-10], len(body) - 10)
+        if kind == "chunked":
+            return self.send_chunked(body)
         return self.send(404, b"not found", 9)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        # A client that stops reading on purpose (a refused length, a refused certificate) is a
+        # scenario under test, not a server fault: only anything else is printed.
+        if not isinstance(sys.exc_info()[1], (ConnectionError, ssl.SSLError)):
+            super().handle_error(request, client_address)
+
+
+def listen(certificate: str, key: str) -> http.server.ThreadingHTTPServer:
+    server = Server(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificate, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    return server
 
 
 def serve(arguments) -> None:
     Handler.root = arguments.root
     certificate, key = self_signed_certificate(arguments.cert_dir)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(certificate, key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
+    server = listen(certificate, key)
+    wrong_certificate, wrong_key = self_signed_certificate(
+        arguments.cert_dir, names=("wrong-name.invalid",), address=False, stem="wrong-name"
+    )
+    wrong_name = listen(wrong_certificate, wrong_key)
+    threading.Thread(target=wrong_name.serve_forever, daemon=True).start()
+    both = os.path.join(arguments.cert_dir, "both-certificates.pem")
+    with open(both, "wb") as handle:
+        for path in (certificate, wrong_certificate):
+            with open(path, "rb") as part:
+                handle.write(part.read())
     with open(arguments.ready + ".tmp", "w") as handle:
-        json.dump({"port": server.server_address[1], "certificate": certificate}, handle)
+        json.dump(
+            {
+                "port": server.server_address[1],
+                "certificate": certificate,
+                "wrong_name_port": wrong_name.server_address[1],
+                "both_certificates": both,
+            },
+            handle,
+        )
     os.replace(arguments.ready + ".tmp", arguments.ready)
     # Stop when standard input closes (the test that started the server has gone), or after the lifetime.
     threading.Thread(target=server.serve_forever, daemon=True).start()

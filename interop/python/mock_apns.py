@@ -229,9 +229,12 @@ async def serve_http1_connection(behaviour: Behaviour, reader, writer) -> None:
         writer.close()
 
 
-def self_signed_certificate(directory: str) -> tuple[str, str]:
+def self_signed_certificate(
+    directory: str, names: tuple[str, ...] = ("localhost",), address: bool = True, stem: str = "mock-apns"
+) -> tuple[str, str]:
+    """A fresh self-signed P-256 certificate for the DNS `names` (and 127.0.0.1 if `address`)."""
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pushseal-mock-apns")])
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"pushseal-{stem}")])
     now = datetime.datetime.now(datetime.timezone.utc)
     certificate = (
         x509.CertificateBuilder()
@@ -242,14 +245,17 @@ def self_signed_certificate(directory: str) -> tuple[str, str]:
         .not_valid_before(now - datetime.timedelta(minutes=5))
         .not_valid_after(now + datetime.timedelta(days=1))
         .add_extension(
-            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            x509.SubjectAlternativeName(
+                [x509.DNSName(name) for name in names]
+                + ([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))] if address else [])
+            ),
             critical=False,
         )
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256())
     )
-    certificate_path = os.path.join(directory, "mock-apns-cert.pem")
-    key_path = os.path.join(directory, "mock-apns-key.pem")
+    certificate_path = os.path.join(directory, f"{stem}-cert.pem")
+    key_path = os.path.join(directory, f"{stem}-key.pem")
     with open(certificate_path, "wb") as handle:
         handle.write(certificate.public_bytes(serialization.Encoding.PEM))
     with open(key_path, "wb") as handle:

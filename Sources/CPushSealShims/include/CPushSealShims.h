@@ -3,8 +3,9 @@
 /*
  * libcurl, loaded on first use.
  *
- * Only `pushseal send` (HTTP/2) and media downloads need it, and linking libcurl would map it and its forty-odd
- * dependencies into every process, the extension-sized `pushseal decrypt` included. So nothing
+ * Only `pushseal send` (HTTP/2 to APNs) needs it, and linking libcurl would map it and its thirty-odd
+ * dependencies into every process, the extension-sized `pushseal decrypt` included (media downloads
+ * use PushSealHTTPS, on libssl, for that reason: libcurl's dependencies alone take 4-5 MB of RSS). So nothing
  * links libcurl: CPushSealShims_curl_load() opens it with dlopen and resolves each function
  * below once, and Swift calls curl only through these wrappers. They also give the variadic
  * setopt/getinfo calls, which Swift cannot make, one typed signature each.

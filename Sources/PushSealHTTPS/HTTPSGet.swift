@@ -1,0 +1,138 @@
+#if canImport(CLibSSL)
+    /// One HTTPS GET, streamed in constant memory: HTTP/1.1 over OpenSSL's TLS client, redirects
+    /// followed only to https and at most ``maximumRedirects`` times, every wait bounded by the
+    /// deadline. The caller sees the final response's status and declared length, then its body
+    /// block by block, and may stop at either.
+    ///
+    /// It asks for `Accept-Encoding: identity` and `Connection: close`: one request per
+    /// connection, and the body as the server stores it.
+    package struct HTTPSGet {
+        /// Where to start.
+        package let url: String
+        /// Certificates to trust instead of the system's (a test server's).
+        package let caFile: String?
+        /// How many redirects to follow.
+        package let maximumRedirects: Int
+
+        /// The read buffer's size: the most bytes handed to the body handler at once.
+        static let blockByteCount = 65_536
+
+        /// A GET of `url`.
+        package init(url: String, caFile: String? = nil, maximumRedirects: Int = 3) {
+            self.url = url
+            self.caFile = caFile
+            self.maximumRedirects = maximumRedirects
+        }
+
+        /// Runs the request to the end of the final response's body.
+        /// - Parameters:
+        ///   - wait: the deadline and the cancellation flag.
+        ///   - response: the final status and the declared `Content-Length` (nil if chunked or
+        ///     until close); false stops.
+        ///   - body: each block of the body; false stops.
+        /// - Throws: ``HTTPSFailure``; `stopped` when a handler stopped the transfer.
+        package func run(
+            wait: TransferWait, response: (_ status: Int, _ length: Int?) -> Bool,
+            body: (UnsafeRawBufferPointer) -> Bool
+        ) throws(HTTPSFailure) {
+            var location = try HTTPSURL(url)
+            let context = try TLSContext(caFile: caFile)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockByteCount, alignment: 1)
+            defer { buffer.deallocate() }
+            var redirects = 0
+            while true {
+                let connection = try TLSConnection.open(to: location, context: context, wait: wait)
+                try connection.write(Array(request(for: location).utf8))
+                let (head, arrived) = try readHead(connection, into: buffer)
+                if head.isRedirect, let target = head.location {
+                    guard redirects < maximumRedirects else {
+                        throw HTTPSFailure(.tooManyRedirects, "more than \(maximumRedirects) redirects")
+                    }
+                    redirects += 1
+                    location = try location.resolving(target)
+                    continue
+                }
+                var declared: Int?
+                if case .length(let length) = head.framing { declared = length }
+                guard response(head.status, declared) else { throw HTTPSFailure(.stopped, "stopped at the response") }
+                try readBody(head.framing, connection, buffer, arrived: arrived, body: body)
+                return
+            }
+        }
+
+        private func request(for location: HTTPSURL) -> String {
+            "GET \(location.target) HTTP/1.1\r\nHost: \(location.authority)\r\nUser-Agent: pushseal\r\n"
+                + "Accept: */*\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n"
+        }
+
+        /// Reads up to the end of a final head (interim 1xx heads are skipped).
+        /// - Returns: the head, and how many body bytes arrived with it (now at the start of `buffer`).
+        private func readHead(
+            _ connection: TLSConnection, into buffer: UnsafeMutableRawBufferPointer
+        ) throws(HTTPSFailure) -> (HTTPResponseHead, Int) {
+            var received: [UInt8] = []
+            while true {
+                if let end = HTTPResponseHead.end(in: received) {
+                    let head = try HTTPResponseHead(parsing: received[..<end])
+                    received.removeFirst(end)
+                    if (100..<200).contains(head.status) { continue }
+                    buffer.copyBytes(from: received)
+                    return (head, received.count)
+                }
+                guard received.count < HTTPResponseHead.maximumByteCount else {
+                    throw HTTPSFailure(
+                        .malformed, "the response head is over \(HTTPResponseHead.maximumByteCount) bytes")
+                }
+                let count = try connection.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<HTTPResponseHead.maximumByteCount]))
+                guard count > 0 else {
+                    throw HTTPSFailure(.unreachable, "the server closed the connection before answering")
+                }
+                received += buffer[..<count]
+            }
+        }
+
+        /// Reads the body as `framing` says, block by block, into `body`; the first `arrived`
+        /// bytes are already in `buffer`.
+        private func readBody(
+            _ framing: HTTPResponseHead.Framing, _ connection: TLSConnection, _ buffer: UnsafeMutableRawBufferPointer,
+            arrived: Int, body: (UnsafeRawBufferPointer) -> Bool
+        ) throws(HTTPSFailure) {
+            var remaining: Int?
+            var chunked: ChunkedDecoder?
+            switch framing {
+            case .length(let length): remaining = length
+            case .chunked: chunked = ChunkedDecoder()
+            case .untilClose: break
+            }
+            var count = arrived
+            var delivered = 0
+            while true {
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                if var decoder = chunked {
+                    guard try decoder.feed(bytes, body: body) else {
+                        throw HTTPSFailure(.stopped, "stopped in the body")
+                    }
+                    if decoder.isFinished { return }
+                    chunked = decoder
+                } else {
+                    let used = min(count, remaining ?? count)
+                    guard used == 0 || body(UnsafeRawBufferPointer(rebasing: bytes[..<used])) else {
+                        throw HTTPSFailure(.stopped, "stopped in the body")
+                    }
+                    remaining = remaining.map { $0 - used }
+                    if remaining == 0 { return }
+                }
+                delivered += count
+                count = try connection.read(into: buffer)
+                if count == 0 {
+                    guard chunked == nil && remaining == nil else {
+                        throw HTTPSFailure(
+                            .unreachable, "the connection closed after \(delivered) bytes, before the body's end")
+                    }
+                    return
+                }
+            }
+        }
+    }
+#endif

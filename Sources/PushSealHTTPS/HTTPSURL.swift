@@ -1,0 +1,153 @@
+/// An https URL taken apart for one request: the host to connect to, the port, and the request
+/// target (path and query). Strict, since the URL and every redirect come from the sender and
+/// the CDN: printable ASCII only, no user info, a port in 1...65535; the fragment is dropped.
+package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
+    /// The host, lowercased; an IPv6 address without its brackets.
+    package let host: String
+    /// The TCP port (443 unless the URL names one).
+    package let port: Int
+    /// The request target: the path, starting with "/", and the query.
+    package let target: String
+
+    /// Parses `text`.
+    /// - Throws: `insecure` for any scheme but https, `malformed` for anything else wrong.
+    package init(_ text: String) throws(HTTPSFailure) {
+        let bytes = Array(text.utf8)
+        try Self.checkCharacters(bytes, in: text)
+        guard Self.hasScheme(bytes), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
+            throw HTTPSFailure(.malformed, "\(text) is not an absolute URL")
+        }
+        guard String(decoding: bytes[..<colon], as: UTF8.self).lowercased() == "https" else {
+            throw HTTPSFailure(.insecure, "\(text) is not https")
+        }
+        guard bytes[colon...].starts(with: "://".utf8) else {
+            throw HTTPSFailure(.malformed, "\(text) has no host")
+        }
+        let rest = bytes[(colon + 3)...]
+        let authorityEnd =
+            rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
+        let (host, port) = try Self.authority(rest[..<authorityEnd], in: text)
+        self.host = host
+        self.port = port
+        target = Self.requestTarget(rest[authorityEnd...])
+    }
+
+    private init(host: String, port: Int, target: String) {
+        self.host = host
+        self.port = port
+        self.target = target
+    }
+
+    /// Whether the host is an IP address (no name to send in SNI; the certificate must name the address).
+    package var hostIsAddress: Bool {
+        host.contains(":") || host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) }
+    }
+
+    /// The `Host` header's value: the host, bracketed if IPv6, and the port unless it is 443.
+    package var authority: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == 443 ? name : "\(name):\(port)"
+    }
+
+    package var description: String { "https://\(authority)\(target)" }
+
+    /// The URL a `Location` header points to, resolved against this one (RFC 3986, section 5.2).
+    /// - Throws: `insecure` if it leaves https, `malformed` if it does not parse.
+    package func resolving(_ location: String) throws(HTTPSFailure) -> HTTPSURL {
+        if location.isEmpty { return self }
+        let bytes = Array(location.utf8)
+        try Self.checkCharacters(bytes, in: location)
+        if Self.hasScheme(bytes) { return try HTTPSURL(location) }
+        if location.hasPrefix("//") { return try HTTPSURL("https:" + location) }
+        let reference = Self.requestTarget(bytes[...])
+        if location.hasPrefix("/") {
+            return HTTPSURL(host: host, port: port, target: Self.removingDotSegments(reference))
+        }
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if location.hasPrefix("?") {
+            return HTTPSURL(host: host, port: port, target: String(path) + reference.dropFirst())
+        }
+        let directory = path[...(path.lastIndex(of: "/") ?? path.startIndex)]
+        let relative = location.prefix { $0 != "#" }
+        return HTTPSURL(host: host, port: port, target: Self.removingDotSegments(String(directory) + relative))
+    }
+
+    /// Printable ASCII only: no space, no control character, nothing a header line could break on.
+    private static func checkCharacters(_ bytes: [UInt8], in text: String) throws(HTTPSFailure) {
+        guard !bytes.isEmpty, bytes.count <= 4096, bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw HTTPSFailure(.malformed, "a URL must be 1 to 4096 printable ASCII characters with no space")
+        }
+    }
+
+    /// Whether `bytes` starts with a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).
+    private static func hasScheme(_ bytes: [UInt8]) -> Bool {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]) else { return false }
+        return bytes[1..<colon].allSatisfy {
+            isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// Host and port from `host[:port]` or `[v6]:port`.
+    private static func authority(_ bytes: ArraySlice<UInt8>, in text: String) throws(HTTPSFailure) -> (String, Int) {
+        let authority = String(decoding: bytes, as: UTF8.self).lowercased()
+        guard !authority.contains("@") else { throw HTTPSFailure(.malformed, "\(text) has user info") }
+        var host = Substring(authority)
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else {
+                throw HTTPSFailure(.malformed, "\(text) has an unclosed IPv6 address")
+            }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else {
+                throw HTTPSFailure(.malformed, "\(text) has text after its IPv6 address")
+            }
+            port = after.isEmpty ? nil : after.dropFirst()
+            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                throw HTTPSFailure(.malformed, "\(text) has an invalid IPv6 address")
+            }
+        } else {
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw HTTPSFailure(.malformed, "\(text) has more than one port") }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+            guard !host.isEmpty, host.utf8.count <= 253,
+                host.allSatisfy({ ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") && $0.isASCII })
+            else { throw HTTPSFailure(.malformed, "\(text) has an invalid host name") }
+        }
+        guard let port else { return (String(host), 443) }
+        guard (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port),
+            (1...65_535).contains(number)
+        else { throw HTTPSFailure(.malformed, "\(text) has an invalid port") }
+        return (String(host), number)
+    }
+
+    /// The path and query, without the fragment, starting with "/".
+    private static func requestTarget(_ bytes: ArraySlice<UInt8>) -> String {
+        let withoutFragment = bytes.prefix { $0 != UInt8(ascii: "#") }
+        let target = String(decoding: withoutFragment, as: UTF8.self)
+        return target.hasPrefix("/") ? target : "/" + target
+    }
+
+    /// RFC 3986's remove_dot_segments over the path (the query is left alone).
+    private static func removingDotSegments(_ target: String) -> String {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var output: [Substring] = []
+        let segments = parts[0].split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (index, segment) in segments.enumerated() {
+            let last = index == segments.count - 1
+            switch segment {
+            case ".": if last { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if last { output.append("") }
+            default: output.append(segment)
+            }
+        }
+        let path = "/" + output.joined(separator: "/")
+        return parts.count == 2 ? path + "?" + parts[1] : path
+    }
+}
