@@ -1,7 +1,7 @@
 public import PushSealCore
 internal import PushSealPOSIX
 
-#if canImport(PushSealHTTPS)
+#if os(Linux)
     internal import PushSealHTTPS
 #endif
 #if canImport(Glibc)
@@ -66,7 +66,7 @@ public struct MediaFetcher: Sendable {
         return .success(MediaAttachment(file: path, type: descriptor.type, length: descriptor.length))
     }
 
-    #if canImport(PushSealHTTPS)
+    #if os(Linux)
         /// Runs the download to its end, its failure, the deadline or cancellation.
         private func transfer(
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool

@@ -1,4 +1,4 @@
-#if canImport(Darwin) && !canImport(CPushSealShims)
+#if canImport(Darwin)
     import Foundation
     import PushSealCore
 
