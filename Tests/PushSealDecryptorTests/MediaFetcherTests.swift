@@ -58,6 +58,7 @@ struct MediaFetcherTests {
         #expect(shelf.left.count == 3 && shelf.left.allSatisfy { !$0.hasPrefix(".") }, "\(shelf.left)")
         #expect(try shelf.fetch("redirect", "a.psm").get().type == .png, "an https redirect is followed")
         #expect(try shelf.fetch("relative-redirect", "a.psm").get().type == .png, "a relative Location is resolved")
+        #expect(try shelf.fetch("interim", "a.psm").get().type == .png, "an interim 100 response is skipped")
         let chunked = try shelf.fetch("chunked", "c.psm").get()
         #expect(
             Array(try Data(contentsOf: URL(fileURLWithPath: chunked.file)))
@@ -102,7 +103,8 @@ struct MediaFetcherTests {
             ("missing", "a.psm", .unreachable), ("redirect-loop", "a.psm", .unreachable),
             ("redirect-http", "a.psm", .insecureURL), ("longer", "a.psm", .tooLarge),
             ("lying-length", "a.psm", .tooLarge), ("short-length", "a.psm", .integrity),
-            ("files", "png-as-jpeg.psm", .typeMismatch),
+            ("files", "png-as-jpeg.psm", .typeMismatch), ("smuggle", "a.psm", .unreachable),
+            ("cut", "a.psm", .unreachable),
         ]
         for item in cases {
             let result = try shelf.fetch(item.path, item.name)

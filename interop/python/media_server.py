@@ -14,6 +14,9 @@ APNs). Paths, where NAME is a file in --root:
     /short-length/NAME    Content-Length 10 bytes under the file's length, then that much
     /chunked/NAME         the file in the chunked transfer coding, with an extension and a trailer
     /relative-redirect/NAME  302 to ../files/NAME (a relative reference)
+    /interim/NAME         an interim 100 Continue, then the file
+    /smuggle/NAME         both Content-Length and Transfer-Encoding: chunked (must be refused)
+    /cut/NAME             the file's Content-Length, half the file, then the connection closes
 
 A second listener, on `wrong_name_port` in the ready file, serves the same paths with a
 certificate for wrong-name.invalid only; `both_certificates` names a file trusting both.
@@ -105,6 +108,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, body[:-10], len(body) - 10)
         if kind == "chunked":
             return self.send_chunked(body)
+        if kind == "interim":
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            return self.send(200, body, len(body))
+        if kind == "smuggle":
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+            return None
+        if kind == "cut":
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.close_connection = True
+            return None
         return self.send(404, b"not found", 9)
 
 
