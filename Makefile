@@ -45,6 +45,7 @@ test: test-default test-cryptokit
 ## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL
 test-default: deps python-peer
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	./scripts/typecheck-urlsession.sh
 	$(SWIFT) test --skip-build
 
 ## test-cryptokit: the same tests on the CryptoKit backend (swift-crypto), plus cross-backend interop

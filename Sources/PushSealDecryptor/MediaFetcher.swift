@@ -17,8 +17,8 @@ internal import PushSealPOSIX
 /// Nothing is left behind on failure. Memory stays constant: one chunk at a time.
 ///
 /// The transport is `HTTPSGet` (HTTP/1.1 over OpenSSL's TLS client) on Linux, and `URLSession`
-/// on Apple platforms (`URLSessionTransfer`: written for them, not compiled or tested on this
-/// project's Linux CI).
+/// on Apple platforms (`URLSessionTransfer`: built only there; this project's Linux CI type-checks
+/// it but cannot run it).
 public struct MediaFetcher: Sendable {
     /// Where attachments are written (the app's container); made 0700 on first use if missing.
     public let directory: String

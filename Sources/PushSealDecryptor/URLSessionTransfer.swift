@@ -1,14 +1,18 @@
-#if canImport(Darwin)
+#if canImport(Darwin) || PUSHSEAL_TYPECHECK_URLSESSION
     import Foundation
     import PushSealCore
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
     /// `MediaFetcher`'s transport on Apple platforms: a `URLSession` data task whose delegate feeds
     /// each received block to the same checks as the Linux transport (`Download`), refuses a
     /// redirect that is not HTTPS or past the third, and asks for the bytes as they are
     /// (`Accept-Encoding: identity`), so that `Content-Length` is the object's size.
     ///
-    /// Written for Apple platforms and compiled only there: the project's Linux CI does not build
-    /// or test it (FoundationNetworking on Linux cannot trust a test server's certificate).
+    /// Built on Apple platforms only. The Linux CI type-checks it against corelibs Foundation
+    /// (`scripts/typecheck-urlsession.sh`, with `PUSHSEAL_TYPECHECK_URLSESSION`) but cannot run
+    /// it: FoundationNetworking on Linux cannot trust a test server's certificate.
     final class URLSessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private let download: Download
         private let condition = NSCondition()
