@@ -160,7 +160,7 @@
                 try wait.check()
                 ERR_clear_error()
                 errno = 0
-                let result = operation(connection)
+                let result = BrokenPipeGuard.run { operation(connection) }
                 if result == 1 { return true }
                 switch SSL_get_error(connection, result) {
                 case SSL_ERROR_WANT_READ: try wait.poll(socket, for: Int16(POLLIN))
