@@ -20,8 +20,10 @@ struct CLIWorld {
     }
 
     @discardableResult
-    func run(_ arguments: [String], input: String = "") throws -> CLIRunner.Result {
-        try CLIRunner.run(arguments, input: input, in: directory.path)
+    func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
+        -> CLIRunner.Result
+    {
+        try CLIRunner.run(arguments, input: Data(input.utf8), in: directory.path, environment: environment)
     }
 
     /// The device's public JWK as one line, for a JSON Lines job's `"to"`.
@@ -345,5 +347,14 @@ struct MediaCommandTests {
         #expect(
             degraded.output.contains(#""status":"decrypted""#)
                 && degraded.output.contains(#""media-error":"media-unreachable""#))
+
+        // Without --ca-file the system's trust applies: the test server's certificate is not in
+        // it, unless SSL_CERT_FILE points at it (cli-v1.md).
+        let untrusted = try world.run(["decrypt", "--store", "store", "--media-dir", "inbox"], input: outer)
+        #expect(untrusted.status == 1 && untrusted.output.contains("certificate"), "\(untrusted.output)")
+        let byEnvironment = try world.run(
+            ["decrypt", "--store", "store", "--media-dir", "inbox"], input: outer,
+            environment: ["SSL_CERT_FILE": server.certificate])
+        #expect(byEnvironment.status == 0 && byEnvironment.output.contains(#""attachment""#), "\(byEnvironment.output)")
     }
 }

@@ -28,11 +28,16 @@ package enum CLIRunner {
     }()
 
     /// Runs `pushseal arguments…` in `directory` with `input` on standard input.
-    /// - Parameter outputFile: a file to take standard output instead of a pipe (`/dev/full`).
+    /// - Parameters:
+    ///   - outputFile: a file to take standard output instead of a pipe (`/dev/full`).
+    ///   - environment: variables to set for this run, over the test process's own.
     package static func run(
-        _ arguments: [String], input: Data = Data(), in directory: String? = nil, outputFile: String? = nil
+        _ arguments: [String], input: Data = Data(), in directory: String? = nil, outputFile: String? = nil,
+        environment: [String: String] = [:]
     ) throws -> Result {
-        try run(executable: executable, arguments, input: input, in: directory, outputFile: outputFile)
+        try run(
+            executable: executable, arguments, input: input, in: directory, outputFile: outputFile,
+            environment: environment)
     }
 
     /// How long a run may take before it is killed (status 137 then): a hang fails its test
@@ -45,12 +50,16 @@ package enum CLIRunner {
 
     /// Runs any program, capturing both outputs.
     package static func run(
-        executable: URL, _ arguments: [String], input: Data, in directory: String?, outputFile: String? = nil
+        executable: URL, _ arguments: [String], input: Data, in directory: String?, outputFile: String? = nil,
+        environment: [String: String] = [:]
     ) throws -> Result {
         _ = pipeSignalIgnored
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let stdin = Pipe()
         let stdout = Pipe()
