@@ -5,11 +5,19 @@
     /// Name resolution that cannot outlast the deadline: `getaddrinfo` blocks for as long as DNS
     /// takes, so it runs on a thread of its own while the caller waits until the answer, the
     /// deadline or cancellation. A late answer is dropped by that thread when it comes.
-    enum HostResolver {
+    package enum HostResolver {
         /// One resolved address, ready for `connect`.
-        struct Address: Sendable {
-            let family: Int32
-            let bytes: [UInt8]
+        package struct Address: Sendable {
+            /// `AF_INET` or `AF_INET6`.
+            package let family: Int32
+            /// The `sockaddr_in` or `sockaddr_in6`, port included.
+            package let bytes: [UInt8]
+
+            /// An address of `family` from its socket address bytes.
+            package init(family: Int32, bytes: [UInt8]) {
+                self.family = family
+                self.bytes = bytes
+            }
         }
 
         /// The TCP addresses of `host` and `port`, in the order the system prefers.

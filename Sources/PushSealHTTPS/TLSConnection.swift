@@ -67,7 +67,8 @@
         static func open(to url: HTTPSURL, context: TLSContext, wait: TransferWait) throws(HTTPSFailure)
             -> TLSConnection
         {
-            let socket = try connect(to: url, wait: wait)
+            let addresses = try HostResolver.addresses(of: url.host, port: url.port, wait: wait)
+            let socket = try SocketConnector.connect(to: addresses, naming: url.authority, wait: wait)
             guard let connection = SSL_new(context.context) else {
                 close(socket)
                 throw HTTPSFailure(.unreachable, "OpenSSL cannot make a connection: \(TLSContext.lastError())")
@@ -75,38 +76,6 @@
             let tls = TLSConnection(socket: socket, connection: connection, wait: wait)
             try tls.handshake(with: url)
             return tls
-        }
-
-        /// The first address of the host that accepts a TCP connection.
-        private static func connect(to url: HTTPSURL, wait: TransferWait) throws(HTTPSFailure) -> Int32 {
-            var reason = "no address"
-            for address in try HostResolver.addresses(of: url.host, port: url.port, wait: wait) {
-                let socket = Glibc.socket(
-                    address.family,
-                    Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                guard socket >= 0 else { continue }
-                let started = address.bytes.withUnsafeBytes { bytes in
-                    bytes.baseAddress.map {
-                        Glibc.connect(socket, $0.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
-                    } ?? -1
-                }
-                if started == 0 || errno == EINPROGRESS {
-                    do {
-                        try wait.poll(socket, for: Int16(POLLOUT))
-                    } catch {
-                        close(socket)
-                        throw error
-                    }
-                    var error: Int32 = 0
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    if getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0 { return socket }
-                    reason = String(cString: strerror(error))
-                } else {
-                    reason = String(cString: strerror(errno))
-                }
-                close(socket)
-            }
-            throw HTTPSFailure(.unreachable, "cannot connect to \(url.authority): \(reason)")
         }
 
         /// The TLS handshake, with the host checked against the certificate (its name, or its

@@ -15,6 +15,11 @@
             self.cancelled = cancelled
         }
 
+        /// This wait, ending at most `limit` from now.
+        func limited(to limit: Duration) -> TransferWait {
+            TransferWait(deadline: min(deadline, ContinuousClock.now + limit), cancelled: cancelled)
+        }
+
         /// Throws `timeout` once the deadline has passed or the caller cancelled.
         package func check() throws(HTTPSFailure) {
             guard ContinuousClock.now < deadline, !cancelled() else {
