@@ -145,6 +145,29 @@ struct MediaFetcherTests {
         #expect(shelf.left.isEmpty)
     }
 
+    @Test("served with its chunks swapped, or without its final chunk, an object fails integrity")
+    func reorderedAndCut() throws {
+        let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 150_000)])
+        let path = shelf.directory.file("served/a.psm")
+        let object = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let sealed = MediaObject.chunkByteCount + MediaObject.tagByteCount
+        let first = MediaObject.headerByteCount..<(MediaObject.headerByteCount + sealed)
+        let second = first.upperBound..<(first.upperBound + sealed)
+        var swapped = object
+        swapped.replaceSubrange(first, with: object[second])
+        swapped.replaceSubrange(second, with: object[first])
+        let withoutFinal = Array(object[..<second.upperBound])
+        #expect(withoutFinal.count < object.count, "the sample has a third, final chunk")
+        for (name, served) in [("swapped", swapped), ("without its final chunk", withoutFinal)] {
+            try Data(served).write(to: URL(fileURLWithPath: path))
+            switch try shelf.fetch("files", "a.psm") {
+            case .success: Issue.record("an object \(name) was attached")
+            case .failure(let failure): #expect(failure.reason == .integrity, "\(name): \(failure)")
+            }
+        }
+        #expect(shelf.left.isEmpty, "left behind: \(shelf.left)")
+    }
+
     @Test("the extension's levels: text with media; text without media on failure; decrypted text when time runs out")
     func sessionLevels() throws {
         let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 100_000)])
