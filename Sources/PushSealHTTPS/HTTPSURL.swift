@@ -25,7 +25,8 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
         }
         let rest = bytes[(colon + 3)...]
         let authorityEnd =
-            rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
+            rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+            ?? rest.endIndex
         let (host, port) = try Self.authority(rest[..<authorityEnd], in: text)
         self.host = host
         self.port = port

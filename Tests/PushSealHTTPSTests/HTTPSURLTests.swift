@@ -12,6 +12,8 @@ struct HTTPSURLTests {
         #expect(bare.port == 443 && bare.target == "/" && bare.authority == "example.com")
         let query = try HTTPSURL("https://example.com?q")
         #expect(query.target == "/?q")
+        let fragment = try HTTPSURL("https://example.com:444#top")
+        #expect(fragment.host == "example.com" && fragment.port == 444 && fragment.target == "/")
         let v6 = try HTTPSURL("https://[::1]:9/x")
         #expect(v6.host == "::1" && v6.port == 9 && v6.authority == "[::1]:9" && v6.hostIsAddress)
         #expect(try HTTPSURL("https://127.0.0.1/").hostIsAddress)
