@@ -3,35 +3,37 @@ import PushSealPrimitives
 import PushSealTestSupport
 import Testing
 
-/// The third-party vectors travel with the repository: every file listed in
-/// `Tests/Vectors/checksums.sha256` must be there, unedited.
+/// The third-party vectors come from PyPI (`make vectors`): every file listed in
+/// `Tests/Vectors/checksums.sha256` must be in `.build/vectors`, unedited.
 @Suite("Third-party vector files")
 struct VectorFilesTests {
     /// `(sha256 hex, relative path)` for each line of the checksum file.
     static func listed() throws -> [(digest: String, path: String)] {
-        let text = try String(
-            contentsOf: TestVectors.directory.appendingPathComponent("checksums.sha256"), encoding: .utf8)
+        let text = try String(contentsOf: TestVectors.checksums, encoding: .utf8)
         return text.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
             return (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces))
         }
     }
 
-    @Test("all eight files are present and match their recorded SHA-256")
+    @Test("all ten files are present and match their recorded SHA-256")
     func present() throws {
         let files = try Self.listed()
-        #expect(files.count == 8)
+        #expect(files.count == 10)
         for file in files {
-            let url = TestVectors.directory.appendingPathComponent(file.path)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                Issue.record("the vector file \(url.path) is missing: restore it from git")
-                continue
-            }
-            let digest = SHA256.hash(Array(data)).map { String(format: "%02x", $0) }.joined()
-            #expect(digest == file.digest, "\(file.path) was edited")
+            let data = try TestVectors.data(file.path)
+            let digest = Hex.encode(SHA256.hash(Array(data)))
+            #expect(digest == file.digest, "\(file.path) differs from the pinned file")
         }
-        #expect(
-            FileManager.default.fileExists(
-                atPath: TestVectors.directory.appendingPathComponent("wycheproof/LICENSE").path))
+    }
+
+    /// Wycheproof's `HPKE-test-vectors.json` is RFC 9180's file byte for byte (pycryptodome ships
+    /// the same file under Wycheproof's name), so ``HPKEVectorTests`` running the RFC file runs
+    /// both. Should a new version of the package ship a different file, this fails and says so.
+    @Test("Wycheproof's HPKE file is RFC 9180's file, byte for byte")
+    func wycheproofHPKEIsTheRFCFile() throws {
+        let wycheproof = try TestVectors.data(TestVectors.wycheproof("Protocol", "HPKE-test-vectors.json"))
+        let rfc = try TestVectors.data(TestVectors.rfc9180)
+        #expect(wycheproof == rfc, "the Wycheproof HPKE file now differs: run its entries in HPKEVectorTests")
     }
 }

@@ -29,7 +29,7 @@ struct WycheproofAEADTests {
     /// Runs every test of `fileName` through the first of `ciphers` whose key size fits the group
     /// (or the first cipher, to prove it refuses the sizes none of them takes).
     private func run(_ fileName: String, ciphers: [AEAD]) throws {
-        let file = try TestVectors.load(File.self, "wycheproof/\(fileName)")
+        let file = try TestVectors.load(File.self, TestVectors.wycheproof("Cipher", fileName))
         var executed = 0
         var refusedForSize = 0
         for group in file.testGroups {

@@ -11,7 +11,7 @@ struct WycheproofKeyAgreementTests {
     /// case, valid or acceptable (twist, non-canonical points), must give the expected secret.
     @Test("X25519")
     func x25519() throws {
-        let file = try TestVectors.load(File.self, "wycheproof/x25519_test.json")
+        let file = try TestVectors.load(File.self, TestVectors.wycheproof("Protocol", "x25519_test.json"))
         var executed = 0
         var refused = 0
         for test in file.testGroups.flatMap(\.tests) {
@@ -37,7 +37,8 @@ struct WycheproofKeyAgreementTests {
     /// point is refused along with every `invalid` case; every `valid` case must match.
     @Test("P-256 ECDH over raw points")
     func p256() throws {
-        let file = try TestVectors.load(File.self, "wycheproof/ecdh_secp256r1_ecpoint_test.json")
+        let file = try TestVectors.load(
+            File.self, TestVectors.wycheproof("Protocol", "ecdh_secp256r1_ecpoint_test.json"))
         var executed = 0
         var refused = 0
         for test in file.testGroups.flatMap(\.tests) {

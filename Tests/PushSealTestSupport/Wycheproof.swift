@@ -77,18 +77,3 @@ package struct HKDFTestCase: Decodable, Sendable {
     package let okm: String
     package let result: WycheproofResult
 }
-
-/// A test of `hmac_sha256_test.json`.
-package struct MACTestCase: Decodable, Sendable {
-    package let tcId: Int
-    package let key: String
-    package let msg: String
-    package let tag: String
-    package let result: WycheproofResult
-}
-
-/// The parameters of a MAC group; sizes are in bits.
-package struct MACGroupParameters: Decodable, Sendable {
-    package let keySize: Int
-    package let tagSize: Int
-}
