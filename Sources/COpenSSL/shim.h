@@ -14,4 +14,8 @@
 #include <openssl/params.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
+
+/* EVP_PKEY_fromdata selections as constants: Swift does not import these composite macros. */
+static const int PUSHSEAL_EVP_PKEY_PUBLIC_KEY = EVP_PKEY_PUBLIC_KEY;
+static const int PUSHSEAL_EVP_PKEY_KEYPAIR = EVP_PKEY_KEYPAIR;
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import PushSealCore
+import PushSealPrimitives
 import PushSealTestSupport
 import Testing
 
@@ -48,6 +49,23 @@ struct ProviderTokenIssuerTests {
         let second = try issuer.token()
         #expect(second != first)
         #expect(issuer.issuedCount == 2)
+    }
+
+    @Test("the token's ES256 signature verifies under the key's public point, and fails after any edit")
+    func signatureVerifies() throws {
+        let issuer = try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "KEY1234567", teamID: "TEAM123456")
+        let parts = try issuer.token().split(separator: ".")
+        let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
+        let signature = try #require(Base64URL.decode(String(parts[2])))
+        let key = try P256.VerifyingKey(x963Representation: P256.SigningKey(pkcs8PEM: Self.authKey).publicKey)
+        #expect(key.isValidSignature(signature, for: signingInput))
+        var forged = signature
+        forged[40] ^= 0x01
+        #expect(!key.isValidSignature(forged, for: signingInput))
+        #expect(!key.isValidSignature(signature, for: signingInput + [0x20]))
+        let stranger = try P256.PrivateKey()
+        let otherKey = try P256.VerifyingKey(x963Representation: stranger.publicKey.x963Representation)
+        #expect(!otherKey.isValidSignature(signature, for: signingInput))
     }
 
     @Test("after ExpiredProviderToken the token is replaced once, however many requests report it")

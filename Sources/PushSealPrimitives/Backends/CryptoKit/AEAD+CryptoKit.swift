@@ -2,7 +2,7 @@
     #if canImport(CryptoKit)
         import CryptoKit
     #else
-        import Crypto
+        import CryptoKitStandIn
     #endif
 
     extension AEAD {

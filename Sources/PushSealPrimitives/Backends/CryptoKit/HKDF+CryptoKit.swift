@@ -2,7 +2,7 @@
     #if canImport(CryptoKit)
         import CryptoKit
     #else
-        import Crypto
+        import CryptoKitStandIn
     #endif
 
     /// HKDF-SHA256 (RFC 5869) from CryptoKit's `HKDF<SHA256>`.

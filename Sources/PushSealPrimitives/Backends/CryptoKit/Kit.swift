@@ -1,6 +1,7 @@
 #if PUSHSEAL_CRYPTOKIT
-    // The CryptoKit backend: Apple's CryptoKit on Apple platforms, or its API compiled for Linux
-    // (swift-crypto's `Crypto`, with PUSHSEAL_CRYPTOKIT=1). CryptoKit's types are reached through
+    // The CryptoKit backend: Apple's CryptoKit on Apple platforms or, on Linux with
+    // PUSHSEAL_CRYPTOKIT=1, the stand-in module `CryptoKitStandIn` (CryptoKit's API, on libsodium
+    // and OpenSSL), so that the same source is compiled and tested here. CryptoKit's types are reached through
     // `Kit`, because this module has types of the same names (`P256`, `SHA256`, `HKDF`, `HMAC`).
     #if canImport(CryptoKit)
         import CryptoKit
@@ -17,18 +18,18 @@
             typealias SymmetricKey = CryptoKit.SymmetricKey
         }
     #else
-        import Crypto
+        import CryptoKitStandIn
 
-        /// CryptoKit's types (from swift-crypto), as this backend uses them.
+        /// CryptoKit's types (from the Linux stand-in), as this backend uses them.
         enum Kit {
-            typealias AES = Crypto.AES
-            typealias ChaChaPoly = Crypto.ChaChaPoly
-            typealias Curve25519 = Crypto.Curve25519
-            typealias HKDF = Crypto.HKDF
-            typealias HMAC = Crypto.HMAC
-            typealias P256 = Crypto.P256
-            typealias SHA256 = Crypto.SHA256
-            typealias SymmetricKey = Crypto.SymmetricKey
+            typealias AES = CryptoKitStandIn.AES
+            typealias ChaChaPoly = CryptoKitStandIn.ChaChaPoly
+            typealias Curve25519 = CryptoKitStandIn.Curve25519
+            typealias HKDF = CryptoKitStandIn.HKDF
+            typealias HMAC = CryptoKitStandIn.HMAC
+            typealias P256 = CryptoKitStandIn.P256
+            typealias SHA256 = CryptoKitStandIn.SHA256
+            typealias SymmetricKey = CryptoKitStandIn.SymmetricKey
         }
     #endif
 

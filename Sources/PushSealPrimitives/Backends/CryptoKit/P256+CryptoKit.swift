@@ -2,7 +2,7 @@
     #if canImport(CryptoKit)
         import CryptoKit
     #else
-        import Crypto
+        import CryptoKitStandIn
     #endif
 
     /// NIST P-256 key agreement (ECDH) from CryptoKit's `P256.KeyAgreement`.
@@ -112,6 +112,30 @@
                 } catch {
                     throw CryptoFailure.library("ES256 signing")
                 }
+            }
+        }
+    }
+
+    extension P256 {
+        /// An ECDSA P-256 / SHA-256 public key (JWS `ES256`), from CryptoKit's `P256.Signing`.
+        package struct VerifyingKey: Sendable {
+            private let key: Kit.P256.Signing.PublicKey
+
+            /// Imports an uncompressed point, refusing any point that is not on P-256.
+            package init(x963Representation bytes: [UInt8]) throws {
+                guard bytes.count == pointByteCount, bytes.first == 0x04,
+                    let key = try? Kit.P256.Signing.PublicKey(x963Representation: bytes)
+                else { throw CryptoFailure.invalidKey("the point is not on P-256") }
+                self.key = key
+            }
+
+            /// True when `signature` is a valid ES256 signature of `message`: exactly 64 bytes,
+            /// `r || s` (RFC 7518 §3.4), verifying over SHA-256(`message`).
+            package func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+                guard let signature = try? Kit.P256.Signing.ECDSASignature(rawRepresentation: signature) else {
+                    return false
+                }
+                return key.isValidSignature(signature, for: message)
             }
         }
     }

@@ -2,7 +2,7 @@
     #if canImport(CryptoKit)
         import CryptoKit
     #else
-        import Crypto
+        import CryptoKitStandIn
     #endif
 
     /// X25519's private key from CryptoKit's `Curve25519.KeyAgreement`.
