@@ -9,8 +9,8 @@ public struct DecryptionResult: Sendable {
         case decrypted
         /// There was no envelope; the content is the payload's as it arrived.
         case plain
-        /// The envelope did not open; the content is the placeholder, as it arrived (or, for
-        /// `not-sealed`, the store's neutral text).
+        /// The envelope did not open; the content is the placeholder, as it arrived, or, under a
+        /// policy that requires sealed payloads, the policy's neutral text alone.
         case degraded
     }
 
@@ -40,10 +40,11 @@ public struct DecryptionResult: Sendable {
             notification: NotificationContent(payload: opened.content), duplicate: false)
     }
 
-    /// An unsealed payload refused by the store's policy: only the neutral text is shown.
-    static func notSealed(_ policy: StorePolicy) -> DecryptionResult {
+    /// A payload that did not open (or was not sealed) under a policy that requires sealed
+    /// payloads: only the policy's neutral text is shown, with the reason.
+    static func neutral(_ policy: StorePolicy, reason: PushSealError.Code) -> DecryptionResult {
         DecryptionResult(
-            status: .degraded, reason: .notSealed, header: nil,
+            status: .degraded, reason: reason, header: nil,
             notification: NotificationContent(payload: policy.neutralPayload), duplicate: false)
     }
 

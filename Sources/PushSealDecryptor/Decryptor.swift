@@ -10,7 +10,8 @@ public import PushSealCore
 /// Extension, steps 1 to 6 of "Opening and rewriting" in envelope-v1.md.
 ///
 /// ``open(_:deadline:)`` never throws and never crashes on any payload: a payload that cannot be
-/// opened degrades to the notification exactly as it arrived, with a named reason.
+/// opened degrades to the notification exactly as it arrived, with a named reason, or, under a
+/// policy that requires sealed payloads, to the policy's neutral text alone.
 ///
 /// ```swift
 /// let decryptor = Decryptor(keyStore: try FileKeyStore(directory: containerURL.path + "/pushseal"))
@@ -29,17 +30,23 @@ public struct Decryptor: Sendable {
     public let contract: PayloadContract?
     /// Fetches the `media` of decrypted content; nil attaches nothing.
     public let media: MediaFetcher?
+    /// The policy the app fixes in code; nil reads the store's `policy` for each payload.
+    ///
+    /// An app that requires sealed payloads should fix the policy here: a store file that cannot
+    /// be read, or that was replaced, can then not switch it off.
+    public let policy: StorePolicy?
 
-    /// A decryptor over `keyStore`, recording in `ledger`, routing under `contract` and fetching
-    /// media with `media`, when given.
+    /// A decryptor over `keyStore`, recording in `ledger`, routing under `contract`, fetching
+    /// media with `media`, and under `policy` instead of the store's, when given.
     public init(
         keyStore: any KeyStore, ledger: EventLedger? = nil, contract: PayloadContract? = nil,
-        media: MediaFetcher? = nil, lateKeyDelay: Duration = .milliseconds(250)
+        media: MediaFetcher? = nil, policy: StorePolicy? = nil, lateKeyDelay: Duration = .milliseconds(250)
     ) {
         self.keyStore = keyStore
         self.ledger = ledger
         self.contract = contract
         self.media = media
+        self.policy = policy
         self.lateKeyDelay = lateKeyDelay
     }
 
@@ -94,7 +101,7 @@ public struct Decryptor: Sendable {
     /// Opens `payload` without writing anything: the result's `duplicate` is not known yet.
     /// Call ``record(_:)`` once the result is sure to be shown.
     public func prepare(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
-        guard let text = payload["enc"]?.stringValue else { return unsealed(payload) }
+        guard let text = payload["enc"]?.stringValue else { return unopened(payload, reason: .notSealed) }
         do {
             let envelope = try Envelope(base64URL: text)
             let opened: OpenedEnvelope
@@ -108,10 +115,24 @@ public struct Decryptor: Sendable {
             if let contract { result.route = PushRoute(content: opened.content, contract: contract) }
             return result
         } catch let error as PushSealError {
-            return .asArrived(payload, reason: error.code)
+            return unopened(payload, reason: error.code)
         } catch {
-            return .asArrived(payload, reason: .keyStoreUnavailable)
+            return unopened(payload, reason: .keyStoreUnavailable)
         }
+    }
+
+    /// What is shown for a payload that did not open, for `reason` (`timeout` included).
+    ///
+    /// Under a policy that requires sealed payloads (``policy``, else the store's), the policy's
+    /// neutral text and nothing else of the payload, whatever the reason: neither the alert, nor
+    /// the backend's placeholder, nor any other member. Otherwise the payload exactly as it
+    /// arrived, degraded with `reason`; for `not-sealed`, an unsealed payload passes as `plain`.
+    /// A store that cannot be read imposes no policy of its own.
+    public func unopened(_ payload: JSONObject, reason: PushSealError.Code) -> DecryptionResult {
+        if let policy = policy ?? (try? keyStore.loadPolicy()), policy.requireSealed {
+            return .neutral(policy, reason: reason)
+        }
+        return .asArrived(payload, reason: reason == .notSealed ? nil : reason)
     }
 
     /// Records a result that is being shown: the `event_id` of decrypted content (which sets
@@ -132,15 +153,6 @@ public struct Decryptor: Sendable {
     /// `event_id`, if any, is not recorded, since its content was never shown.
     public func recordTimeout() {
         try? ledger?.countOutcome(PushSealError.Code.timeout.rawValue)
-    }
-
-    /// A payload without an envelope: shown as it is, unless the store requires sealed payloads.
-    /// A store that cannot be read imposes no policy (it cannot open sealed payloads either).
-    private func unsealed(_ payload: JSONObject) -> DecryptionResult {
-        guard let policy = try? keyStore.loadPolicy(), policy.requireSealed else {
-            return .asArrived(payload, reason: nil)
-        }
-        return .notSealed(policy)
     }
 
     private func loadRing() throws -> KeyRing {

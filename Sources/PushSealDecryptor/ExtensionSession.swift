@@ -12,8 +12,8 @@ public import PushSealCore
 /// ``didReceive(on:)`` starts opening the payload in the background under a deadline, then
 /// fetching its media (three levels: text with media, text without media, the placeholder);
 /// ``timeWillExpire()`` delivers the decrypted text without its media when it is ready, else the
-/// notification as it arrived, degraded with `timeout`, unless the content was already
-/// delivered. The content handler is called exactly once, whichever comes first, even when both
+/// notification as it arrived (under a require-sealed policy, the neutral text), degraded with
+/// `timeout`, unless the content was already delivered. The content handler is called exactly once, whichever comes first, even when both
 /// race.
 ///
 /// The ledger records only what was shown: the `event_id` of decrypted content is recorded (and
@@ -80,8 +80,8 @@ public final class ExtensionSession: Sendable {
     }
 
     /// The system's time is up: unless the content was delivered, deliver the decrypted text
-    /// without its media if it is ready (media `media-timeout`), else the notification as it
-    /// arrived (`timeout`).
+    /// without its media if it is ready (media `media-timeout`), else what
+    /// ``Decryptor/unopened(_:reason:)`` shows for `timeout`.
     public func timeWillExpire() {
         let claimed = state.withLock { state -> (first: Bool, decrypted: DecryptionResult?) in
             guard !state.delivered else { return (false, nil) }
@@ -93,7 +93,7 @@ public final class ExtensionSession: Sendable {
             decrypted.mediaFailure = MediaFailure(.timeout, "the time ran out before the media was ready")
             contentHandler(decryptor.record(decrypted))
         } else {
-            contentHandler(.asArrived(payload, reason: .timeout))
+            contentHandler(decryptor.unopened(payload, reason: .timeout))
             decryptor.recordTimeout()
         }
     }

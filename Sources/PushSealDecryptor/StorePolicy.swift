@@ -3,9 +3,10 @@ public import PushSealCore
 /// What the store accepts besides its keys: whether an unsealed payload may be shown.
 ///
 /// With ``requireSealed`` set, a payload without an envelope (no `enc`, or an `enc` that is not a
-/// string) degrades with `not-sealed`: its alert is replaced by the neutral text below and every
-/// other member is removed, so that a spoofed plaintext push can neither show its text nor route
-/// the app. Kept in `keys.json` as `"policy": {"require-sealed": true, "neutral-title": …,
+/// string) degrades with `not-sealed`, and any payload that does not open, for any reason
+/// (`timeout` included), degrades with its reason: either way what is shown is the neutral text
+/// below and nothing else of the payload, so that a spoofed push can neither show its text nor
+/// route the app. ``Decryptor/policy`` fixes a policy in code, above the store's. Kept in `keys.json` as `"policy": {"require-sealed": true, "neutral-title": …,
 /// "neutral-body": …}`.
 public struct StorePolicy: Sendable, Equatable {
     /// Refuse unsealed payloads.

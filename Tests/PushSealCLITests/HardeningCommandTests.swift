@@ -97,7 +97,7 @@ struct HardeningCommandTests {
         #expect(try listedKids() == ["twin"])
     }
 
-    @Test("keys policy --require-sealed: decrypt degrades an unsealed payload with not-sealed")
+    @Test("keys policy --require-sealed: decrypt shows only the neutral text for an unsealed or unopenable payload")
     func requireSealed() throws {
         #expect(try run(["keys", "init", "--store", "s"]).status == 0)
         let spoof = #"{"aps":{"alert":{"title":"Bank","body":"Call now"}},"type":"order","id":"1"}"#
@@ -115,6 +115,12 @@ struct HardeningCommandTests {
         let notification = try #require(object["notification"]?.objectValue)
         #expect(notification["body"] == .string("Open the app"))
         #expect(!refused.output.contains("Bank") && !refused.output.contains("order"))
+        let forged = #"{"aps":{"alert":{"title":"Bank","body":"Call now"},"category":"PAY"},"enc":"x","type":"order"}"#
+        let forgedResult = try run(["decrypt", "--store", "s"], input: forged)
+        #expect(forgedResult.status == 1)
+        #expect(forgedResult.output.contains("\"reason\":\"malformed-envelope\""))
+        #expect(forgedResult.output.contains("Open the app"))
+        #expect(!forgedResult.output.contains("Bank") && !forgedResult.output.contains("PAY"), "\(forgedResult.output)")
         #expect(try run(["keys", "policy", "--store", "s", "--allow-unsealed"]).status == 0)
         #expect(try run(["decrypt", "--store", "s"], input: spoof).status == 0)
     }

@@ -21,9 +21,10 @@ struct ExtensionSessionTests {
             results.withLock { $0.append(result) }
         }
         session.didReceive()
-        Self.wait(seconds: 5) { session.isDelivered }
+        // Waits for the handler itself: `isDelivered` turns true before the handler has run.
+        Self.wait(seconds: 5) { results.withLock { !$0.isEmpty } }
         session.timeWillExpire()
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(session.isDelivered)
         #expect(results.withLock { $0.map(\.status) } == [.decrypted])
     }
 
@@ -46,6 +47,23 @@ struct ExtensionSessionTests {
         #expect(delivered.first?.notification.userInfo == payload)
     }
 
+    @Test("under require-sealed, time running out shows the neutral text, not the payload as it arrived")
+    func timeoutUnderRequireSealed() throws {
+        let device = try Device()
+        let policy = StorePolicy(requireSealed: true)
+        let slow = Decryptor(
+            keyStore: MemoryKeyStore(ring: try device.store.loadKeyRing(), delay: .milliseconds(300)), policy: policy)
+        let results = Protected<[DecryptionResult]>([])
+        let session = ExtensionSession(payload: try device.seal(samplePayload), decryptor: slow) { result in
+            results.withLock { $0.append(result) }
+        }
+        session.didReceive()
+        session.timeWillExpire()
+        let delivered = results.withLock { $0 }
+        #expect(delivered.map(\.reason) == [.timeout])
+        #expect(delivered.first?.notification.userInfo == policy.neutralPayload)
+    }
+
     @Test("after time ran out, the late result counts timeout once and records no event_id; in time, it records")
     func ledgerRecordsWhatWasShown() throws {
         let device = try Device()
@@ -62,15 +80,14 @@ struct ExtensionSessionTests {
 
         let fast = Decryptor(keyStore: MemoryKeyStore(ring: ring), ledger: device.store.ledger)
         let results = Protected<[DecryptionResult]>([])
-        for _ in 0..<2 {
+        for round in 1...2 {
             let session = ExtensionSession(payload: payload, decryptor: fast) { result in
                 results.withLock { $0.append(result) }
             }
             session.didReceive()
-            Self.wait(seconds: 5) { session.isDelivered }
+            Self.wait(seconds: 5) { results.withLock { $0.count == round } }
             session.timeWillExpire()
         }
-        Thread.sleep(forTimeInterval: 0.05)
         #expect(results.withLock { $0.map(\.duplicate) } == [false, true])
         #expect(try device.store.ledger.outcomeCounts() == ["timeout": 1, "decrypted": 1, "duplicate": 1])
         #expect(try device.store.ledger.eventCount() == 1)

@@ -123,4 +123,48 @@ struct KeyStoreRulesTests {
         #expect(device.decryptor.open(try device.seal(samplePayload)).status == .decrypted, "sealed still opens")
         #expect(try device.store.ledger.outcomeCounts()["not-sealed"] == 2)
     }
+
+    /// A forged alert beside an `enc` that is not an envelope: the review's bypass.
+    static let forgedBesideEnc = #"""
+        {"aps":{"alert":{"title":"Bank: account locked","body":"Call +1-555-0100"},"category":"PAY","sound":"x"},"enc":"x","deeplink":"https://evil"}
+        """#
+
+    @Test("require-sealed: an envelope that does not open, for any reason, shows only the neutral text")
+    func requireSealedCoversEveryFailure() throws {
+        let device = try Device()
+        try device.store.changePolicy { $0.requireSealed = true }
+        let stranger = try Device()
+        let cases: [(payload: JSONObject, reason: PushSealError.Code)] = [
+            (try #require(try JSONParser.parse(Self.forgedBesideEnc).objectValue), .malformedEnvelope),
+            (try stranger.seal(samplePayload), .unknownKey),
+        ]
+        for (payload, reason) in cases {
+            let result = device.decryptor.open(payload)
+            #expect(result.status == .degraded)
+            #expect(result.reason == reason, "the reason is kept")
+            #expect(result.notification.userInfo == StorePolicy(requireSealed: true).neutralPayload)
+            #expect(result.notification.title == "New notification", "never the placeholder")
+            #expect(result.notification.categoryIdentifier == nil && result.notification.sound == nil)
+        }
+    }
+
+    @Test("require-sealed fixed in code holds when the store's flag is off, and when the store cannot be read")
+    func requireSealedFixedInCode() throws {
+        let device = try Device()
+        let forged = try #require(try JSONParser.parse(Self.forgedBesideEnc).objectValue)
+        let unsealed = try #require(try JSONParser.parse(#"{"aps":{"alert":"Call 555"},"deeplink":"x"}"#).objectValue)
+        let policy = StorePolicy(requireSealed: true, neutralTitle: "Shop")
+        let stores: [any KeyStore] = [device.store, FileKeyStore(directory: device.directory.file("missing"))]
+        for store in stores {
+            let decryptor = Decryptor(keyStore: store, policy: policy)
+            for payload in [forged, unsealed] {
+                let result = decryptor.open(payload)
+                #expect(result.status == .degraded)
+                #expect(result.notification.userInfo == policy.neutralPayload)
+            }
+        }
+        let readable = Decryptor(keyStore: device.store, policy: policy)
+        #expect(readable.open(try device.seal(samplePayload)).status == .decrypted, "sealed still opens")
+        #expect(readable.open(unsealed).reason == .notSealed)
+    }
 }
