@@ -15,7 +15,8 @@ extension PayloadContract {
     /// The server side of the contract: refuses, before sealing, a payload whose `type` is not a
     /// route, whose `id` is not of the route's kind, that lacks `event_id` (unless
     /// `addingEventID`, which adds a random UUID), whose `schema_version` is not supported, or
-    /// that carries a link the contract does not allow by name; fills `thread-id` and the
+    /// that carries a link the contract does not allow by name, or whose `media` is not a
+    /// media-v1 descriptor; fills `thread-id` and the
     /// collapse id from the route's templates.
     /// - Throws: `PushSealError.Code.invalidPayload` whose message names the JSON path and the
     ///   contract's code (`unknown-type`, `bad-id`, …).
@@ -32,6 +33,17 @@ extension PayloadContract {
         }
         if let violation = linkViolation(in: payload, route: route) {
             throw PushSealError(.invalidPayload, "\(violation)")
+        }
+        if let media = payload["media"] {
+            // Typed, not searched for links: it must be a media-v1 descriptor, URL rule included.
+            guard let object = media.objectValue else {
+                throw PushSealError(.invalidPayload, "$.media must be a media descriptor object")
+            }
+            do {
+                _ = try MediaDescriptor(json: object)
+            } catch {
+                throw PushSealError(.invalidPayload, "$.media is not a media descriptor: \(error)")
+            }
         }
         let definition = routes[ExactText(route.type)]
         if let template = definition?.threadIDTemplate, var aps = payload["aps"]?.objectValue, aps["thread-id"] == nil {

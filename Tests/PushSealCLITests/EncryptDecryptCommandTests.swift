@@ -259,6 +259,27 @@ struct ContractCommandTests {
         #expect(badContract.status == 2 && badContract.errors.contains("bad contract"))
     }
 
+    @Test("--contract with --media, and a job line's \"media\": the descriptor is typed, not refused as a link")
+    func contractWithMedia() throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        try Data(MediaSamples.media(.png, length: 2_000)).write(to: URL(fileURLWithPath: world.directory.file("a.png")))
+        let descriptor = try world.run([
+            "media", "seal", "a.png", "--out", "a.psm", "--url", "https://cdn.example.com/a.psm",
+        ]).output
+        try world.directory.write("a.json", descriptor)
+        let payload = #"{"aps":{"alert":"x"},"type":"inbox","event_id":"e","schema_version":1}"#
+        let sealed = try world.encrypt(payload, ["--contract", "contract.json", "--media", "a.json"])
+        #expect(sealed.status == 0, "\(sealed.errors)")
+        let opened = try world.run(["decrypt", "--store", "store"], input: sealed.output)
+        #expect(opened.output.contains("https://cdn.example.com/a.psm"), "the descriptor is in the content")
+
+        let to = try world.devicePublicJWK()
+        let job = #"{"to":\#(to),"media":\#(descriptor.trimmingCharacters(in: .newlines)),"payload":\#(payload)}"#
+        let batch = try world.run(["encrypt", "--json-lines", "--contract", "contract.json"], input: job + "\n")
+        #expect(batch.lines.count == 1 && batch.lines[0].contains("\"enc\""), "\(batch.output)")
+    }
+
     @Test("--json-lines applies the contract to every line, one result per line")
     func batch() throws {
         let world = try CLIWorld()

@@ -167,4 +167,24 @@ struct SendCommandTests {
         #expect(hugeLine["reason"]?.stringValue?.contains("over 65536 bytes") == true, "\(hugeLine)")
         #expect(hugeLine["attempts"] == .number(JSONNumber(1)))
     }
+
+    @Test("send --contract with a job's \"media\": sealed and sent, not refused as a link")
+    func contractWithMedia() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory)
+        defer { mock.stop() }
+        try world.directory.write("contract.json", #"{"schema_versions":[1],"routes":{"inbox":{}}}"#)
+        try Data(MediaSamples.media(.png, length: 2_000)).write(to: URL(fileURLWithPath: world.directory.file("a.png")))
+        let descriptor = try world.run([
+            "media", "seal", "a.png", "--out", "a.psm", "--url", "https://cdn.example.com/a.psm",
+        ]).output.trimmingCharacters(in: .newlines)
+        let to = try world.devicePublicJWK()
+        let job =
+            #"{"token":"\#(Self.token("00aa", 1))","topic":"com.example.shop","to":\#(to),"media":\#(descriptor),"#
+            + #""payload":{"aps":{"alert":"x"},"type":"inbox","event_id":"e","schema_version":1}}"#
+        let result = try world.run(
+            mock.sendArguments + ["--sender", "sender.jwk", "--contract", "contract.json"], input: job + "\n")
+        #expect(result.status == 0, "\(result.output) \(result.errors)")
+        #expect(result.lines.first?.contains(#""status":"sent""#) == true, "\(result.output)")
+    }
 }

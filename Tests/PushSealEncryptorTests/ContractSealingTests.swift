@@ -10,9 +10,9 @@ struct ContractSealingTests {
         try! PayloadContract(
             json: Array(
                 #"""
-                {"schema_versions":[1],"links":["help_url"],
+                {"schema_versions":[1],"links":["help_url"],"text":["note"],
                  "routes":{"order":{"id":"uuid","thread-id":"order:{id}","collapse-id":"order:{id}"},
-                           "invoice":{"id":"integer","links":["pdf_url"]},"inbox":{}}}
+                           "invoice":{"id":"integer","links":["pdf_url"],"text":["memo"]},"inbox":{}}}
                 """#.utf8))
     }()
 
@@ -57,6 +57,17 @@ struct ContractSealingTests {
             #","extra":{"target":"myapp://pay"}"#, #","steps":["ok","javascript:alert(1)"]"#,
             #","call":"tel:+15550100""#,
             #","data":{"href":"/"}"#, #","pdf_url":"https://x""#,
+            // The names are matched in any case.
+            #","deepLink":"x""#, #","Media-URL":"x""#, #","receipt_HREF":"x""#,
+            // A parse, not a deny-list: what a browser's URL parser reads as a link (JSON escapes).
+            #","t":" https://evil""#, #","t":"\thttps://evil""#, #","t":"\njavascript:alert(1)""#,
+            #","t":"java\tscript:alert(1)""#, #","t":"https:evil.example""#, #","t":"https:\\evil.example""#,
+            #","t":"//evil.example/p""#, #","t":"\\\\evil.example/p""#, #","t":"facetime-audio:+1555""#,
+            #","t":"telprompt:+1555""#, #","t":"App-prefs:root""#, #","t":"file:/etc/passwd""#,
+            #","t":"intent:#Intent;end""#, #","t":"\u0000\u001fhttps://evil\u0020""#,
+            #","t":"a\#(String(repeating: "b", count: 80)):x""#,
+            // Plain text with a colon, not declared as text.
+            #","greeting":"Re: lunch at 10:30""#, #","memo":"order:1042""#,
         ])
     func links(_ extra: String) throws {
         do {
@@ -78,6 +89,42 @@ struct ContractSealingTests {
         }
         #expect(throws: Never.self) {
             try Self.contract.prepareForSealing(try Self.payload(#","note":"order:1042, see you at 10:30""#))
+        }
+        #expect(throws: Never.self) {
+            try Self.contract.prepareForSealing(try Self.payload(#","memo":"Re: 12""#, type: "invoice", id: "12"))
+        }
+        // `\\x` and `/\\x` would be links: a backslash is read as a slash.
+        for text in ["see you at 10:30", "1:0", "-x:y", "ok", "a b:c", "é:x", "/path", "\t/x"] {
+            #expect(!PayloadContract.isLink(text), "\(text)")
+        }
+    }
+
+    @Test("the error names the path and says how to declare the member")
+    func linkAdvice() throws {
+        do {
+            _ = try Self.contract.prepareForSealing(try Self.payload(#","greeting":"Re: lunch""#))
+            Issue.record("accepted")
+        } catch let error as PushSealError {
+            #expect(error.detail.hasPrefix("$.greeting is a link"), "\(error.detail)")
+            #expect(error.detail.contains("\"links\"") && error.detail.contains("\"text\""), "\(error.detail)")
+        }
+    }
+
+    static let media =
+        #","media":{"url":"https://cdn.example.com/o/1.psm","type":"image/jpeg","length":100,"#
+        + #""size":\#(MediaObject.objectSize(length: 100)),"sha256":"47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU","#
+        + #""key":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#
+
+    @Test("media is typed, not searched for links: a descriptor passes, anything else is refused at $.media")
+    func mediaUnderContract() throws {
+        #expect(throws: Never.self) { try Self.contract.prepareForSealing(try Self.payload(Self.media)) }
+        for bad in [#","media":"https://x""#, #","media":{"url":"https://x"}"#] {
+            do {
+                _ = try Self.contract.prepareForSealing(try Self.payload(bad))
+                Issue.record("accepted \(bad)")
+            } catch let error as PushSealError {
+                #expect(error.detail.hasPrefix("$.media"), "\(error.detail)")
+            }
         }
     }
 }

@@ -7,12 +7,12 @@ internal import PushSealPrimitives
 /// ```json
 /// {"schema_versions": [1, 2],
 ///  "routes": {"order": {"id": "uuid", "thread-id": "order:{id}", "collapse-id": "order:{id}"},
-///             "chat": {"id": "token", "links": ["avatar_url"]},
+///             "chat": {"id": "token", "links": ["avatar_url"], "text": ["subject"]},
 ///             "inbox": {}}}
 /// ```
 ///
 /// ``route(for:)`` is the check both sides run: the server before sealing, the device after
-/// opening. The server also refuses link-like members (``linkViolation(in:route:)``).
+/// opening. The server also refuses links in custom members (``linkViolation(in:route:)``).
 public struct PayloadContract: Sendable {
     /// One route of the contract.
     public struct RouteDefinition: Sendable, Hashable {
@@ -24,6 +24,9 @@ public struct PayloadContract: Sendable {
         public let collapseIDTemplate: String?
         /// Custom members that may hold links on this route.
         public let allowedLinks: Set<ExactText>
+        /// Custom members declared as plain text on this route: not searched for links, so that
+        /// a value may contain a colon (`"Re: 10:30"`).
+        public let plainText: Set<ExactText>
     }
 
     /// The schema versions the app reads.
@@ -32,10 +35,13 @@ public struct PayloadContract: Sendable {
     public let routes: [ExactText: RouteDefinition]
     /// Custom members that may hold links on every route.
     public let allowedLinks: Set<ExactText>
+    /// Custom members declared as plain text on every route.
+    public let plainText: Set<ExactText>
 
     /// The payload members the contract itself defines.
     public static let contractMembers = ["type", "id", "event_id", "schema_version"]
-    /// Members checked by their own format, not searched for links: `media` (media-v1.md).
+    /// Members checked by their own format, not searched for links: `media`, a media-v1
+    /// descriptor whose `url` follows the media URL rule (media-v1.md).
     public static let typedMembers = ["media"]
 
     /// The largest `event_id`, in bytes.
@@ -53,7 +59,7 @@ public struct PayloadContract: Sendable {
         } catch let error as JSONParseError {
             throw PushSealError(.invalidPayload, "the contract is not JSON: \(error)")
         }
-        try Self.refuseUnknown(root, known: ["schema_versions", "routes", "links"], at: "$")
+        try Self.refuseUnknown(root, known: ["schema_versions", "routes", "links", "text"], at: "$")
         guard case .array(let versions)? = root["schema_versions"], !versions.isEmpty else {
             throw PushSealError(.invalidPayload, "$.schema_versions must be a non-empty array of integers")
         }
@@ -65,6 +71,7 @@ public struct PayloadContract: Sendable {
                 return version
             })
         allowedLinks = try Self.names(root["links"], at: "$.links")
+        plainText = try Self.names(root["text"], at: "$.text")
         guard let routeObjects = root["routes"]?.objectValue, routeObjects.count > 0 else {
             throw PushSealError(.invalidPayload, "$.routes must be an object with at least one route")
         }
@@ -81,7 +88,7 @@ public struct PayloadContract: Sendable {
 
     private static func route(_ value: JSONValue, at path: String) throws -> RouteDefinition {
         guard let object = value.objectValue else { throw PushSealError(.invalidPayload, "\(path) must be an object") }
-        try refuseUnknown(object, known: ["id", "thread-id", "collapse-id", "links"], at: path)
+        try refuseUnknown(object, known: ["id", "thread-id", "collapse-id", "links", "text"], at: path)
         var kind: RouteIDKind?
         if let value = object["id"] {
             guard let name = value.stringValue,
@@ -107,7 +114,8 @@ public struct PayloadContract: Sendable {
         }
         return RouteDefinition(
             idKind: kind, threadIDTemplate: try template("thread-id"), collapseIDTemplate: try template("collapse-id"),
-            allowedLinks: try names(object["links"], at: "\(path).links"))
+            allowedLinks: try names(object["links"], at: "\(path).links"),
+            plainText: try names(object["text"], at: "\(path).text"))
     }
 
     private static func names(_ value: JSONValue?, at path: String) throws -> Set<ExactText> {
@@ -166,68 +174,6 @@ public struct PayloadContract: Sendable {
 
     private var knownTypes: String {
         routes.keys.map(\.text).sorted().joined(separator: ", ")
-    }
-
-    /// The first link-like member the route does not allow, as an error: a custom member, or a
-    /// member nested in one, whose name looks like a link (`url`, `uri`, `link`, `href`, or
-    /// ending so, as `media-url` or `deeplink`), or any string inside a custom member that starts
-    /// with a URL scheme
-    /// (`scheme://`, or `javascript:`, `data:`, `mailto:`, `tel:`, `sms:`, `facetime:`,
-    /// `itms-services:`). `aps` and the contract's own members are not searched.
-    public func linkViolation(in payload: JSONObject, route: Route) -> RouteError? {
-        let allowed = allowedLinks.union(routes[ExactText(route.type)]?.allowedLinks ?? [])
-        for (name, value) in payload
-        where !name.isExactly("aps") && !Self.contractMembers.contains(where: { $0.isExactly(name) }) {
-            guard !allowed.contains(ExactText(name)) else { continue }
-            if Self.looksLikeLinkName(name) {
-                return RouteError(
-                    .linkNotAllowed, "$.\(name)", "looks like a link and the contract does not allow it by name")
-            }
-            if let path = Self.firstLink(in: value, at: "$.\(name)") {
-                return RouteError(
-                    .linkNotAllowed, path, "is a link and the contract does not allow \"\(name)\" by name")
-            }
-        }
-        return nil
-    }
-
-    static func looksLikeLinkName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return ["url", "uri", "link", "href"].contains { lower.hasSuffix($0) }
-    }
-
-    static func firstLink(in value: JSONValue, at path: String) -> String? {
-        switch value {
-        case .string(let text): return looksLikeLink(text) ? path : nil
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                if let found = firstLink(in: element, at: "\(path)[\(index)]") { return found }
-            }
-            return nil
-        case .object(let object):
-            for (name, member) in object {
-                if looksLikeLinkName(name) { return "\(path).\(name)" }
-                if let found = firstLink(in: member, at: "\(path).\(name)") { return found }
-            }
-            return nil
-        default: return nil
-        }
-    }
-
-    /// True for text that starts with a URL scheme: `scheme://`, or one of the schemes that
-    /// need no `//` and can act on the device.
-    static func looksLikeLink(_ text: String) -> Bool {
-        let bytes = Array(text.utf8.prefix(64))
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
-        let scheme = bytes[..<colon]
-        guard scheme.first.map({ (0x61...0x7A).contains($0 | 0x20) }) == true,
-            scheme.allSatisfy({
-                (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || [0x2B, 0x2D, 0x2E].contains($0)
-            })
-        else { return false }
-        if bytes[(colon + 1)...].starts(with: Array("//".utf8)) { return true }
-        let name = String(decoding: scheme, as: UTF8.self).lowercased()
-        return ["javascript", "data", "mailto", "tel", "sms", "facetime", "itms-services"].contains(name)
     }
 }
 

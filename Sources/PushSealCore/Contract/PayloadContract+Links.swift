@@ -1,0 +1,83 @@
+extension PayloadContract {
+    /// The first custom member that is, or holds, a link the route does not allow, as an error.
+    ///
+    /// A custom member (any top-level member but `aps`, the contract's own members and the typed
+    /// `media`) violates the rule when its name, or the name of a member nested in it, looks like
+    /// a link (``looksLikeLinkName(_:)``), or when a string inside it is a link
+    /// (``isLink(_:)``); unless the contract declares the member, for every route or for this
+    /// one, in `links` (it may hold links) or in `text` (plain text, never searched).
+    public func linkViolation(in payload: JSONObject, route: Route) -> RouteError? {
+        let definition = routes[ExactText(route.type)]
+        let exempt = allowedLinks.union(plainText).union(definition?.allowedLinks ?? []).union(
+            definition?.plainText ?? [])
+        let skipped = ["aps"] + Self.contractMembers + Self.typedMembers
+        for (name, value) in payload where !skipped.contains(where: { $0.isExactly(name) }) {
+            guard !exempt.contains(ExactText(name)) else { continue }
+            let advice =
+                "declare \"\(name)\" in the contract's \"links\" if it is a link, or in \"text\" if it is plain text"
+            if Self.looksLikeLinkName(name) {
+                return RouteError(.linkNotAllowed, "$.\(name)", "is named like a link: \(advice)")
+            }
+            if let path = Self.firstLink(in: value, at: "$.\(name)") {
+                return RouteError(.linkNotAllowed, path, "is a link: \(advice)")
+            }
+        }
+        return nil
+    }
+
+    /// True for a member name that is, or ends in, `url`, `uri`, `link` or `href`, in any case
+    /// (`media-url`, `deepLink`, `receipt_HREF`).
+    static func looksLikeLinkName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["url", "uri", "link", "href"].contains { lower.hasSuffix($0) }
+    }
+
+    /// The path of the first link inside `value`: a string that ``isLink(_:)``, or a member named
+    /// like one.
+    static func firstLink(in value: JSONValue, at path: String) -> String? {
+        switch value {
+        case .string(let text): return isLink(text) ? path : nil
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = firstLink(in: element, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        case .object(let object):
+            for (name, member) in object {
+                if looksLikeLinkName(name) { return "\(path).\(name)" }
+                if let found = firstLink(in: member, at: "\(path).\(name)") { return found }
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// True when a URL parser would read `text` as a link: after the WHATWG URL Standard's
+    /// clean-up (leading and trailing C0 controls and spaces stripped, every tab and newline
+    /// removed, `\` read as `/`), it starts with a scheme (`[A-Za-z][A-Za-z0-9+.-]*:`, any length,
+    /// `//` or not) or with `//` (a scheme-relative URL).
+    ///
+    /// A parse, not a list of schemes: `" https://x"`, `"java\tscript:"`, `"https:evil"`,
+    /// `"\\\\evil"`, `"telprompt:"` and a scheme of 100 letters are all links. Plain text with a
+    /// colon after a word (`"Re: lunch"`) is one too, which is what the contract's `text`
+    /// declaration is for.
+    public static func isLink(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 > 0x20 } ?? bytes.endIndex
+        let cleaned = bytes[start...].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.map { $0 == 0x5C ? 0x2F : $0 }
+        if cleaned.starts(with: [0x2F, 0x2F]) { return true }
+        guard let first = cleaned.first, isASCIILetter(first) else { return false }
+        for byte in cleaned.dropFirst() {
+            if byte == UInt8(ascii: ":") { return true }
+            guard isASCIILetter(byte) || (0x30...0x39).contains(byte) || [0x2B, 0x2D, 0x2E].contains(byte) else {
+                return false
+            }
+        }
+        return false
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (0x61...0x7A).contains(byte | 0x20)
+    }
+}
