@@ -76,6 +76,13 @@ struct PayloadContractTests {
         (#"{"type":"inbox","event_id":"","schema_version":1}"#, .missingEventID, "$.event_id"),
         (#"{"type":"inbox","event_id":7,"schema_version":1}"#, .missingEventID, "$.event_id"),
         (#"{"type":"inbox","event_id":"a\nb","schema_version":1}"#, .missingEventID, "$.event_id"),
+        // Printable ASCII only: DEL, C1 controls, line and paragraph separators, bidi overrides.
+        (#"{"type":"inbox","event_id":"a\u007fb","schema_version":1}"#, .missingEventID, "$.event_id"),
+        (#"{"type":"inbox","event_id":"a\u0085b","schema_version":1}"#, .missingEventID, "$.event_id"),
+        (#"{"type":"inbox","event_id":"a\u2028b","schema_version":1}"#, .missingEventID, "$.event_id"),
+        (#"{"type":"inbox","event_id":"a\u2029b","schema_version":1}"#, .missingEventID, "$.event_id"),
+        (#"{"type":"inbox","event_id":"a\u202eb","schema_version":1}"#, .missingEventID, "$.event_id"),
+        (#"{"type":"inbox","event_id":"caf\u00e9","schema_version":1}"#, .missingEventID, "$.event_id"),
     ]
 
     @Test("every way a payload breaks the contract gives its code and JSON path")

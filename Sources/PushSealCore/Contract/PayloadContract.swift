@@ -163,11 +163,11 @@ public struct PayloadContract: Sendable {
         }
         guard let eventID = content["event_id"]?.stringValue, !eventID.isEmpty,
             eventID.utf8.count <= Self.maximumEventIDLength,
-            !eventID.unicodeScalars.contains(where: { $0.value < 0x20 })
+            eventID.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
         else {
             throw RouteError(
                 .missingEventID, "$.event_id",
-                "must be a string of 1 to \(Self.maximumEventIDLength) bytes without control characters")
+                "must be a string of 1 to \(Self.maximumEventIDLength) printable ASCII characters (U+0020 to U+007E)")
         }
         return Route(type: type, id: id, schemaVersion: version, eventID: eventID)
     }
