@@ -17,6 +17,13 @@ package enum X25519 {
             self.rawRepresentation = rawRepresentation
         }
 
+        /// True for a point of small order (the identity and the points of order 2, 4 and 8, in
+        /// any of their encodings): X25519 with any private key yields all zeros for it (RFC 7748
+        /// §6.1), so no agreement with it can succeed. Tested by an agreement with a fresh key.
+        package var hasSmallOrder: Bool {
+            (try? PrivateKey().sharedSecret(with: self)) == nil
+        }
+
         /// The public half of a local key pair: computed here, so known to be 32 bytes.
         init(derived bytes: [UInt8]) {
             rawRepresentation = bytes

@@ -70,6 +70,12 @@ struct KeysCommandTests {
         let imported = try run(["keys", "import", "--store", "s"], input: device2)
         #expect(imported.status == 0 && imported.output.contains("\"role\":\"device\""))
         #expect(try run(["keys", "import", "--store", "s"], input: "{\"kty\":\"OKP\"}").status == 2)
+        let lowOrder = #"{"kty":"OKP","crv":"X25519","x":"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","kid":"weak"}"#
+        let weakSender = try run(["keys", "import", "--store", "s", "--sender"], input: lowOrder)
+        #expect(weakSender.status == 2 && weakSender.errors.contains("low-order"), "\(weakSender.errors)")
+        try temporary.write("weak.jwk", lowOrder)
+        let weakRecipient = try run(["encrypt", "--to", "weak.jwk"], input: #"{"aps":{"alert":"x"}}"#)
+        #expect(weakRecipient.status == 2 && weakRecipient.errors.contains("\"weak\""), "\(weakRecipient.errors)")
 
         let list = try run(["keys", "list", "--store", "s"])
         #expect(list.status == 0)

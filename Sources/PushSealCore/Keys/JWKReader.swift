@@ -87,11 +87,19 @@ struct JWKReader {
         }
     }
 
-    /// The public key in `x` (and `y`), for an HPKE suite.
+    /// The public key in `x` (and `y`), for an HPKE suite; a low-order X25519 point is refused
+    /// here, at import and at load, rather than later as a misleading `decryption-failed`.
     func publicKey(_ suite: EnvelopeSuite) throws -> HPKE.PublicKey {
         do {
             if suite == .x25519 {
-                return .x25519(try X25519.PublicKey(rawRepresentation: try publicBytes("x", count: 32)))
+                let key = try X25519.PublicKey(rawRepresentation: try publicBytes("x", count: 32))
+                guard !key.hasSmallOrder else {
+                    let name = ((try? kid()) ?? nil).map { "the key \"\($0)\"" } ?? "the key"
+                    throw PushSealError(
+                        .invalidKey,
+                        "JWK \"x\" of \(name) is a low-order X25519 point: no agreement with it can succeed")
+                }
+                return .x25519(key)
             }
             let point = [0x04] + (try publicBytes("x", count: 32)) + (try publicBytes("y", count: 32))
             return .p256(try P256.PublicKey(x963Representation: point))
