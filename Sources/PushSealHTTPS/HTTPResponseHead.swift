@@ -65,7 +65,13 @@ package struct HTTPResponseHead: Equatable, Sendable {
                     lengths.insert(length)
                 }
             case "transfer-encoding":
-                codings += value.split(separator: ",").map { $0.trimmingSpaces.lowercased() }
+                let items = value.split(separator: ",", omittingEmptySubsequences: false).map {
+                    $0.trimmingSpaces.lowercased()
+                }
+                guard !items.contains("") else {
+                    throw HTTPSFailure(.malformed, "Transfer-Encoding \"\(value)\" has an empty coding")
+                }
+                codings += items
             case "location": locations.append(value)
             default: break
             }
@@ -73,6 +79,10 @@ package struct HTTPResponseHead: Equatable, Sendable {
         guard lengths.count <= 1 else { throw HTTPSFailure(.malformed, "Content-Length headers disagree") }
         guard locations.count <= 1 else { throw HTTPSFailure(.malformed, "more than one Location header") }
         location = locations.first
+        guard status != 101 else {
+            // The request asks for no upgrade, so a switch is never an interim response to skip.
+            throw HTTPSFailure(.malformed, "101 Switching Protocols answers a request that asked for no upgrade")
+        }
         if (100..<200).contains(status) || status == 204 || status == 304 {
             framing = .length(0)
         } else if !codings.isEmpty {

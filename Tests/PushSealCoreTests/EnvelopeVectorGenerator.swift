@@ -261,6 +261,17 @@ enum EnvelopeVectorGenerator {
             try refuse(
                 "shared-key envelope sealed under another secret with the device's kid", .decryptionFailed,
                 envelope: forged.bytes, suite: .xChaCha)
+            let sharedKidEnd = 4 + Int(shared[3])
+            try refuse(
+                "suite 0x03 in auth mode with a well-formed skid", .malformedEnvelope,
+                envelope: Array(shared[0..<2]) + [2] + Array(shared[3..<sharedKidEnd]) + [11]
+                    + Array("senderkid01".utf8) + Array(shared[sharedKidEnd...]), suite: .xChaCha)
+            try refuse(
+                "padding whose marker is 0x81, not 0x80", .malformedContent,
+                envelope: try sealRaw(Array("{\"a\":1}".utf8) + [0x81] + Array(repeating: 0, count: 120)))
+            try refuse(
+                "JSON, a space, then zeros without the 0x80 marker", .malformedContent,
+                envelope: try sealRaw(Array("{} ".utf8) + Array(repeating: 0, count: 125)))
         }
     }
 }

@@ -76,6 +76,17 @@ struct MediaVectorTests {
                     ("comment", .string("a PNG sealed as image/jpeg")), ("descriptor", .object(mismatched.json)),
                     ("object", .string(Base64URL.encode(object))), ("reason", .string("media-type-mismatch")),
                 ])))
+        // The key commitment alone: an intact object, and a descriptor whose sha256 is another
+        // object's. Every chunk opens; only the SHA-256 comparison can refuse it.
+        var committed = objects[2].0.json
+        committed["sha256"] = .string(Base64URL.encode(objects[1].0.sha256))
+        negative.append(
+            .object(
+                JSONObject([
+                    ("comment", .string("an intact object under a descriptor whose sha256 is another object's")),
+                    ("from", .number(JSONNumber(2))), ("descriptor", .object(committed)),
+                    ("reason", .string("media-integrity")),
+                ])))
         return JSONObject([
             ("description", .string("PushSeal media-v1 vectors: see docs/media-v1.md and the README")),
             ("positive", .array(positive)), ("negative", .array(negative)),
@@ -152,6 +163,6 @@ struct MediaVectorTests {
             }
         }
         print("media vectors: \(positive.count) positive and \(negative.count) negative checked")
-        #expect(positive.count == 4 && negative.count == 10)
+        #expect(positive.count == 4 && negative.count == 11)
     }
 }

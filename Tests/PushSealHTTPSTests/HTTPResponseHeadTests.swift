@@ -39,6 +39,13 @@ struct HTTPResponseHeadTests {
             ["HTTP/1.1 200 OK", "No colon here"],
             ["HTTP/1.1 200 OK", "Bad Name: x"],
             ["HTTP/1.1 200 OK", "X: a\u{7}b"],
+            // An empty coding is no coding: it must not let Content-Length stand beside it.
+            ["HTTP/1.1 200 OK", "Transfer-Encoding:", "Content-Length: 5"],
+            ["HTTP/1.1 200 OK", "Transfer-Encoding: ", "Content-Length: 5"],
+            ["HTTP/1.1 200 OK", "Transfer-Encoding: chunked,", "Content-Length: 5"],
+            ["HTTP/1.1 200 OK", "Transfer-Encoding: ,chunked"],
+            // Nothing asked to switch protocols: a 101 is not an interim response to skip.
+            ["HTTP/1.1 101 Switching Protocols", "Upgrade: h2c", "Connection: Upgrade"],
         ])
     func refused(_ lines: [String]) {
         let bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
