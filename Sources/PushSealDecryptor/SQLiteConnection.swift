@@ -15,7 +15,8 @@
 /// processes sharing the file (app and extension) hold it as briefly as possible.
 ///
 /// The file lives in the shared container, so it is opened under the trust rules of
-/// ``StoreDirectory``: created 0600 if missing, never through a symbolic link
+/// ``StoreDirectory``: created 0600 if missing, never through a symbolic link or a hard link (its
+/// journal files included)
 /// (`SQLITE_OPEN_NOFOLLOW`), and refused unless it is a regular file owned by this process's
 /// user with a private mode; the file SQLite opened is checked to be the one that was checked.
 final class SQLiteConnection {
@@ -47,6 +48,7 @@ final class SQLiteConnection {
             throw Failure(message: "\(error)")
         }
         identity = try FileIdentity(descriptor: checked, path: path)
+        try Self.checkCompanions(of: path)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -63,6 +65,26 @@ final class SQLiteConnection {
     }
 
     deinit { sqlite3_close(handle) }
+
+    /// SQLite opens its journal (`-journal`, or `-wal` and `-shm`) itself: each that exists must
+    /// pass the same trust rules as the database, so that none is a link into another file.
+    private static func checkCompanions(of path: String) throws {
+        for suffix in ["-journal", "-wal", "-shm"] {
+            let companion = path + suffix
+            var info = stat()
+            guard lstat(companion, &info) == 0 else { continue }
+            let descriptor = open(companion, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw Failure(message: "\(ContainerFailure.system("open", companion, errno))")
+            }
+            defer { close(descriptor) }
+            do {
+                try StoreDirectory.checkFile(descriptor, companion, maximumSize: nil)
+            } catch {
+                throw Failure(message: "\(error)")
+            }
+        }
+    }
 
     /// Runs SQL with no parameters and no result rows.
     func execute(_ sql: String) throws {

@@ -187,6 +187,11 @@ final class StoreDirectory {
         guard info.st_uid == geteuid() else {
             throw .refused(path, "is owned by uid \(info.st_uid), not by this process's user (uid \(geteuid()))")
         }
+        guard info.st_nlink == 1 else {
+            // A second name for the inode may be another database or a file the attacker reads:
+            // writing through it would write into that file.
+            throw .refused(path, "has \(info.st_nlink) hard links, not 1: another name shares this file")
+        }
         let mode = info.st_mode & 0o7777
         guard mode & 0o077 == 0 else {
             throw .refused(

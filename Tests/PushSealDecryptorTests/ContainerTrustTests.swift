@@ -120,4 +120,31 @@ struct ContainerTrustTests {
         #expect(throws: (any Error).self) { try ledger.check() }
         #expect(!FileManager.default.fileExists(atPath: device.directory.file("target.sqlite")), "link not followed")
     }
+
+    @Test("a hard-linked keys.json, ledger or ledger journal is refused like a symbolic link; the other file stays")
+    func hardLinks() throws {
+        let device = try Device()
+        let keysVictim = device.directory.file("keys-victim.json")
+        #expect(link(device.store.keysPath, keysVictim) == 0)
+        let message = Self.refusal { _ = try device.store.entries() }
+        #expect(message?.contains("keys.json has 2 hard links") == true, "\(String(describing: message))")
+        #expect(unlink(keysVictim) == 0)
+        #expect(try device.store.entries().count == 2, "one name again: accepted")
+
+        let ledger = device.store.ledger
+        try? FileManager.default.removeItem(atPath: ledger.path)
+        let victim = device.directory.file("victim.sqlite")
+        try Data("not a ledger".utf8).write(to: URL(fileURLWithPath: victim))
+        #expect(chmod(victim, 0o600) == 0)
+        #expect(link(victim, ledger.path) == 0)
+        #expect(throws: (any Error).self) { try ledger.check() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("not a ledger".utf8), "nothing written")
+        let result = device.decryptor.open(try device.seal(samplePayload))
+        #expect(result.status == .decrypted, "a refused ledger never blocks delivery")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("not a ledger".utf8))
+
+        #expect(unlink(ledger.path) == 0)
+        #expect(link(victim, ledger.path + "-journal") == 0)
+        #expect(throws: (any Error).self) { try ledger.check() }
+    }
 }
