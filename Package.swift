@@ -7,6 +7,8 @@ import PackageDescription
 //   CSodium, COpenSSL, CLibSSL,  system C libraries, found through pkg-config (Linux only: on
 //   CSQLite, CCurl,              Apple platforms SQLite is the system's and there is no C to ship);
 //   CPushSealShims               the shims wrap libcurl's variadic calls
+//   PushSealURL                  the one media URL rule: an https URL parsed strictly, for the sealer
+//                                and the fetcher alike
 //   PushSealPrimitives           the only crypto code: secrets, AEADs, X25519, P-256, HKDF, on one of
 //                                two backends chosen at compile time (see "Backends" below)
 //   PushSealCore                 envelope v1, HPKE (RFC 9180), suites, JWKs, JSON, base64url
@@ -92,10 +94,12 @@ let package = Package(
                     .target(name: "PushSealPOSIX", condition: .applePlatforms),
                 ],
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
-        .target(name: "PushSealCore", dependencies: ["PushSealPrimitives"]),
+        .target(name: "PushSealURL"),
+        .target(name: "PushSealCore", dependencies: ["PushSealPrimitives", "PushSealURL"]),
         .target(name: "PushSealEncryptor", dependencies: ["PushSealCore", "PushSealPOSIX"]),
         .target(name: "PushSealPOSIX"),
-        .target(name: "PushSealHTTPS", dependencies: [.target(name: "CLibSSL", condition: .linuxOnly)]),
+        .target(
+            name: "PushSealHTTPS", dependencies: ["PushSealURL", .target(name: "CLibSSL", condition: .linuxOnly)]),
         .target(
             name: "PushSealDecryptor",
             dependencies: [
@@ -121,6 +125,7 @@ let package = Package(
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
         .testTarget(name: "PushSealPOSIXTests", dependencies: ["PushSealPOSIX"]),
         .testTarget(name: "PushSealHTTPSTests", dependencies: ["PushSealHTTPS", "PushSealTestSupport"]),
+        .testTarget(name: "PushSealURLTests", dependencies: ["PushSealURL"]),
         .testTarget(
             name: "PushSealCoreTests",
             dependencies: ["PushSealCore", "PushSealPrimitives", "PushSealTestSupport"],
@@ -173,7 +178,7 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
             name: "FuzzMedia", dependencies: ["PushSealCore", "PushSealPrimitives"], path: "Fuzz/FuzzMedia",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
-            name: "FuzzHTTP", dependencies: ["PushSealHTTPS"], path: "Fuzz/FuzzHTTP",
+            name: "FuzzHTTP", dependencies: ["PushSealHTTPS", "PushSealURL"], path: "Fuzz/FuzzHTTP",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
             name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",

@@ -65,6 +65,12 @@ responses = [
     b"HTTP/1.1 302 Found\r\nLocation: ../c/./d.psm?x#f\r\nContent-Length: 0\r\n\r\n",
     b"HTTP/1.1 301 Moved\r\nLocation: https://[::1]:8443/x\r\n\r\n",
     b"HTTP/1.1 307 Temporary\r\nLocation: //other.example/y\r\n\r\n",
+    # Whole inputs read as URLs under the media URL rule, numeric hosts among them.
+    b"https://cdn.example/o/1.psm",
+    b"https://127.0.0.1:8443/x",
+    b"https://0177.0.0.1/x",
+    b"https://0x7f.1/x",
+    b"https://user@cdn/x",
 ]
 for index, response in enumerate(responses):
     open(f"{build}/corpus-http/response-{index}", "wb").write(response)

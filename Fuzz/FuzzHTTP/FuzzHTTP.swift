@@ -2,8 +2,12 @@
 //
 // The response head is parsed; a chunked body is decoded twice, whole and a byte at a time, and
 // the two must agree; a Location is resolved against a base URL, and what comes out must print
-// as a URL that parses back to itself. Beyond "no crash", these are the properties checked.
+// as a URL that parses back to itself. The input is also read whole as a URL under the media URL
+// rule (PushSealURL), which the sealer and the fetcher share: whatever it accepts must print as a
+// URL that parses back to itself, with a numeric host only in canonical dotted decimal. Beyond
+// "no crash", these are the properties checked.
 import PushSealHTTPS
+import PushSealURL
 
 private let base: HTTPSURL = {
     guard let url = try? HTTPSURL("https://cdn.example/a/b/object.psm?v=1") else { preconditionFailure("the base URL") }
@@ -14,6 +18,7 @@ private let base: HTTPSURL = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    checkURLRule(String(decoding: bytes, as: UTF8.self))
     guard let end = HTTPResponseHead.end(in: bytes), let head = try? HTTPResponseHead(parsing: bytes[..<end]) else {
         return 0
     }
@@ -27,6 +32,20 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(decoded(body, piece: body.count) == decoded(body, piece: 1), "piecewise decoding differs")
     }
     return 0
+}
+
+/// The media URL rule on arbitrary text: an accepted URL round-trips, and its host, if numeric,
+/// is canonical dotted decimal (what `getaddrinfo` and OpenSSL read alike).
+private func checkURLRule(_ text: String) {
+    guard let url = try? HTTPSURL(text) else { return }
+    precondition((try? HTTPSURL(url.description)) == url, "\(url) does not parse back to itself")
+    let parts = url.host.split(separator: ".", omittingEmptySubsequences: false)
+    let last = parts.last(where: { !$0.isEmpty }) ?? ""
+    if !url.host.contains(":"), !last.isEmpty, last.allSatisfy(\.isNumber) || last.hasPrefix("0x") {
+        precondition(
+            parts.count == 4 && parts.allSatisfy { String(Int($0) ?? -1) == $0 && (Int($0) ?? 256) <= 255 },
+            "the numeric host \(url.host) is not canonical")
+    }
 }
 
 /// What a chunked body decodes to.

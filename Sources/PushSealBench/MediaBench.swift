@@ -135,7 +135,10 @@ enum MediaBench {
         let outer = ProcessBench.run([cli, "encrypt", "--to", keyPath, "--media", descriptorPath, payloadPath])
         let outerPath = ProcessBench.temporaryFile("video-sealed.json", outer.output)
         let run = CLIBench.measured(
-            [cli, "decrypt", "--store", store, "--media-dir", "\(work)/inbox", "--ca-file", certificate, outerPath],
+            [
+                cli, "decrypt", "--store", store, "--media-dir", "\(work)/inbox", "--allow-local-media", "--ca-file",
+                certificate, outerPath,
+            ],
             report: "\(work)/time")
         _ = ProcessBench.run(["rm", "-f", descriptorPath, keyPath, payloadPath, outerPath])
         guard let run, String(decoding: run.output, as: UTF8.self).contains("\"attachment\"") else { return nil }

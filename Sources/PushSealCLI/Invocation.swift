@@ -26,7 +26,7 @@ public enum Invocation: Equatable, Sendable {
     case keysList(store: String)
     /// `encrypt …`.
     case encrypt(EncryptArguments)
-    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--media-dir DIR [--ca-file PEM]] [FILE|-]`.
+    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--media-dir DIR [--ca-file PEM] [--allow-local-media]] [FILE|-]`.
     case decrypt(DecryptArguments)
     /// `inspect [FILE|-]`.
     case inspect(input: String?)
@@ -50,16 +50,19 @@ public enum Invocation: Equatable, Sendable {
         case "decrypt":
             let reader = try ArgumentReader(
                 rest, command: "decrypt", valued: ["store", "contract", "media-dir", "ca-file"],
-                switches: ["record", "json-lines"])
+                switches: ["record", "json-lines", "allow-local-media"])
             if reader.value("ca-file") != nil, reader.value("media-dir") == nil {
                 throw UsageError("decrypt: --ca-file is for media downloads: it needs --media-dir")
+            }
+            if reader.flag("allow-local-media"), reader.value("media-dir") == nil {
+                throw UsageError("decrypt: --allow-local-media is for media downloads: it needs --media-dir")
             }
             return .decrypt(
                 DecryptArguments(
                     store: try reader.required("store"), record: reader.flag("record"),
                     jsonLines: reader.flag("json-lines"), contract: reader.value("contract"),
                     mediaDirectory: reader.value("media-dir"), caFile: reader.value("ca-file"),
-                    input: try reader.inputFile()))
+                    allowLocalMedia: reader.flag("allow-local-media"), input: try reader.inputFile()))
         case "send": return .send(try SendArguments.parse(rest))
         case "media": return try parseMedia(rest)
         case "inspect":
@@ -196,13 +199,15 @@ public struct DecryptArguments: Equatable, Sendable {
     public var mediaDirectory: String?
     /// `--ca-file`: certificates to trust for media downloads instead of the system's.
     public var caFile: String?
+    /// `--allow-local-media`: let media downloads reach loopback and local-network addresses.
+    public var allowLocalMedia = false
     /// The input file; nil is standard input.
     public var input: String?
 
     /// Arguments for a store; the rest as given.
     public init(
         store: String, record: Bool = false, jsonLines: Bool = false, contract: String? = nil,
-        mediaDirectory: String? = nil, caFile: String? = nil, input: String? = nil
+        mediaDirectory: String? = nil, caFile: String? = nil, allowLocalMedia: Bool = false, input: String? = nil
     ) {
         self.store = store
         self.record = record
@@ -210,6 +215,7 @@ public struct DecryptArguments: Equatable, Sendable {
         self.contract = contract
         self.mediaDirectory = mediaDirectory
         self.caFile = caFile
+        self.allowLocalMedia = allowLocalMedia
         self.input = input
     }
 }

@@ -24,11 +24,17 @@ public struct MediaFetcher: Sendable {
     public let directory: String
     /// Certificates to trust instead of the system's (a test server's).
     public let caFile: String?
+    /// Whether downloads may reach loopback, private (RFC 1918), link-local and unique-local
+    /// addresses. Off by default: a descriptor or a CDN's redirect could otherwise make the phone
+    /// send requests into its own network (`media-local-destination`). For tests, and for a
+    /// support engineer whose CDN mirror is on their own network.
+    public let allowsLocalDestinations: Bool
 
     /// A fetcher writing into `directory`.
-    public init(directory: String, caFile: String? = nil) {
+    public init(directory: String, caFile: String? = nil, allowsLocalDestinations: Bool = false) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.caFile = caFile
+        self.allowsLocalDestinations = allowsLocalDestinations
     }
 
     /// Fetches, checks and writes the object `descriptor` describes.
@@ -72,7 +78,10 @@ public struct MediaFetcher: Sendable {
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: @escaping () -> Bool
         ) -> MediaFailure? {
             do {
-                try HTTPSGet(url: download.descriptor.url, caFile: caFile, maximumRedirects: 3).run(
+                try HTTPSGet(
+                    url: download.descriptor.url, caFile: caFile, maximumRedirects: 3,
+                    allowsLocalDestinations: allowsLocalDestinations
+                ).run(
                     wait: TransferWait(deadline: deadline, cancelled: cancelled),
                     response: download.response, body: download.body)
                 return nil
@@ -80,6 +89,7 @@ public struct MediaFetcher: Sendable {
                 if let failure = download.failure { return failure }
                 switch error.kind {
                 case .insecure: return MediaFailure(.insecureURL, error.detail)
+                case .localDestination: return MediaFailure(.localDestination, error.detail)
                 case .timeout: return MediaFailure(.timeout, error.detail)
                 case .tooManyRedirects, .unreachable, .malformed, .stopped:
                     return MediaFailure(.unreachable, error.detail)

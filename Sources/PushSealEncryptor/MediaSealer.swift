@@ -18,8 +18,14 @@ internal import PushSealPOSIX
 public enum MediaSealer {
     /// Seals `file` into a new file `output`, to be served at `url`.
     /// - Throws: `PushSealError.Code.invalidPayload` naming the file and what is wrong (unreadable,
-    ///   not a type a notification can attach, over Apple's limit, an output that exists).
+    ///   not a type a notification can attach, over Apple's limit, an output that exists), or a
+    ///   `url` that the media URL rule refuses.
     public static func seal(file: String, to output: String, url: String) throws -> MediaDescriptor {
+        do {
+            try MediaDescriptor.checkURL(url)
+        } catch {
+            throw PushSealError(.invalidPayload, "--url \(url): \(error)")
+        }
         let input = open(file, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw failure(file, "cannot be read", errno) }
         defer { close(input) }

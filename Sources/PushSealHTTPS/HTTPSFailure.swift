@@ -1,3 +1,5 @@
+package import PushSealURL
+
 /// Why an HTTPS GET did not deliver its response: a kind to act on, and a detail for people.
 package struct HTTPSFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong, as the caller acts on it.
@@ -15,6 +17,9 @@ package struct HTTPSFailure: Error, Equatable, Sendable, CustomStringConvertible
         case malformed
         /// The caller's response or body handler asked to stop.
         case stopped
+        /// The host resolves only to local addresses (loopback, private, link-local, unique-local),
+        /// and the caller did not allow them.
+        case localDestination
     }
 
     /// What went wrong.
@@ -26,6 +31,11 @@ package struct HTTPSFailure: Error, Equatable, Sendable, CustomStringConvertible
     package init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
+    }
+
+    /// A URL that the media URL rule refuses.
+    package init(_ refusal: HTTPSURL.Refusal) {
+        self.init(refusal.kind == .insecure ? .insecure : .malformed, refusal.detail)
     }
 
     package var description: String { detail }

@@ -1,4 +1,6 @@
 #if canImport(CLibSSL)
+    import PushSealURL
+
     /// One HTTPS GET, streamed in constant memory: HTTP/1.1 over OpenSSL's TLS client, redirects
     /// followed only to https and at most ``maximumRedirects`` times, every wait bounded by the
     /// deadline. The caller sees the final response's status and declared length, then its body
@@ -13,15 +15,21 @@
         package let caFile: String?
         /// How many redirects to follow.
         package let maximumRedirects: Int
+        /// Whether loopback, private, link-local and unique-local addresses may be connected to
+        /// (a test server, a support engineer's own mirror); never, by default.
+        package let allowsLocalDestinations: Bool
 
         /// The read buffer's size: the most bytes handed to the body handler at once.
         static let blockByteCount = 65_536
 
         /// A GET of `url`.
-        package init(url: String, caFile: String? = nil, maximumRedirects: Int = 3) {
+        package init(
+            url: String, caFile: String? = nil, maximumRedirects: Int = 3, allowsLocalDestinations: Bool = false
+        ) {
             self.url = url
             self.caFile = caFile
             self.maximumRedirects = maximumRedirects
+            self.allowsLocalDestinations = allowsLocalDestinations
         }
 
         /// Runs the request to the end of the final response's body.
@@ -35,13 +43,19 @@
             wait: TransferWait, response: (_ status: Int, _ length: Int?) -> Bool,
             body: (UnsafeRawBufferPointer) -> Bool
         ) throws(HTTPSFailure) {
-            var location = try HTTPSURL(url)
+            var location: HTTPSURL
+            do {
+                location = try HTTPSURL(url)
+            } catch {
+                throw HTTPSFailure(error)
+            }
             let context = try TLSContext(caFile: caFile)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockByteCount, alignment: 1)
             defer { buffer.deallocate() }
             var redirects = 0
             while true {
-                let connection = try TLSConnection.open(to: location, context: context, wait: wait)
+                let connection = try TLSConnection.open(
+                    to: location, context: context, allowLocal: allowsLocalDestinations, wait: wait)
                 try connection.write(Array(request(for: location).utf8))
                 let (head, arrived) = try readHead(connection, into: buffer)
                 if head.isRedirect, let target = head.location {
@@ -49,7 +63,11 @@
                         throw HTTPSFailure(.tooManyRedirects, "more than \(maximumRedirects) redirects")
                     }
                     redirects += 1
-                    location = try location.resolving(target)
+                    do {
+                        location = try location.resolving(target)
+                    } catch {
+                        throw HTTPSFailure(error)
+                    }
                     continue
                 }
                 var declared: Int?

@@ -1,5 +1,6 @@
 #if canImport(CLibSSL)
     internal import CLibSSL
+    import PushSealURL
     import Glibc
 
     /// The TLS client settings one transfer shares across its redirects: TLS 1.2 or later, the
@@ -64,10 +65,18 @@
         }
 
         /// Connects to `url`'s host and completes a handshake whose certificate names that host.
-        static func open(to url: HTTPSURL, context: TLSContext, wait: TransferWait) throws(HTTPSFailure)
-            -> TLSConnection
-        {
-            let addresses = try HostResolver.addresses(of: url.host, port: url.port, wait: wait)
+        /// Local addresses are dropped unless `allowLocal`; a host left with none is refused.
+        static func open(
+            to url: HTTPSURL, context: TLSContext, allowLocal: Bool, wait: TransferWait
+        ) throws(HTTPSFailure) -> TLSConnection {
+            let resolved = try HostResolver.addresses(of: url.host, port: url.port, wait: wait)
+            let addresses = allowLocal ? resolved : resolved.filter { !$0.isLocal }
+            guard !addresses.isEmpty else {
+                let listed = resolved.map(\.text).joined(separator: ", ")
+                throw HTTPSFailure(
+                    .localDestination,
+                    "\(url.host) resolves only to local addresses (\(listed)), which media downloads never reach")
+            }
             let socket = try SocketConnector.connect(to: addresses, naming: url.authority, wait: wait)
             guard let connection = SSL_new(context.context) else {
                 close(socket)
@@ -78,15 +87,36 @@
             return tls
         }
 
+        /// The peer address of the socket, as text (`inet_ntop`).
+        private func connectedAddress() throws(HTTPSFailure) -> String {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            let printed = withUnsafeMutablePointer(to: &storage) { pointer -> Bool in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) } == 0
+                    && (pointer.pointee.ss_family == sa_family_t(AF_INET)
+                        ? pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                            inet_ntop(AF_INET, &$0.pointee.sin_addr, &text, socklen_t(text.count)) != nil
+                        }
+                        : pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                            inet_ntop(AF_INET6, &$0.pointee.sin6_addr, &text, socklen_t(text.count)) != nil
+                        })
+            }
+            guard printed else { throw HTTPSFailure(.unreachable, "cannot read the connected address") }
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
         /// The TLS handshake, with the host checked against the certificate (its name, or its
         /// address for an IP literal) and the name sent by SNI.
         private func handshake(with url: HTTPSURL) throws(HTTPSFailure) {
             guard SSL_set_fd(connection, socket) == 1 else {
                 throw HTTPSFailure(.unreachable, "OpenSSL cannot use the socket: \(TLSContext.lastError())")
             }
+            // For an IP literal, the certificate is checked against the address the socket is
+            // connected to, as the system printed it, never against the URL's spelling of it.
             let named =
                 url.hostIsAddress
-                ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(connection), url.host)
+                ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(connection), try connectedAddress())
                 : (SSL_set1_host(connection, url.host) == 1 ? CLibSSL_set_server_name(connection, url.host) : 0)
             guard named == 1 else {
                 throw HTTPSFailure(.unreachable, "OpenSSL cannot check the certificate against \(url.host)")

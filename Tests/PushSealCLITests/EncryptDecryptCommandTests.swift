@@ -335,6 +335,25 @@ struct MediaCommandTests {
         #expect(heic.status == 2 && heic.errors.contains("transcode"))
     }
 
+    @Test(
+        "media seal --url and encrypt --media refuse a URL the device would refuse, by the same rule",
+        arguments: [
+            "https://user@cdn.example/x", "https://cdn.example:0/x", "https://[::1/x", "https://%65vil/x",
+            "https://0177.0.0.1/x", "http://cdn.example/x",
+        ])
+    func sealerURLRule(_ url: String) throws {
+        let world = try CLIWorld()
+        try Data(MediaSamples.media(.png, length: 500)).write(to: URL(fileURLWithPath: world.directory.file("a.png")))
+        let sealed = try world.run(["media", "seal", "a.png", "--out", "a.psm", "--url", url])
+        #expect(sealed.status != 0 && sealed.errors.contains("media-insecure-url"), "\(url): \(sealed.errors)")
+        #expect(!FileManager.default.fileExists(atPath: world.directory.file("a.psm")), "nothing written")
+        let good = try world.run(["media", "seal", "a.png", "--out", "b.psm", "--url", "https://cdn.example/b.psm"])
+        try world.directory.write(
+            "bad.json", good.output.replacingOccurrences(of: "https://cdn.example/b.psm", with: url))
+        let encrypted = try world.encrypt(#"{"aps":{"alert":"x"}}"#, ["--media", "bad.json"])
+        #expect(encrypted.status != 0 && encrypted.errors.contains("url"), "\(url): \(encrypted.errors)")
+    }
+
     @Test("encrypt --media seals the descriptor into the content; decrypt --media-dir fetches and attaches it")
     func endToEnd() throws {
         let world = try CLIWorld()
@@ -354,7 +373,10 @@ struct MediaCommandTests {
             .output
         #expect(!outer.contains(server.url), "the URL travels only inside the envelope")
         let opened = try world.run(
-            ["decrypt", "--store", "store", "--media-dir", "inbox", "--ca-file", server.certificate], input: outer)
+            [
+                "decrypt", "--store", "store", "--media-dir", "inbox", "--allow-local-media", "--ca-file",
+                server.certificate,
+            ], input: outer)
         #expect(opened.status == 0, "\(opened.errors)")
         let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
         let attachment = try #require(result["attachment"]?.objectValue)
@@ -363,7 +385,10 @@ struct MediaCommandTests {
         try world.directory.write("gone.json", sealed.output.replacingOccurrences(of: "/files/", with: "/missing/"))
         let gone = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}}}"#, ["--media", "gone.json"]).output
         let degraded = try world.run(
-            ["decrypt", "--store", "store", "--media-dir", "inbox", "--ca-file", server.certificate], input: gone)
+            [
+                "decrypt", "--store", "store", "--media-dir", "inbox", "--allow-local-media", "--ca-file",
+                server.certificate,
+            ], input: gone)
         #expect(degraded.status == 1)
         #expect(
             degraded.output.contains(#""status":"decrypted""#)
@@ -371,10 +396,11 @@ struct MediaCommandTests {
 
         // Without --ca-file the system's trust applies: the test server's certificate is not in
         // it, unless SSL_CERT_FILE points at it (cli-v1.md).
-        let untrusted = try world.run(["decrypt", "--store", "store", "--media-dir", "inbox"], input: outer)
+        let untrusted = try world.run(
+            ["decrypt", "--store", "store", "--media-dir", "inbox", "--allow-local-media"], input: outer)
         #expect(untrusted.status == 1 && untrusted.output.contains("certificate"), "\(untrusted.output)")
         let byEnvironment = try world.run(
-            ["decrypt", "--store", "store", "--media-dir", "inbox"], input: outer,
+            ["decrypt", "--store", "store", "--media-dir", "inbox", "--allow-local-media"], input: outer,
             environment: ["SSL_CERT_FILE": server.certificate])
         #expect(byEnvironment.status == 0 && byEnvironment.output.contains(#""attachment""#), "\(byEnvironment.output)")
     }

@@ -33,8 +33,9 @@ struct MediaFetcherTests {
         func fetch(_ path: String, _ name: String, seconds: Double = 10) throws -> Result<MediaAttachment, MediaFailure>
         {
             let descriptor = try #require(descriptors[name]).at("\(server.url)/\(path)/\(name)")
-            return MediaFetcher(directory: attachments, caFile: server.certificate).fetch(
-                descriptor, deadline: ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000))))
+            return MediaFetcher(directory: attachments, caFile: server.certificate, allowsLocalDestinations: true)
+                .fetch(
+                    descriptor, deadline: ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000))))
         }
 
         /// What is in the attachments folder.
@@ -67,9 +68,30 @@ struct MediaFetcherTests {
             shelf.server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/files/b.psm")
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         #expect(
-            try MediaFetcher(directory: shelf.attachments, caFile: shelf.server.certificate).fetch(
+            try MediaFetcher(
+                directory: shelf.attachments, caFile: shelf.server.certificate, allowsLocalDestinations: true
+            ).fetch(
                 byName, deadline: deadline
             ).get().type == .wav, "a host name is resolved, sent by SNI and matched against the certificate")
+    }
+
+    @Test("by default a local destination is refused, by its resolved address, the name's too; nothing is fetched")
+    func localDestinations() throws {
+        let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 10_000)])
+        let descriptor = try #require(shelf.descriptors["a.psm"])
+        let fetcher = MediaFetcher(directory: shelf.attachments, caFile: shelf.server.certificate)
+        for url in [
+            "\(shelf.server.url)/files/a.psm",
+            shelf.server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/files/a.psm",
+        ] {
+            let result = fetcher.fetch(try descriptor.at(url), deadline: ContinuousClock.now.advanced(by: .seconds(10)))
+            guard case .failure(let failure) = result else {
+                Issue.record("\(url) was fetched")
+                continue
+            }
+            #expect(failure.reason == .localDestination && "\(failure)".contains("127.0.0.1"), "\(failure)")
+        }
+        #expect(shelf.left.isEmpty)
     }
 
     @Test("TLS is verified: a certificate outside the trusted set, or for another name, is refused")
@@ -79,7 +101,7 @@ struct MediaFetcherTests {
         let port = try #require(shelf.server.readyValue("wrong_name_port") as? Int)
         let both = try #require(shelf.server.readyValue("both_certificates") as? String)
         func fetch(_ url: String, trusting caFile: String?) throws -> Result<MediaAttachment, MediaFailure> {
-            try MediaFetcher(directory: shelf.attachments, caFile: caFile).fetch(
+            try MediaFetcher(directory: shelf.attachments, caFile: caFile, allowsLocalDestinations: true).fetch(
                 descriptor.at(url), deadline: ContinuousClock.now.advanced(by: .seconds(10)))
         }
         for (url, caFile) in [
@@ -172,7 +194,8 @@ struct MediaFetcherTests {
     func sessionLevels() throws {
         let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 100_000)])
         let device = try Device()
-        let fetcher = MediaFetcher(directory: shelf.attachments, caFile: shelf.server.certificate)
+        let fetcher = MediaFetcher(
+            directory: shelf.attachments, caFile: shelf.server.certificate, allowsLocalDestinations: true)
         let decryptor = Decryptor(keyStore: device.store, ledger: device.store.ledger, media: fetcher)
         func payload(_ path: String) throws -> JSONObject {
             let media = try #require(shelf.descriptors["a.psm"]).at("\(shelf.server.url)/\(path)/a.psm").json
@@ -208,7 +231,8 @@ struct MediaFetcherTests {
     func downloadExpiryRaces() throws {
         let shelf = try Shelf([("a.psm", .jpeg, .jpeg, 20_000)])
         let device = try Device()
-        let fetcher = MediaFetcher(directory: shelf.attachments, caFile: shelf.server.certificate)
+        let fetcher = MediaFetcher(
+            directory: shelf.attachments, caFile: shelf.server.certificate, allowsLocalDestinations: true)
         let decryptor = Decryptor(keyStore: MemoryKeyStore(ring: try device.store.loadKeyRing()), media: fetcher)
         let media = try #require(shelf.descriptors["a.psm"]).at("\(shelf.server.url)/files/a.psm").json
         let payload = try device.seal(

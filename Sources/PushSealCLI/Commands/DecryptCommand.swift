@@ -21,7 +21,8 @@ enum DecryptCommand {
             guard stat(mediaDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw UsageError("decrypt: --media-dir \(mediaDirectory) is not a directory")
             }
-            media = MediaFetcher(directory: mediaDirectory, caFile: arguments.caFile)
+            media = MediaFetcher(
+                directory: mediaDirectory, caFile: arguments.caFile, allowsLocalDestinations: arguments.allowLocalMedia)
         }
         let store = FileKeyStore(directory: arguments.store)
         do {

@@ -1,4 +1,5 @@
 internal import PushSealPrimitives
+internal import PushSealURL
 
 /// What the sealed content says of a media object: where it is, its key, its type, its length,
 /// its size and its SHA-256 (media-v1.md, "Descriptor"). The key never leaves this type except
@@ -37,11 +38,7 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
             throw MediaFailure(.integrity, "$.media.\(name) is not a descriptor member")
         }
         guard let url = json["url"]?.stringValue else { throw MediaFailure(.integrity, "$.media.url must be a string") }
-        guard url.utf8.starts(with: "https://".utf8), url.utf8.count <= 2048,
-            !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
-        else {
-            throw MediaFailure(.insecureURL, "$.media.url must be an https:// URL")
-        }
+        try Self.checkURL(url)
         guard let keyText = json["key"]?.stringValue, let key = Base64URL.decodeSecret(keyText), key.count == 32 else {
             throw MediaFailure(.integrity, "$.media.key must be 32 bytes of base64url")
         }
@@ -61,6 +58,19 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
             throw MediaFailure(.integrity, "$.media.sha256 must be 32 bytes of base64url")
         }
         self.init(url: url, key: key, type: type, length: length, sha256: hash)
+    }
+
+    /// Checks `url` under the media URL rule (media-v1.md), the one the device's fetcher applies:
+    /// https, at most 2048 bytes, printable ASCII, no user info, a port in 1…65535, a host name or
+    /// a canonical address. The sealer checks with it before sealing anything.
+    /// - Throws: `media-insecure-url`, naming what is wrong.
+    public static func checkURL(_ url: String) throws(MediaFailure) {
+        guard url.utf8.count <= 2048 else { throw MediaFailure(.insecureURL, "$.media.url is over 2048 bytes") }
+        do {
+            _ = try HTTPSURL(url)
+        } catch {
+            throw MediaFailure(.insecureURL, "$.media.url is refused: \(error.detail)")
+        }
     }
 
     /// The descriptor as it goes into sealed content (with the key: seal it, never log it).

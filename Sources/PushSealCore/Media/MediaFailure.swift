@@ -15,6 +15,9 @@ public struct MediaFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The URL, or a redirect, is not `https:`.
         public static let insecureURL = Reason(rawValue: "media-insecure-url")
+        /// The URL's host, or a redirect's, resolves only to local addresses (loopback, private,
+        /// link-local, unique-local), which a CDN must not make the device reach.
+        public static let localDestination = Reason(rawValue: "media-local-destination")
         /// No answer, a status other than 200, a TLS failure, too many redirects.
         public static let unreachable = Reason(rawValue: "media-unreachable")
         /// Over the type's limit, or more bytes than the descriptor's `size`.

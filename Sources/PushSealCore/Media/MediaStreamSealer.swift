@@ -65,7 +65,8 @@ public final class MediaStreamSealer {
         }
     }
 
-    /// Pads, seals the final chunk, and describes the object (to be found at `url`).
+    /// Pads, seals the final chunk, and describes the object (to be found at `url`, which must
+    /// pass ``MediaDescriptor/checkURL(_:)``).
     public func finish(url: String, emit: ([UInt8]) throws -> Void) throws -> MediaDescriptor {
         guard consumed == length else {
             throw PushSealError(.invalidPayload, "the media is \(consumed) bytes, not the \(length) declared")
@@ -80,6 +81,7 @@ public final class MediaStreamSealer {
         }
         if !pending.isEmpty { try seal(final: true, emit) }
         precondition(chunkIndex == chunkCount, "the stream did not end on its final chunk")
+        try MediaDescriptor.checkURL(url)
         return MediaDescriptor(url: url, key: objectKey, type: type, length: length, sha256: hasher.finalize())
     }
 

@@ -1,4 +1,4 @@
-import PushSealHTTPS
+import PushSealURL
 import Testing
 
 @Suite("HTTPS URLs")
@@ -22,7 +22,7 @@ struct HTTPSURLTests {
     @Test(
         "anything but https is insecure; a malformed URL says what is wrong",
         arguments: [
-            ("http://example.com/x", HTTPSFailure.Kind.insecure),
+            ("http://example.com/x", HTTPSURL.Refusal.Kind.insecure),
             ("ftp://example.com/x", .insecure),
             ("HTTPS://example.com/x", nil),
             ("https://user:pass@example.com/x", .malformed),
@@ -38,8 +38,25 @@ struct HTTPSURLTests {
             ("https://[::1]x/", .malformed),
             ("https://ex_ample.com/x", .malformed),
             ("example.com/x", .malformed),
+            // A numeric host only as canonical dotted decimal (getaddrinfo and OpenSSL differ on the rest).
+            ("https://0177.0.0.1/x", .malformed),
+            ("https://127.1/x", .malformed),
+            ("https://0x7f.0.0.1/x", .malformed),
+            ("https://2130706433/x", .malformed),
+            ("https://127.0.0.01/x", .malformed),
+            ("https://256.0.0.1/x", .malformed),
+            ("https://1.2.3.4.5/x", .malformed),
+            ("https://cdn.0x10/x", .malformed),
+            ("https://127.0.0.1/x", nil),
+            ("https://10.0.0.0/x", nil),
+            ("https://cdn7.example/x", nil),
+            ("https://7cdn.example/x", nil),
+            // What the sealer used to accept and the device always refused.
+            ("https://user@cdn/x", .malformed),
+            ("https://cdn:0/x", .malformed),
+            ("https://%65vil/x", .malformed),
         ])
-    func refused(_ text: String, _ kind: HTTPSFailure.Kind?) {
+    func refused(_ text: String, _ kind: HTTPSURL.Refusal.Kind?) {
         do {
             _ = try HTTPSURL(text)
             #expect(kind == nil, "\(text) was accepted")
@@ -70,7 +87,7 @@ struct HTTPSURLTests {
     func insecureRedirects() throws {
         let base = try HTTPSURL("https://cdn.example/a")
         for location in ["http://cdn.example/a", "HTTP://cdn.example/a", "javascript:alert(1)", "file:///etc/passwd"] {
-            #expect(throws: HTTPSFailure.self) { try base.resolving(location) }
+            #expect(throws: HTTPSURL.Refusal.self) { try base.resolving(location) }
             do { _ = try base.resolving(location) } catch { #expect(error.kind == .insecure, "\(location)") }
         }
     }

@@ -1,7 +1,35 @@
 /// An https URL taken apart for one request: the host to connect to, the port, and the request
 /// target (path and query). Strict, since the URL and every redirect come from the sender and
-/// the CDN: printable ASCII only, no user info, a port in 1...65535; the fragment is dropped.
+/// the CDN: printable ASCII only, no user info, a port in 1...65535, a numeric host only as
+/// canonical dotted decimal; the fragment is dropped.
+///
+/// The one media URL rule (media-v1.md): the sealer checks a descriptor's `url` with it
+/// (`MediaDescriptor`), and the Linux fetcher parses the URL and every redirect with it, so that
+/// nothing sealed is a URL the device refuses.
 package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
+    /// Why a URL is refused.
+    package struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The two ways a URL fails.
+        package enum Kind: Sendable {
+            /// Not https (another scheme, or a redirect that leaves https).
+            case insecure
+            /// Does not parse, or breaks the rule.
+            case malformed
+        }
+
+        /// Which.
+        package let kind: Kind
+        /// The URL and what is wrong with it.
+        package let detail: String
+
+        init(_ kind: Kind, _ detail: String) {
+            self.kind = kind
+            self.detail = detail
+        }
+
+        package var description: String { detail }
+    }
+
     /// The host, lowercased; an IPv6 address without its brackets.
     package let host: String
     /// The TCP port (443 unless the URL names one).
@@ -11,17 +39,17 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `text`.
     /// - Throws: `insecure` for any scheme but https, `malformed` for anything else wrong.
-    package init(_ text: String) throws(HTTPSFailure) {
+    package init(_ text: String) throws(Refusal) {
         let bytes = Array(text.utf8)
         try Self.checkCharacters(bytes, in: text)
         guard Self.hasScheme(bytes), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
-            throw HTTPSFailure(.malformed, "\(text) is not an absolute URL")
+            throw Refusal(.malformed, "\(text) is not an absolute URL")
         }
         guard String(decoding: bytes[..<colon], as: UTF8.self).lowercased() == "https" else {
-            throw HTTPSFailure(.insecure, "\(text) is not https")
+            throw Refusal(.insecure, "\(text) is not https")
         }
         guard bytes[colon...].starts(with: "://".utf8) else {
-            throw HTTPSFailure(.malformed, "\(text) has no host")
+            throw Refusal(.malformed, "\(text) has no host")
         }
         let rest = bytes[(colon + 3)...]
         let authorityEnd =
@@ -54,7 +82,7 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
 
     /// The URL a `Location` header points to, resolved against this one (RFC 3986, section 5.2).
     /// - Throws: `insecure` if it leaves https, `malformed` if it does not parse.
-    package func resolving(_ location: String) throws(HTTPSFailure) -> HTTPSURL {
+    package func resolving(_ location: String) throws(Refusal) -> HTTPSURL {
         if location.isEmpty { return self }
         let bytes = Array(location.utf8)
         try Self.checkCharacters(bytes, in: location)
@@ -74,9 +102,9 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Printable ASCII only: no space, no control character, nothing a header line could break on.
-    private static func checkCharacters(_ bytes: [UInt8], in text: String) throws(HTTPSFailure) {
+    private static func checkCharacters(_ bytes: [UInt8], in text: String) throws(Refusal) {
         guard !bytes.isEmpty, bytes.count <= 4096, bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw HTTPSFailure(.malformed, "a URL must be 1 to 4096 printable ASCII characters with no space")
+            throw Refusal(.malformed, "a URL must be 1 to 4096 printable ASCII characters with no space")
         }
     }
 
@@ -92,38 +120,61 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
     private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 
     /// Host and port from `host[:port]` or `[v6]:port`.
-    private static func authority(_ bytes: ArraySlice<UInt8>, in text: String) throws(HTTPSFailure) -> (String, Int) {
+    private static func authority(_ bytes: ArraySlice<UInt8>, in text: String) throws(Refusal) -> (String, Int) {
         let authority = String(decoding: bytes, as: UTF8.self).lowercased()
-        guard !authority.contains("@") else { throw HTTPSFailure(.malformed, "\(text) has user info") }
+        guard !authority.contains("@") else { throw Refusal(.malformed, "\(text) has user info") }
         var host = Substring(authority)
         var port: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else {
-                throw HTTPSFailure(.malformed, "\(text) has an unclosed IPv6 address")
+                throw Refusal(.malformed, "\(text) has an unclosed IPv6 address")
             }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
             guard after.isEmpty || after.hasPrefix(":") else {
-                throw HTTPSFailure(.malformed, "\(text) has text after its IPv6 address")
+                throw Refusal(.malformed, "\(text) has text after its IPv6 address")
             }
             port = after.isEmpty ? nil : after.dropFirst()
             guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw HTTPSFailure(.malformed, "\(text) has an invalid IPv6 address")
+                throw Refusal(.malformed, "\(text) has an invalid IPv6 address")
             }
         } else {
             let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count <= 2 else { throw HTTPSFailure(.malformed, "\(text) has more than one port") }
+            guard parts.count <= 2 else { throw Refusal(.malformed, "\(text) has more than one port") }
             host = parts[0]
             port = parts.count == 2 ? parts[1] : nil
             guard !host.isEmpty, host.utf8.count <= 253,
                 host.allSatisfy({ ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") && $0.isASCII })
-            else { throw HTTPSFailure(.malformed, "\(text) has an invalid host name") }
+            else { throw Refusal(.malformed, "\(text) has an invalid host name") }
+            try checkNumericHost(host, in: text)
         }
         guard let port else { return (String(host), 443) }
         guard (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port),
             (1...65_535).contains(number)
-        else { throw HTTPSFailure(.malformed, "\(text) has an invalid port") }
+        else { throw Refusal(.malformed, "\(text) has an invalid port") }
         return (String(host), number)
+    }
+
+    /// A host whose last label is a number (`10`, `0x7f`, `0177`) is what a URL parser or the
+    /// resolver reads as an IPv4 address, each its own way (`getaddrinfo` reads `0177` as octal,
+    /// OpenSSL's address check as decimal): such a host must be four decimal numbers 0 to 255
+    /// without leading zeros, the one spelling every reader agrees on.
+    private static func checkNumericHost(_ host: Substring, in text: String) throws(Refusal) {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        let last = labels.last(where: { !$0.isEmpty }) ?? ""
+        let numeric = !last.isEmpty && (last.allSatisfy(\.isNumber) || last.hasPrefix("0x"))
+        guard numeric else { return }
+        let canonical =
+            labels.count == 4
+            && labels.allSatisfy { label in
+                (1...3).contains(label.count) && label.allSatisfy(\.isNumber)
+                    && (label == "0" || !label.hasPrefix("0")) && (Int(label) ?? 256) <= 255
+            }
+        guard canonical else {
+            throw Refusal(
+                .malformed, "\(text) has a numeric host that is not four decimal numbers 0 to 255 without leading zeros"
+            )
+        }
     }
 
     /// The path and query, without the fragment, starting with "/".
