@@ -125,6 +125,26 @@ struct HardeningCommandTests {
         #expect(try run(["decrypt", "--store", "s"], input: spoof).status == 0)
     }
 
+    @Test(
+        "diagnostics escape what an attacker sent: ESC, C1 CSI, DEL, U+2028 and bidi overrides never reach the terminal raw"
+    )
+    func escapedDiagnostics() throws {
+        #expect(try run(["keys", "init", "--store", "s"]).status == 0)
+        try temporary.write("contract.json", #"{"schema_versions":[1],"routes":{"inbox":{}}}"#)
+        // JSON escapes: the parsed type holds the raw characters.
+        let payload =
+            #"{"aps":{"alert":"x"},"type":"inbox","event_id":"e","schema_version":1,"\u001b[2J\u009b31m\u007f\u2028\u202egpj.exe_url":1}"#
+        let key = try run(["keys", "generate", "--suite", "x25519"]).output
+        try temporary.write("device.jwk", try run(["keys", "public"], input: key).output)
+        let refused = try run(["encrypt", "--to", "device.jwk", "--contract", "contract.json"], input: payload)
+        #expect(refused.status == 1, "\(refused.errors)")
+        for raw: Unicode.Scalar in ["\u{1B}", "\u{9B}", "\u{7F}", "\u{2028}", "\u{202E}"] {
+            #expect(!refused.errors.unicodeScalars.contains(raw), "U+\(String(raw.value, radix: 16)) raw on stderr")
+        }
+        #expect(refused.errors.contains(#"\u{1B}[2J\u{9B}31m\u{7F}\u{2028}\u{202E}gpj.exe"#), "\(refused.errors)")
+        #expect(refused.errors.hasSuffix("\n") && refused.errors.filter { $0 == "\n" }.count == 1, "one line")
+    }
+
     @Test("decrypt --record on a corrupt ledger says so on standard error, moves it aside and still records")
     func corruptLedger() throws {
         #expect(try run(["keys", "init", "--store", "s"]).status == 0)

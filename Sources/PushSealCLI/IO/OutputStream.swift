@@ -14,10 +14,14 @@ final class OutputStream {
     private let capacity: Int
     /// The first write that failed; everything written after it is dropped.
     private(set) var failure: Descriptor.Failure?
+    /// Whether text lines are written through ``TerminalSafeText`` (diagnostics, which quote
+    /// what attackers send).
+    private let escapesControls: Bool
 
-    init(descriptor: Int32, capacity: Int) {
+    init(descriptor: Int32, capacity: Int, escapesControls: Bool = false) {
         self.descriptor = descriptor
         self.capacity = capacity
+        self.escapesControls = escapesControls
         buffer.reserveCapacity(capacity)
     }
 
@@ -31,12 +35,14 @@ final class OutputStream {
         if buffer.count >= capacity { flush() }
     }
 
-    /// Writes `text` followed by a newline.
+    /// Writes `text` followed by a newline; on a diagnostic stream, with every control and
+    /// bidirectional character escaped.
     func writeLine(_ text: String) {
-        writeLine(Array(text.utf8))
+        writeLine(Array((escapesControls ? TerminalSafeText.escaping(text) : text).utf8))
     }
 
-    /// Writes `text` as is, at once (used for progress on a terminal).
+    /// Writes `text` as is, at once: progress on a terminal, built here from counts only (its
+    /// leading carriage return is the point).
     func writeImmediately(_ text: String) {
         flush()
         buffer.append(contentsOf: text.utf8)
@@ -71,5 +77,5 @@ struct Console {
     /// Results, as JSON.
     let output = OutputStream(descriptor: 1, capacity: 64 * 1024)
     /// Diagnostics, progress and summaries, written at once.
-    let errors = OutputStream(descriptor: 2, capacity: 0)
+    let errors = OutputStream(descriptor: 2, capacity: 0, escapesControls: true)
 }
