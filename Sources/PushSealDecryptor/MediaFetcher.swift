@@ -30,6 +30,10 @@ public struct MediaFetcher: Sendable {
     /// support engineer whose CDN mirror is on their own network.
     public let allowsLocalDestinations: Bool
 
+    /// How old a hidden `.part` file of the directory must be to be swept as a dead fetch's:
+    /// longer than any extension runs.
+    static let staleSeconds = 120
+
     /// A fetcher writing into `directory`.
     public init(directory: String, caFile: String? = nil, allowsLocalDestinations: Bool = false) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
@@ -49,6 +53,9 @@ public struct MediaFetcher: Sendable {
             return .failure(
                 MediaFailure(.unreachable, "cannot create \(directory): \(String(cString: strerror(errno)))"))
         }
+        // What a killed fetch (this process's, or another extension's) may have left, where the
+        // platform has no unnamed files: never more than a deadline old.
+        PendingFile.removeStale(in: directory, olderThan: Self.staleSeconds)
         let path = "\(directory)/\(RandomUUID.make()).\(descriptor.type.fileExtension)"
         let file: PendingFile
         do {

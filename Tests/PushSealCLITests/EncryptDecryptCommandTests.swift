@@ -354,6 +354,66 @@ struct MediaCommandTests {
         #expect(encrypted.status != 0 && encrypted.errors.contains("url"), "\(url): \(encrypted.errors)")
     }
 
+    @Test("a decrypt killed during its download (SIGTERM, SIGKILL) leaves nothing in the media folder")
+    func killedDownload() throws {
+        let world = try CLIWorld()
+        for folder in ["served", "inbox"] {
+            try FileManager.default.createDirectory(
+                atPath: world.directory.file(folder), withIntermediateDirectories: true)
+        }
+        let server = try MediaServer(mediaRoot: world.directory.file("served"), in: world.directory)
+        defer { server.stop() }
+        try Data(MediaSamples.media(.png, length: 200_000)).write(
+            to: URL(fileURLWithPath: world.directory.file("a.png")))
+        let sealed = try world.run([
+            "media", "seal", "a.png", "--out", "served/a.psm", "--url", "\(server.url)/stall/a.psm",
+        ])
+        try world.directory.write("a.json", sealed.output)
+        let outer = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}}}"#, ["--media", "a.json"]).output
+        try world.directory.write("outer.json", outer)
+        for signal in [SIGTERM, SIGKILL] {
+            let child = try Self.spawn(
+                [
+                    CLIRunner.executable.path, "decrypt", "--store", "store", "--media-dir", "inbox",
+                    "--allow-local-media", "--ca-file", server.certificate, "outer.json",
+                ], in: world.directory.path)
+            Thread.sleep(forTimeInterval: 1.5)  // the server has sent its headers and stalls
+            kill(child, signal)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            #expect(status & 0x7F == signal, "ended by the signal, not by the download's deadline")
+            let left = try FileManager.default.contentsOfDirectory(atPath: world.directory.file("inbox"))
+            #expect(left.isEmpty, "signal \(signal) left \(left)")
+        }
+    }
+
+    /// Starts `arguments` in `directory` with no signal blocked or ignored (a test runner's
+    /// threads may block some, and a child inherits that), its output discarded.
+    static func spawn(_ arguments: [String], in directory: String) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let command = ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, directory] + arguments
+        var argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, environ)
+        guard status == 0 else { throw CocoaError(.executableLoad) }
+        return child
+    }
+
     @Test("encrypt --media seals the descriptor into the content; decrypt --media-dir fetches and attaches it")
     func endToEnd() throws {
         let world = try CLIWorld()
