@@ -187,9 +187,10 @@ final class StoreDirectory {
         guard info.st_uid == geteuid() else {
             throw .refused(path, "is owned by uid \(info.st_uid), not by this process's user (uid \(geteuid()))")
         }
-        guard info.st_nlink == 1 else {
-            // A second name for the inode may be another database or a file the attacker reads:
-            // writing through it would write into that file.
+        // A second name for the inode may be another database or a file the attacker reads:
+        // writing through it would write into that file. No name at all is fine: a writer renamed
+        // a new file over this one after it was opened, and the reader keeps a whole old version.
+        guard info.st_nlink <= 1 else {
             throw .refused(path, "has \(info.st_nlink) hard links, not 1: another name shares this file")
         }
         let mode = info.st_mode & 0o7777

@@ -74,10 +74,20 @@ struct FileKeyStoreTests {
             #expect(error.code == .keyStoreUnavailable)
             #expect(error.detail.contains(store.keysPath) && error.detail.contains("chmod 600"))
         }
-        chmod(store.keysPath, 0o600)
-        chmod(store.directory, 0o755)
-        #expect(throws: PushSealError(.keyStoreUnavailable, "")) { try store.loadKeyRing() }
-        chmod(store.directory, 0o700)
+        // Each group or other bit alone is refused, on the file and on the directory: 0644 and
+        // 0755 above set several at once, which a check of one bit would also catch.
+        for bit in [0o040, 0o020, 0o010, 0o004, 0o002, 0o001] as [mode_t] {
+            chmod(store.keysPath, 0o600 | bit)
+            #expect(throws: PushSealError.self, "keys.json mode \(String(0o600 | bit, radix: 8))") {
+                try store.loadKeyRing()
+            }
+            chmod(store.keysPath, 0o600)
+            chmod(store.directory, 0o700 | bit)
+            #expect(throws: PushSealError.self, "directory mode \(String(0o700 | bit, radix: 8))") {
+                try store.loadKeyRing()
+            }
+            chmod(store.directory, 0o700)
+        }
         #expect(throws: Never.self) { try store.loadKeyRing() }
     }
 
