@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An https URL taken apart for one request: the host to connect to, the port, and the request
 /// target (path and query). Strict, since the URL and every redirect come from the sender and
 /// the CDN: printable ASCII only, no user info, a port in 1...65535, a numeric host only as
@@ -135,7 +141,9 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
                 throw Refusal(.malformed, "\(text) has text after its IPv6 address")
             }
             port = after.isEmpty ? nil : after.dropFirst()
-            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }),
+                Self.isIPv6Address(host)
+            else {
                 throw Refusal(.malformed, "\(text) has an invalid IPv6 address")
             }
         } else {
@@ -153,6 +161,12 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
             (1...65_535).contains(number)
         else { throw Refusal(.malformed, "\(text) has an invalid port") }
         return (String(host), number)
+    }
+
+    /// Whether `text` is an IPv6 address (`inet_pton`): `[1.1]` is not, though its characters are.
+    private static func isIPv6Address(_ text: Substring) -> Bool {
+        var address = in6_addr()
+        return text.contains(":") && inet_pton(AF_INET6, String(text), &address) == 1
     }
 
     /// A host whose last label is a number (`10`, `0x7f`, `0177`) is what a URL parser or the

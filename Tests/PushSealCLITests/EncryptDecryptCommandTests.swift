@@ -357,19 +357,10 @@ struct MediaCommandTests {
     @Test("a decrypt killed during its download (SIGTERM, SIGKILL) leaves nothing in the media folder")
     func killedDownload() throws {
         let world = try CLIWorld()
-        for folder in ["served", "inbox"] {
-            try FileManager.default.createDirectory(
-                atPath: world.directory.file(folder), withIntermediateDirectories: true)
-        }
-        let server = try MediaServer(mediaRoot: world.directory.file("served"), in: world.directory)
+        let server = try Self.serve(in: world)
         defer { server.stop() }
-        try Data(MediaSamples.media(.png, length: 200_000)).write(
-            to: URL(fileURLWithPath: world.directory.file("a.png")))
-        let sealed = try world.run([
-            "media", "seal", "a.png", "--out", "served/a.psm", "--url", "\(server.url)/stall/a.psm",
-        ])
-        try world.directory.write("a.json", sealed.output)
-        let outer = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}}}"#, ["--media", "a.json"]).output
+        let outer = try Self.push(
+            #"{"aps":{"alert":{"title":"Photo"}}}"#, png: 200_000, at: "stall", from: server, in: world)
         try world.directory.write("outer.json", outer)
         for signal in [SIGTERM, SIGKILL] {
             let child = try Self.spawn(
@@ -385,6 +376,28 @@ struct MediaCommandTests {
             let left = try FileManager.default.contentsOfDirectory(atPath: world.directory.file("inbox"))
             #expect(left.isEmpty, "signal \(signal) left \(left)")
         }
+    }
+
+    /// The media server over `served/`, with an empty `inbox/` beside it.
+    static func serve(in world: CLIWorld) throws -> MediaServer {
+        for folder in ["served", "inbox"] {
+            try FileManager.default.createDirectory(
+                atPath: world.directory.file(folder), withIntermediateDirectories: true)
+        }
+        return try MediaServer(mediaRoot: world.directory.file("served"), in: world.directory)
+    }
+
+    /// `payload` sealed with a PNG of `png` bytes served under `/<path>/a.psm` (its descriptor
+    /// in `a.json`): the outer payload.
+    static func push(_ payload: String, png: Int, at path: String, from server: MediaServer, in world: CLIWorld)
+        throws -> String
+    {
+        try Data(MediaSamples.media(.png, length: png)).write(to: URL(fileURLWithPath: world.directory.file("a.png")))
+        let sealed = try world.run([
+            "media", "seal", "a.png", "--out", "served/a.psm", "--url", "\(server.url)/\(path)/a.psm",
+        ])
+        try world.directory.write("a.json", sealed.output)
+        return try world.encrypt(payload, ["--media", "a.json"]).output
     }
 
     /// Starts `arguments` in `directory` with no signal blocked or ignored (a test runner's
@@ -417,20 +430,11 @@ struct MediaCommandTests {
     @Test("encrypt --media seals the descriptor into the content; decrypt --media-dir fetches and attaches it")
     func endToEnd() throws {
         let world = try CLIWorld()
-        try FileManager.default.createDirectory(
-            atPath: world.directory.file("served"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(
-            atPath: world.directory.file("inbox"), withIntermediateDirectories: true)
-        let server = try MediaServer(mediaRoot: world.directory.file("served"), in: world.directory)
+        let server = try Self.serve(in: world)
         defer { server.stop() }
-        try Data(MediaSamples.media(.png, length: 90_000)).write(
-            to: URL(fileURLWithPath: world.directory.file("a.png")))
-        let sealed = try world.run([
-            "media", "seal", "a.png", "--out", "served/a.psm", "--url", "\(server.url)/files/a.psm",
-        ])
-        try world.directory.write("a.json", sealed.output)
-        let outer = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}},"event_id":"m1"}"#, ["--media", "a.json"])
-            .output
+        let outer = try Self.push(
+            #"{"aps":{"alert":{"title":"Photo"}},"event_id":"m1"}"#, png: 90_000, at: "files", from: server, in: world)
+        let descriptor = try String(contentsOfFile: world.directory.file("a.json"), encoding: .utf8)
         #expect(!outer.contains(server.url), "the URL travels only inside the envelope")
         let opened = try world.run(
             [
@@ -442,7 +446,7 @@ struct MediaCommandTests {
         let attachment = try #require(result["attachment"]?.objectValue)
         #expect(attachment["type"] == .string("image/png") && attachment["length"] == .number(JSONNumber(90_000)))
 
-        try world.directory.write("gone.json", sealed.output.replacingOccurrences(of: "/files/", with: "/missing/"))
+        try world.directory.write("gone.json", descriptor.replacingOccurrences(of: "/files/", with: "/missing/"))
         let gone = try world.encrypt(#"{"aps":{"alert":{"title":"Photo"}}}"#, ["--media", "gone.json"]).output
         let degraded = try world.run(
             [

@@ -35,6 +35,8 @@ struct HTTPSURLTests {
             ("https://example.com/a\r\nHost: evil", .malformed),
             ("https://exämple.com/x", .malformed),
             ("https://[::1/x", .malformed),
+            ("https://[1.1]:8443/x", .malformed),
+            ("https://[:::]/x", .malformed),
             ("https://[::1]x/", .malformed),
             ("https://ex_ample.com/x", .malformed),
             ("example.com/x", .malformed),
