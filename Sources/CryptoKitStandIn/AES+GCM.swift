@@ -6,47 +6,14 @@ public enum AES {
     /// AES-GCM with a 16-byte tag, on OpenSSL's EVP interface; 128-, 192- and 256-bit keys.
     public enum GCM {
         /// A nonce of 12 bytes or more (12 is the standard size).
-        public struct Nonce: ContiguousBytes, Sequence, Sendable {
-            let bytes: [UInt8]
-
-            /// A random 12-byte nonce.
-            public init() {
-                bytes = SystemRandom.bytes(12)
-            }
-
-            /// The nonce `data`, which must have at least 12 bytes.
-            /// - Throws: `CryptoKitError.incorrectParameterSize` when it is shorter.
-            public init<D: DataProtocol>(data: D) throws {
-                guard data.count >= 12 else { throw CryptoKitError.incorrectParameterSize }
-                bytes = Array(data)
-            }
-
-            /// Iterates over the nonce's bytes.
-            public func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
-
-            /// Calls `body` with the nonce's bytes.
-            public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-                try bytes.withUnsafeBytes(body)
-            }
-        }
-
+        public typealias Nonce = AEADNonce<TwelveBytesOrMore>
         /// A nonce, a ciphertext and its 16-byte tag.
-        public struct SealedBox: Sendable {
-            /// The nonce.
-            public let nonce: Nonce
-            /// The ciphertext, as long as the plaintext.
-            public let ciphertext: Data
-            /// The authentication tag.
-            public let tag: Data
+        public typealias SealedBox = AEADSealedBox<Nonce>
 
-            /// A box from its parts.
-            /// - Throws: `CryptoKitError.incorrectParameterSize` when the tag is not 16 bytes.
-            public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {
-                guard tag.count == 16 else { throw CryptoKitError.incorrectParameterSize }
-                self.nonce = nonce
-                self.ciphertext = Data(ciphertext)
-                self.tag = Data(tag)
-            }
+        /// AES-GCM's nonce rule: at least 12 bytes.
+        public enum TwelveBytesOrMore: AEADNonceRule {
+            /// True from 12.
+            public static func accepts(byteCount: Int) -> Bool { byteCount >= 12 }
         }
 
         /// Encrypts and authenticates `message`, and authenticates `authenticatedData`.

@@ -3,51 +3,15 @@ public import Foundation
 
 /// ChaCha20-Poly1305 (RFC 8439), as CryptoKit's `ChaChaPoly`, on libsodium's IETF construction.
 public enum ChaChaPoly {
-    /// A 12-byte nonce.
-    public struct Nonce: ContiguousBytes, Sequence, Sendable {
-        let bytes: [UInt8]
-
-        /// A random nonce.
-        public init() {
-            bytes = SystemRandom.bytes(12)
-        }
-
-        /// The nonce `data`, which must be exactly 12 bytes.
-        /// - Throws: `CryptoKitError.incorrectParameterSize` for any other length.
-        public init<D: DataProtocol>(data: D) throws {
-            guard data.count == 12 else { throw CryptoKitError.incorrectParameterSize }
-            bytes = Array(data)
-        }
-
-        /// Iterates over the nonce's bytes.
-        public func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
-
-        /// Calls `body` with the nonce's bytes.
-        public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-            try bytes.withUnsafeBytes(body)
-        }
-    }
-
+    /// A 12-byte nonce, exactly.
+    public typealias Nonce = AEADNonce<TwelveBytes>
     /// A nonce, a ciphertext and its 16-byte tag.
-    public struct SealedBox: Sendable {
-        /// The nonce.
-        public let nonce: Nonce
-        /// The ciphertext, as long as the plaintext.
-        public let ciphertext: Data
-        /// The authentication tag.
-        public let tag: Data
+    public typealias SealedBox = AEADSealedBox<Nonce>
 
-        /// A box from its parts.
-        /// - Throws: `CryptoKitError.incorrectParameterSize` when the tag is not 16 bytes.
-        public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {
-            guard tag.count == 16 else { throw CryptoKitError.incorrectParameterSize }
-            self.nonce = nonce
-            self.ciphertext = Data(ciphertext)
-            self.tag = Data(tag)
-        }
-
-        /// `nonce || ciphertext || tag`.
-        public var combined: Data { Data(nonce.bytes) + ciphertext + tag }
+    /// ChaCha20-Poly1305's nonce rule: 12 bytes.
+    public enum TwelveBytes: AEADNonceRule {
+        /// True for 12.
+        public static func accepts(byteCount: Int) -> Bool { byteCount == 12 }
     }
 
     /// Encrypts and authenticates `message`, and authenticates `authenticatedData`.
