@@ -3,9 +3,10 @@ extension PayloadContract {
     ///
     /// A custom member (any top-level member but `aps`, the contract's own members and the typed
     /// `media`) violates the rule when its name, or the name of a member nested in it, looks like
-    /// a link (``looksLikeLinkName(_:)``), or when a string inside it is a link
-    /// (``isLink(_:)``); unless the contract declares the member, for every route or for this
-    /// one, in `links` (it may hold links) or in `text` (plain text, never searched).
+    /// a link (it is, or ends in, `url`, `uri`, `link` or `href`, in any case), or when a string
+    /// inside it is a link (``isLink(_:)``); unless the contract declares the member, for every
+    /// route or for this one, in `links` (it may hold links) or in `text` (plain text, never
+    /// searched).
     public func linkViolation(in payload: JSONObject, route: Route) -> RouteError? {
         let definition = routes[ExactText(route.type)]
         let exempt = allowedLinks.union(plainText).union(definition?.allowedLinks ?? []).union(
