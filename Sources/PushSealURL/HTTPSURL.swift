@@ -48,7 +48,7 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
     package init(_ text: String) throws(Refusal) {
         let bytes = Array(text.utf8)
         try Self.checkCharacters(bytes, in: text)
-        guard Self.hasScheme(bytes), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
+        guard URLScheme.begins(bytes), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
             throw Refusal(.malformed, "\(text) is not an absolute URL")
         }
         guard String(decoding: bytes[..<colon], as: UTF8.self).lowercased() == "https" else {
@@ -92,7 +92,7 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
         if location.isEmpty { return self }
         let bytes = Array(location.utf8)
         try Self.checkCharacters(bytes, in: location)
-        if Self.hasScheme(bytes) { return try HTTPSURL(location) }
+        if URLScheme.begins(bytes) { return try HTTPSURL(location) }
         if location.hasPrefix("//") { return try HTTPSURL("https:" + location) }
         let reference = Self.requestTarget(bytes[...])
         if location.hasPrefix("/") {
@@ -113,17 +113,6 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
             throw Refusal(.malformed, "a URL must be 1 to 4096 printable ASCII characters with no space")
         }
     }
-
-    /// Whether `bytes` starts with a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).
-    private static func hasScheme(_ bytes: [UInt8]) -> Bool {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]) else { return false }
-        return bytes[1..<colon].allSatisfy {
-            isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
-                || $0 == UInt8(ascii: ".")
-        }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 
     /// Host and port from `host[:port]` or `[v6]:port`.
     private static func authority(_ bytes: ArraySlice<UInt8>, in text: String) throws(Refusal) -> (String, Int) {

@@ -1,3 +1,5 @@
+internal import PushSealURL
+
 extension PayloadContract {
     /// The first custom member that is, or holds, a link the route does not allow, as an error.
     ///
@@ -67,18 +69,6 @@ extension PayloadContract {
         while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
         let start = bytes.firstIndex { $0 > 0x20 } ?? bytes.endIndex
         let cleaned = bytes[start...].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.map { $0 == 0x5C ? 0x2F : $0 }
-        if cleaned.starts(with: [0x2F, 0x2F]) { return true }
-        guard let first = cleaned.first, isASCIILetter(first) else { return false }
-        for byte in cleaned.dropFirst() {
-            if byte == UInt8(ascii: ":") { return true }
-            guard isASCIILetter(byte) || (0x30...0x39).contains(byte) || [0x2B, 0x2D, 0x2E].contains(byte) else {
-                return false
-            }
-        }
-        return false
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (0x61...0x7A).contains(byte | 0x20)
+        return cleaned.starts(with: [0x2F, 0x2F]) || URLScheme.begins(cleaned)
     }
 }
