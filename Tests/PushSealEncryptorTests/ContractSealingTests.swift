@@ -94,6 +94,9 @@ struct ContractSealingTests {
             try Self.contract.prepareForSealing(try Self.payload(#","memo":"Re: 12""#, type: "invoice", id: "12"))
         }
         // `\\x` and `/\\x` would be links: a backslash is read as a slash.
+        #expect(throws: Never.self, "only ASCII letters fold: KELVIN SIGN is not K") {
+            try Self.contract.prepareForSealing(try Self.payload(#","lin\u212a":"plain""#))
+        }
         for text in ["see you at 10:30", "1:0", "-x:y", "ok", "a b:c", "é:x", "/path", "\t/x"] {
             #expect(!PayloadContract.isLink(text), "\(text)")
         }

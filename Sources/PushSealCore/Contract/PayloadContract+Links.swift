@@ -28,11 +28,12 @@ extension PayloadContract {
         return nil
     }
 
-    /// True for a member name that is, or ends in, `url`, `uri`, `link` or `href`, in any case
-    /// (`media-url`, `deepLink`, `receipt_HREF`).
+    /// True for a member name that is, or ends in, `url`, `uri`, `link` or `href`, in any ASCII
+    /// case (`media-url`, `deepLink`, `receipt_HREF`). Only A–Z fold: names are compared by their
+    /// bytes everywhere else (envelope-v1), so `lin\u{212A}` (KELVIN SIGN) is not `link`.
     static func looksLikeLinkName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return ["url", "uri", "link", "href"].contains { lower.hasSuffix($0) }
+        let lower = name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        return ["url", "uri", "link", "href"].contains { lower.reversed().starts(with: $0.utf8.reversed()) }
     }
 
     /// The path of the first link inside `value`: a string that ``isLink(_:)``, or a member named
