@@ -18,6 +18,7 @@ struct WycheproofKeyAgreementTests {
             executed += 1
             let key = try X25519.PrivateKey(rawRepresentation: SecretBytes(copying: Hex.decode(test.private)))
             let peer = try X25519.PublicKey(rawRepresentation: Hex.decode(test.public))
+            #expect(peer.hasSmallOrder == test.flags.contains("ZeroSharedSecret"), "tcId \(test.tcId): small order")
             if test.flags.contains("ZeroSharedSecret") {
                 refused += 1
                 #expect(throws: CryptoFailure.authenticationFailed, "tcId \(test.tcId)") {
