@@ -13,8 +13,8 @@ public import PushSealCore
 /// fetching its media (three levels: text with media, text without media, the placeholder);
 /// ``timeWillExpire()`` delivers the decrypted text without its media when it is ready, else the
 /// notification as it arrived (under a require-sealed policy, the neutral text), degraded with
-/// `timeout`, unless the content was already delivered. The content handler is called exactly once, whichever comes first, even when both
-/// race.
+/// `timeout`, unless the content was already delivered. The content handler is called exactly
+/// once, whichever comes first, even when both race.
 ///
 /// The ledger records only what was shown: the `event_id` of decrypted content is recorded (and
 /// `duplicate` set) after the session has claimed delivery and before the handler is called;

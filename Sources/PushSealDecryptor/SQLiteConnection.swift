@@ -39,14 +39,8 @@ final class SQLiteConnection {
     /// Opens (and creates, mode 0600) the database at `path`, with a busy timeout so that a
     /// writer in the other process makes this one wait rather than fail.
     init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
-        let checked = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard checked >= 0 else { throw Failure(message: "\(ContainerFailure.system("open", path, errno))") }
+        let checked = try Self.openChecked(path, O_RDWR | O_CREAT)
         defer { close(checked) }
-        do {
-            try StoreDirectory.checkFile(checked, path, maximumSize: nil)
-        } catch {
-            throw Failure(message: "\(error)")
-        }
         identity = try FileIdentity(descriptor: checked, path: path)
         try Self.checkCompanions(of: path)
         var handle: OpaquePointer?
@@ -73,16 +67,21 @@ final class SQLiteConnection {
             let companion = path + suffix
             var info = stat()
             guard lstat(companion, &info) == 0 else { continue }
-            let descriptor = open(companion, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw Failure(message: "\(ContainerFailure.system("open", companion, errno))")
-            }
-            defer { close(descriptor) }
-            do {
-                try StoreDirectory.checkFile(descriptor, companion, maximumSize: nil)
-            } catch {
-                throw Failure(message: "\(error)")
-            }
+            close(try openChecked(companion, O_RDONLY))
+        }
+    }
+
+    /// `path` opened with `flags` (never through a symbolic link, never blocking on a FIFO; a
+    /// created file is 0600) and checked under the store's trust rules on that descriptor.
+    private static func openChecked(_ path: String, _ flags: Int32) throws -> Int32 {
+        let descriptor = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(message: "\(ContainerFailure.system("open", path, errno))") }
+        do {
+            try StoreDirectory.checkFile(descriptor, path, maximumSize: nil)
+            return descriptor
+        } catch {
+            close(descriptor)
+            throw Failure(message: "\(error)")
         }
     }
 

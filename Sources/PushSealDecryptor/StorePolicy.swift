@@ -6,8 +6,8 @@ public import PushSealCore
 /// string) degrades with `not-sealed`, and any payload that does not open, for any reason
 /// (`timeout` included), degrades with its reason: either way what is shown is the neutral text
 /// below and nothing else of the payload, so that a spoofed push can neither show its text nor
-/// route the app. ``Decryptor/policy`` fixes a policy in code, above the store's. Kept in `keys.json` as `"policy": {"require-sealed": true, "neutral-title": …,
-/// "neutral-body": …}`.
+/// route the app. ``Decryptor/policy`` fixes a policy in code, above the store's. Kept in
+/// `keys.json` as `"policy": {"require-sealed": true, "neutral-title": …, "neutral-body": …}`.
 public struct StorePolicy: Sendable, Equatable {
     /// Refuse unsealed payloads.
     public var requireSealed: Bool

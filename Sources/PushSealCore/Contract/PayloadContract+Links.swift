@@ -16,16 +16,22 @@ extension PayloadContract {
         let skipped = ["aps"] + Self.contractMembers + Self.typedMembers
         for (name, value) in payload where !skipped.contains(where: { $0.isExactly(name) }) {
             guard !exempt.contains(ExactText(name)) else { continue }
-            let advice =
-                "declare \"\(name)\" in the contract's \"links\" if it is a link, or in \"text\" if it is plain text"
             if Self.looksLikeLinkName(name) {
-                return RouteError(.linkNotAllowed, "$.\(name)", "is named like a link: \(advice)")
+                return Self.violation(at: "$.\(name)", "is named like a link", member: name)
             }
             if let path = Self.firstLink(in: value, at: "$.\(name)") {
-                return RouteError(.linkNotAllowed, path, "is a link: \(advice)")
+                return Self.violation(at: path, "is a link", member: name)
             }
         }
         return nil
+    }
+
+    /// The error for `member`, naming the path and how to declare the member.
+    private static func violation(at path: String, _ problem: String, member: String) -> RouteError {
+        RouteError(
+            .linkNotAllowed, path,
+            "\(problem): declare \"\(member)\" in the contract's \"links\" if it is a link, or in \"text\" if it is "
+                + "plain text")
     }
 
     /// True for a member name that is, or ends in, `url`, `uri`, `link` or `href`, in any ASCII
