@@ -25,15 +25,20 @@
             }
         }
 
-        /// The address as text, for messages.
-        package var text: String {
+        /// The address as `inet_ntop` prints it (`127.0.0.1`, `::1`), or nil for a socket
+        /// address that is neither IPv4 nor IPv6 or is cut short.
+        package var numericText: String? {
+            let offset: Int
+            switch family {
+            case AF_INET where bytes.count >= 8: offset = 4
+            case AF_INET6 where bytes.count >= 24: offset = 8
+            default: return nil
+            }
             var output = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             let printed: UnsafePointer<CChar>? = bytes.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return nil }
-                let offset = family == AF_INET ? 4 : 8
-                return inet_ntop(family, base + offset, &output, socklen_t(output.count))
+                raw.baseAddress.flatMap { inet_ntop(family, $0 + offset, &output, socklen_t(output.count)) }
             }
-            guard printed != nil else { return "an address" }
+            guard printed != nil else { return nil }
             return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
 

@@ -72,7 +72,7 @@
             let resolved = try HostResolver.addresses(of: url.host, port: url.port, wait: wait)
             let addresses = allowLocal ? resolved : resolved.filter { !$0.isLocal }
             guard !addresses.isEmpty else {
-                let listed = resolved.map(\.text).joined(separator: ", ")
+                let listed = resolved.map { $0.numericText ?? "an address" }.joined(separator: ", ")
                 throw HTTPSFailure(
                     .localDestination,
                     "\(url.host) resolves only to local addresses (\(listed)), which media downloads never reach")
@@ -87,23 +87,20 @@
             return tls
         }
 
-        /// The peer address of the socket, as text (`inet_ntop`).
+        /// The peer address of the socket, as text.
         private func connectedAddress() throws(HTTPSFailure) -> String {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-            let printed = withUnsafeMutablePointer(to: &storage) { pointer -> Bool in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) } == 0
-                    && (pointer.pointee.ss_family == sa_family_t(AF_INET)
-                        ? pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                            inet_ntop(AF_INET, &$0.pointee.sin_addr, &text, socklen_t(text.count)) != nil
-                        }
-                        : pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                            inet_ntop(AF_INET6, &$0.pointee.sin6_addr, &text, socklen_t(text.count)) != nil
-                        })
+            let read = withUnsafeMutablePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
             }
-            guard printed else { throw HTTPSFailure(.unreachable, "cannot read the connected address") }
-            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let peer = withUnsafeBytes(of: storage) {
+                HostResolver.Address(family: Int32(storage.ss_family), bytes: Array($0.prefix(Int(length))))
+            }
+            guard read == 0, let text = peer.numericText else {
+                throw HTTPSFailure(.unreachable, "cannot read the connected address")
+            }
+            return text
         }
 
         /// The TLS handshake, with the host checked against the certificate (its name, or its
