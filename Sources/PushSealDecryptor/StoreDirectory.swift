@@ -147,9 +147,7 @@ final class StoreDirectory {
         rewinddir(directory)
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = entry.pointee.name
             if name != "." && name != ".." { names.append(name) }
         }
         return names

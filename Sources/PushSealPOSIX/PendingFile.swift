@@ -23,7 +23,7 @@ package final class PendingFile {
     private var committed = false
 
     /// The suffix of a hidden name.
-    package static let partSuffix = ".part"
+    private static let partSuffix = ".part"
 
     /// Creates the file with permission bits `mode`.
     /// - Throws: `EEXIST` when `path` already exists; the `errno` of a failed `open`.
@@ -89,9 +89,7 @@ package final class PendingFile {
         var removed = 0
         let now = time(nil)
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = entry.pointee.name
             guard name.hasPrefix("."), name.hasSuffix(partSuffix) else { continue }
             let file = "\(directory)/\(name)"
             var info = stat()
