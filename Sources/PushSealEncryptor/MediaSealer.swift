@@ -18,7 +18,7 @@ internal import PushSealPOSIX
 public enum MediaSealer {
     /// Seals `file` into a new file `output`, to be served at `url`.
     /// - Throws: `PushSealError.Code.invalidPayload` naming the file and what is wrong (unreadable,
-    ///   not a type a notification can attach, over Apple's limit, an output that exists), or a
+    ///   empty, not a type a notification can attach, over Apple's limit, an output that exists), or a
     ///   `url` that the media URL rule refuses.
     public static func seal(file: String, to output: String, url: String) throws -> MediaDescriptor {
         do {
@@ -34,6 +34,7 @@ public enum MediaSealer {
             throw PushSealError(.invalidPayload, "\(file) is not a regular file")
         }
         let length = Int(info.st_size)
+        guard length > 0 else { throw PushSealError(.invalidPayload, "\(file) is empty: there is no media to attach") }
         var chunk: [UInt8] = []
         chunk.reserveCapacity(Descriptor.chunkByteCount)
         func readChunk() throws -> Int {

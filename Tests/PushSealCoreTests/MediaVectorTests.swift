@@ -87,9 +87,50 @@ struct MediaVectorTests {
                     ("from", .number(JSONNumber(2))), ("descriptor", .object(committed)),
                     ("reason", .string("media-integrity")),
                 ])))
+        // The order of the checks while opening (media-v1.md, "Opening"): a byte past the size
+        // is refused as it arrives, before the hash; the padding as its chunk opens, before the type.
+        negative.append(
+            .object(
+                JSONObject([
+                    ("comment", .string("one byte more than the size, and a sha256 that is another object's")),
+                    ("from", .number(JSONNumber(2))), ("append", .number(JSONNumber(1))),
+                    ("descriptor", .object(committed)), ("reason", .string("media-too-large")),
+                ])))
+        let png = MediaSamples.media(.png, length: 1_000)
+        var stream = png + [UInt8](repeating: 0, count: MediaObject.paddedLength(png.count) - png.count)
+        let (typeOnly, typeOnlyObject) = try Self.rawObject(stream: stream, type: .jpeg, length: png.count, index: 10)
+        var wrongHash = typeOnly
+        wrongHash["sha256"] = .string(Base64URL.encode(objects[0].0.sha256))
+        stream[png.count + 7] = 1
+        let (padded, paddedObject) = try Self.rawObject(stream: stream, type: .png, length: png.count, index: 11)
+        let (both, bothObject) = try Self.rawObject(stream: stream, type: .jpeg, length: png.count, index: 12)
+        let ordered: [(String, JSONObject, [UInt8], String)] = [
+            (
+                "a PNG declared image/jpeg, and a sha256 that is another object's", wrongHash, typeOnlyObject,
+                "media-integrity"
+            ),
+            ("a non-zero byte in the padding", padded, paddedObject, "media-integrity"),
+            ("a non-zero byte in the padding of a PNG declared image/jpeg", both, bothObject, "media-integrity"),
+        ]
+        for (comment, descriptor, object, reason) in ordered {
+            negative.append(
+                .object(
+                    JSONObject([
+                        ("comment", .string(comment)), ("descriptor", .object(descriptor)),
+                        ("object", .string(Base64URL.encode(object))), ("reason", .string(reason)),
+                    ])))
+        }
+        let sniff: [JSONValue] = Self.sniffCases.map { comment, head, type in
+            .object(
+                JSONObject([
+                    ("comment", .string(comment)), ("head", .string(Hex.encode(head))),
+                    ("type", type.map { .string($0) } ?? .null),
+                ]))
+        }
         return JSONObject([
             ("description", .string("PushSeal media-v1 vectors: see docs/media-v1.md and the README")),
             ("positive", .array(positive)), ("negative", .array(negative)),
+            ("descriptors", .array(Self.descriptorCases(base: objects[0].0))), ("sniff", .array(sniff)),
         ])
     }
 
@@ -177,6 +218,45 @@ struct MediaVectorTests {
             }
         }
         print("media vectors: \(positive.count) positive and \(negative.count) negative checked")
-        #expect(positive.count == 4 && negative.count == 11)
+        #expect(positive.count == 4 && negative.count == 15)
+    }
+
+    @Test("every descriptor vector fails with its reason, in media-v1's order, or is valid")
+    func descriptorVectors() throws {
+        let file = try #require(try JSONParser.parse(Array(try Data(contentsOf: Self.url))).objectValue)
+        guard case .array(let vectors)? = file["descriptors"] else {
+            Issue.record("no descriptors section")
+            return
+        }
+        for vector in vectors.compactMap(\.objectValue) {
+            let text = try #require(vector["descriptor_text"]?.stringValue)
+            let object = try #require(try JSONParser.parse(text).objectValue)
+            let outcome: JSONValue
+            do {
+                _ = try MediaDescriptor(json: object)
+                outcome = .null
+            } catch {
+                outcome = .string(error.reason.rawValue)
+            }
+            #expect(outcome == vector["reason"], "\(vector["comment"] ?? .null)")
+        }
+        print("media descriptor vectors: \(vectors.count) checked")
+        #expect(vectors.count >= 30)
+    }
+
+    @Test("every sniff vector shows its type, or none")
+    func sniffVectors() throws {
+        let file = try #require(try JSONParser.parse(Array(try Data(contentsOf: Self.url))).objectValue)
+        guard case .array(let vectors)? = file["sniff"] else {
+            Issue.record("no sniff section")
+            return
+        }
+        for vector in vectors.compactMap(\.objectValue) {
+            let head = Hex.decode(try #require(vector["head"]?.stringValue))
+            let type = try? MediaType.sniff(head)
+            #expect(type.map { .string($0.name) } ?? .null == vector["type"], "\(vector["comment"] ?? .null)")
+        }
+        print("media sniff vectors: \(vectors.count) checked")
+        #expect(vectors.count >= 30)
     }
 }

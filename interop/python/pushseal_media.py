@@ -14,7 +14,9 @@ import base64
 import hashlib
 import hmac
 import json
+import ipaddress
 import os
+import re
 import sys
 
 from cryptography.hazmat.primitives import hashes
@@ -72,7 +74,28 @@ def object_size(length: int) -> int:
     return HEADER + padded + TAG * chunk_count(padded)
 
 
+AUDIO_BRANDS = (b"M4A ", b"M4B ", b"M4P ")
+VIDEO_BRANDS = (b"isom", b"iso2", b"iso4", b"iso5", b"mp41", b"mp42", b"avc1", b"M4V ", b"dash")
+
+
+def mpeg_audio_frame(head: bytes) -> bool:
+    """The frame sync, and no reserved version, reserved layer, bad bitrate or reserved rate."""
+    if len(head) < 3 or head[0] != 0xFF or head[1] & 0xE0 != 0xE0:
+        return False
+    version, layer = (head[1] >> 3) & 3, (head[1] >> 1) & 3
+    bitrate, rate = head[2] >> 4, (head[2] >> 2) & 3
+    return version != 1 and layer != 0 and bitrate != 15 and rate != 3
+
+
 def sniff(head: bytes) -> str | None:
+    head = head[:16]
+    if head[4:8] == b"ftyp":
+        size = int.from_bytes(head[:4], "big")
+        if not 16 <= size <= 4096 or size % 4:
+            return None
+        if head[8:12] in AUDIO_BRANDS:
+            return "audio/mp4"
+        return "video/mp4" if head[8:12] in VIDEO_BRANDS else None
     if head[:3] == b"\xff\xd8\xff":
         return "image/jpeg"
     if head[:8] == b"\x89PNG\r\n\x1a\n":
@@ -85,17 +108,46 @@ def sniff(head: bytes) -> str | None:
         return "audio/wav"
     if head[:4] == b"RIFF" and head[8:12] == b"AVI ":
         return "video/avi"
-    if head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0 and head[1] & 0x06):
+    if head[:3] == b"ID3" or mpeg_audio_frame(head):
         return "audio/mpeg"
     if head[:4] in (b"\x00\x00\x01\xba", b"\x00\x00\x01\xb3"):
         return "video/mpeg"
-    if head[4:8] == b"ftyp":
-        brand = head[8:12]
-        if brand in (b"M4A ", b"M4B ", b"M4P "):
-            return "audio/mp4"
-        if brand in (b"isom", b"iso2", b"iso4", b"iso5", b"mp41", b"mp42", b"avc1", b"M4V ", b"dash"):
-            return "video/mp4"
     return None
+
+
+def url_allowed(url: str) -> bool:
+    """media-v1's URL rule, as the specification words it."""
+    if not 1 <= len(url.encode()) <= 2048 or any(not 0x21 <= ord(c) <= 0x7E for c in url):
+        return False
+    scheme, colon, rest = url.partition(":")
+    if not colon or scheme.lower() != "https" or not rest.startswith("//"):
+        return False
+    authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0].lower()
+    if "@" in authority:
+        return False
+    if authority.startswith("["):
+        host, _, after = authority[1:].partition("]")
+        if after and not after.startswith(":"):
+            return False
+        port = after[1:] if after else None
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return False
+        if not host or not set(host) <= set("0123456789abcdef:."):
+            return False
+    else:
+        host, _, port = authority.partition(":") if ":" in authority else (authority, "", None)
+        if port is not None and ":" in port:
+            return False
+        if not host or len(host) > 253 or not re.fullmatch(r"[a-z0-9.-]+", host):
+            return False
+        labels = host.split(".")
+        last = next((label for label in reversed(labels) if label), "")
+        if last.isdigit() or last.startswith("0x"):
+            if len(labels) != 4 or not all(re.fullmatch(r"0|[1-9][0-9]{0,2}", x) and int(x) <= 255 for x in labels):
+                return False
+    return port is None or (re.fullmatch(r"[0-9]{1,5}", port) is not None and 1 <= int(port) <= 65535)
 
 
 def aad(media_type: str, length: int) -> bytes:
@@ -126,56 +178,78 @@ def seal(media: bytes, media_type: str, url: str, key: bytes | None = None, salt
     return descriptor, obj
 
 
+def integer(value) -> int | None:
+    """A JSON integer: a number without a fraction or an exponent (json gives those as float)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def canonical_32(value) -> bytes | None:
+    try:
+        data = unb64url(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return data if data is not None and len(data) == 32 else None
+
+
 def check_descriptor(descriptor: dict) -> tuple[bytes, str, int, int, bytes]:
-    if set(descriptor) != {"url", "key", "type", "length", "size", "sha256"}:
-        raise MediaError("media-integrity", "the descriptor's members are wrong")
-    if not isinstance(descriptor["url"], str) or not descriptor["url"].startswith("https://"):
-        raise MediaError("media-insecure-url", "not https")
-    media_type = descriptor["type"]
-    if media_type not in TYPES:
+    """In media-v1's order: other members, url, key, type, length, the limit, size, sha256."""
+    if any(name not in ("url", "key", "type", "length", "size", "sha256") for name in descriptor):
+        raise MediaError("media-integrity", "a member that is not the descriptor's")
+    if not isinstance(descriptor.get("url"), str):
+        raise MediaError("media-integrity", "no url string")
+    if not url_allowed(descriptor["url"]):
+        raise MediaError("media-insecure-url", "the URL rule refuses it")
+    key = canonical_32(descriptor.get("key"))
+    if key is None:
+        raise MediaError("media-integrity", "bad key")
+    media_type = descriptor.get("type")
+    if not isinstance(media_type, str) or media_type not in TYPES:
         raise MediaError("media-integrity", "unknown type")
-    length, size = descriptor["length"], descriptor["size"]
-    if not isinstance(length, int) or length <= 0:
+    length = integer(descriptor.get("length"))
+    if length is None or length < 1:
         raise MediaError("media-integrity", "bad length")
     if length > TYPES[media_type][1]:
         raise MediaError("media-too-large", "over the type's limit")
+    size = integer(descriptor.get("size"))
     if size != object_size(length):
         raise MediaError("media-integrity", "size does not match length")
-    try:
-        key, digest = unb64url(descriptor["key"]), unb64url(descriptor["sha256"])
-    except (ValueError, TypeError):
-        raise MediaError("media-integrity", "bad base64url") from None
-    if len(key) != 32 or len(digest) != 32:
-        raise MediaError("media-integrity", "bad key or hash length")
+    digest = canonical_32(descriptor.get("sha256"))
+    if digest is None:
+        raise MediaError("media-integrity", "bad sha256")
     return key, media_type, length, size, digest
 
 
 def open_object(obj: bytes, descriptor: dict) -> bytes:
+    """In media-v1's order: a byte past the size as it arrives; the magic; each chunk and its
+    padding as it opens; then the length, the hash, and last the type."""
     key, media_type, length, size, digest = check_descriptor(descriptor)
     if len(obj) > size:
         raise MediaError("media-too-large", "longer than described")
-    if len(obj) < size:
-        raise MediaError("media-integrity", "shorter than described")
-    if not hmac.compare_digest(hashlib.sha256(obj).digest(), digest):
-        raise MediaError("media-integrity", "hash mismatch")
-    if obj[:4] != MAGIC:
+    if obj[:4] != MAGIC[: len(obj)]:
         raise MediaError("media-integrity", "bad magic")
-    cipher = ChaCha20Poly1305(stream_key(key, obj[4:HEADER]))
     padded = padme(length)
     count = chunk_count(padded)
+    cipher = ChaCha20Poly1305(stream_key(key, obj[4:HEADER])) if len(obj) >= HEADER else None
     out, offset = [], HEADER
     for index in range(count):
         plain_len = CHUNK if index < count - 1 else padded - CHUNK * (count - 1)
         piece = obj[offset : offset + plain_len + TAG]
+        if cipher is None or len(piece) < plain_len + TAG:
+            break
         offset += plain_len + TAG
         try:
-            out.append(cipher.decrypt(nonce(index, index == count - 1), piece, aad(media_type, length)))
+            plain = cipher.decrypt(nonce(index, index == count - 1), piece, aad(media_type, length))
         except Exception:
             raise MediaError("media-integrity", f"chunk {index} does not open") from None
-    plain = b"".join(out)
-    if any(plain[length:]):
-        raise MediaError("media-integrity", "padding is not zeros")
-    media = plain[:length]
+        media_end = max(0, min(len(plain), length - index * CHUNK))
+        if any(plain[media_end:]):
+            raise MediaError("media-integrity", "padding is not zeros")
+        out.append(plain[:media_end])
+    if len(obj) < size:
+        raise MediaError("media-integrity", "shorter than described")
+    if not hmac.compare_digest(hashlib.sha256(obj).digest(), digest):
+        raise MediaError("media-integrity", "hash mismatch")
+    media = b"".join(out)
     if sniff(media[:16]) != media_type:
         raise MediaError("media-type-mismatch", "not the declared type")
     return media
@@ -218,7 +292,24 @@ def check_vectors(path: str) -> tuple[int, int]:
             failed += 1
         except MediaError as error:
             passed, failed = (passed + 1, failed) if error.reason == vector["reason"] else (passed, failed + 1)
+    for vector in document["descriptors"]:
+        try:
+            check_descriptor(json.loads(vector["descriptor_text"], object_pairs_hook=_unique))
+            reason = None
+        except MediaError as error:
+            reason = error.reason
+        passed, failed = (passed + 1, failed) if reason == vector["reason"] else (passed, failed + 1)
+    for vector in document["sniff"]:
+        found = sniff(bytes.fromhex(vector["head"]))
+        passed, failed = (passed + 1, failed) if found == vector["type"] else (passed, failed + 1)
     return passed, failed
+
+
+def _unique(pairs: list) -> dict:
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        raise ValueError("duplicate member")
+    return dict(pairs)
 
 
 def main(argv: list[str]) -> int:

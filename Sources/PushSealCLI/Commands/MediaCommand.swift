@@ -10,9 +10,21 @@ internal import PushSealPOSIX
 
 /// `pushseal media seal|open`: media objects (media-v1.md) for the server, and for support.
 enum MediaCommand {
-    /// Where an object is until `--url` says: a name that can never resolve.
+    /// Where an object is until `--url` says: a name that can never resolve (RFC 6761), with the
+    /// object's file name percent-encoded but for RFC 3986's unreserved characters, so that any
+    /// name gives a URL that media-v1's URL rule accepts.
     static func placeholderURL(for object: String) -> String {
-        "https://media.invalid/\(object.split(separator: "/").last.map(String.init) ?? "object")"
+        let name = object.split(separator: "/").last.map(String.init) ?? "object"
+        let digits = Array("0123456789ABCDEF".utf8)
+        var path: [UInt8] = []
+        for byte in name.utf8 {
+            if byte.isUnreserved {
+                path.append(byte)
+            } else {
+                path += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return "https://media.invalid/" + String(decoding: path, as: UTF8.self)
     }
 
     static func seal(file: String, output: String, url: String?, console: Console) throws(UsageError) -> ExitStatus {
@@ -39,7 +51,13 @@ enum MediaCommand {
     static func open(object: String, descriptorFile: String, output: String, console: Console) throws(UsageError)
         -> ExitStatus
     {
-        let descriptor = try Self.descriptor(descriptorFile)
+        let descriptor: MediaDescriptor
+        switch try Self.descriptor(descriptorFile) {
+        case .success(let read): descriptor = read
+        case .failure(let failure):
+            console.errors.writeLine("pushseal media open: \(descriptorFile): \(failure)")
+            return .itemsFailed
+        }
         let input = InputSource(path: object)
         let source = try input.openDescriptor()
         defer { close(source) }
@@ -73,17 +91,42 @@ enum MediaCommand {
         return .success
     }
 
-    /// A descriptor file: the descriptor itself, or a payload whose `media` member is one.
-    static func descriptor(_ path: String) throws(UsageError) -> MediaDescriptor {
+    /// A descriptor file (cli-v1.md, "Media"): a JSON object that is the descriptor itself, or,
+    /// when it has a member `media`, a payload whose `media` is the descriptor.
+    /// - Returns: the descriptor, or why it is not one: text that is not one JSON object (a
+    ///   duplicate member, trailing data) is `media-integrity`, as a malformed descriptor is.
+    /// - Throws: ``UsageError`` when the file cannot be read.
+    static func descriptor(_ path: String) throws(UsageError) -> Result<MediaDescriptor, MediaFailure> {
         var bytes = try InputSource(path: path).readAll()
         defer { SecureMemory.wipe(&bytes) }
-        guard let object = try? JSONParser.parse(bytes).objectValue else {
-            throw UsageError("bad descriptor \(path): not a JSON object")
-        }
+        let root: JSONValue
         do {
-            return try MediaDescriptor(json: object["media"]?.objectValue ?? object)
+            root = try JSONParser.parse(bytes)
         } catch {
-            throw UsageError("bad descriptor \(path): \(error)")
+            return .failure(MediaFailure(.integrity, "not a JSON descriptor: \(error)"))
+        }
+        guard let object = root.objectValue else {
+            return .failure(
+                MediaFailure(.integrity, "$ must be a JSON object (a descriptor, or a payload with \"media\")"))
+        }
+        guard let media = object["media"] else {
+            return Result { () throws(MediaFailure) in try MediaDescriptor(json: object) }
+        }
+        guard let descriptor = media.objectValue else {
+            return .failure(MediaFailure(.integrity, "$.media must be a JSON object"))
+        }
+        return Result { () throws(MediaFailure) in try MediaDescriptor(json: descriptor) }
+    }
+}
+extension UInt8 {
+    /// An RFC 3986 unreserved character: `A–Z a–z 0–9 - . _ ~`.
+    fileprivate var isUnreserved: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
         }
     }
 }

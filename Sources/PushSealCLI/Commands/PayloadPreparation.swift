@@ -15,7 +15,12 @@ struct PayloadPreparation: Sendable {
     /// Loads the contract file named by `options`, and the media descriptor file.
     init(_ options: PayloadOptions, media mediaFile: String? = nil, command: String) throws(UsageError) {
         addEventID = options.addEventID
-        media = try mediaFile.map { path throws(UsageError) in try MediaCommand.descriptor(path) }
+        media = try mediaFile.map { path throws(UsageError) in
+            switch try MediaCommand.descriptor(path) {
+            case .success(let descriptor): return descriptor
+            case .failure(let failure): throw UsageError("\(command): bad descriptor \(path): \(failure)")
+            }
+        }
         guard let file = options.file else {
             contract = nil
             return

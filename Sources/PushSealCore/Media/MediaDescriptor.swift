@@ -30,7 +30,9 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
         self.sha256 = sha256
     }
 
-    /// Reads and checks a descriptor (the `media` member of decrypted content).
+    /// Reads and checks a descriptor (the `media` member of decrypted content), in media-v1's
+    /// order: other members, `url`, `key`, `type`, `length`, the type's limit, `size`, `sha256`.
+    /// The first check that fails gives the reason.
     /// - Throws: ``MediaFailure`` with `media-insecure-url`, `media-too-large` or
     ///   `media-integrity`, naming the member.
     public init(json: JSONObject) throws(MediaFailure) {
@@ -45,19 +47,44 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
         guard let typeName = json["type"]?.stringValue, let type = MediaType(name: typeName) else {
             throw MediaFailure(.integrity, "$.media.type is not a media type of media-v1")
         }
-        guard let length = json["length"]?.numberValue?.intValue, length > 0 else {
-            throw MediaFailure(.integrity, "$.media.length must be an integer > 0")
+        let length: Int
+        switch Self.integer(json["length"]) {
+        case .value(let value) where value >= 1 && value <= type.maximumLength: length = value
+        case .value(1...), .overflow:
+            let text = json["length"]?.numberValue?.literal ?? ""
+            throw MediaFailure(.tooLarge, "\(type) is limited to \(type.maximumLength) bytes, not \(text)")
+        default:
+            throw MediaFailure(.integrity, "$.media.length must be an integer from 1 to \(type.maximumLength)")
         }
-        guard length <= type.maximumLength else {
-            throw MediaFailure(.tooLarge, "\(type) is limited to \(type.maximumLength) bytes, not \(length)")
-        }
-        guard let size = json["size"]?.numberValue?.intValue, size == MediaObject.objectSize(length: length) else {
-            throw MediaFailure(.integrity, "$.media.size does not match $.media.length")
+        guard case .value(let size) = Self.integer(json["size"]), size == MediaObject.objectSize(length: length) else {
+            throw MediaFailure(
+                .integrity, "$.media.size must be the integer \(MediaObject.objectSize(length: length)) for this length"
+            )
         }
         guard let hashText = json["sha256"]?.stringValue, let hash = Base64URL.decode(hashText), hash.count == 32 else {
             throw MediaFailure(.integrity, "$.media.sha256 must be 32 bytes of base64url")
         }
         self.init(url: url, key: key, type: type, length: length, sha256: hash)
+    }
+
+    /// A `length` or `size` member, read as media-v1.md's "Descriptor" says.
+    private enum IntegerMember {
+        /// Not a number, or a number with a fraction or an exponent.
+        case notInteger
+        /// An integer this machine holds (`-0` is 0).
+        case value(Int)
+        /// A positive integer of 2⁶³ or more: over every limit.
+        case overflow
+    }
+
+    /// Reads an integer member: a JSON number written without a fraction or an exponent.
+    private static func integer(_ value: JSONValue?) -> IntegerMember {
+        guard let literal = value?.numberValue?.literal,
+            !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })
+        else { return .notInteger }
+        if let integer = Int(literal) { return .value(integer) }
+        // Beyond 64 bits: a negative one is below every minimum, a positive one over every limit.
+        return literal.hasPrefix("-") ? .value(Int.min) : .overflow
     }
 
     /// Checks `url` under the media URL rule (media-v1.md), the one the device's fetcher applies:
