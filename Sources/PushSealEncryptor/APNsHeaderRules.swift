@@ -34,10 +34,10 @@ public enum APNsHeaderRules {
 
     /// Checks an `apns-collapse-id`.
     public static func validateCollapseID(_ collapseID: String) throws {
-        guard !collapseID.isEmpty, collapseID.utf8.count <= 64 else {
+        guard !collapseID.isEmpty, collapseID.utf8.count <= APNsHeaderText.maximumCollapseIDLength else {
             throw PushSealError(.invalidPayload, "apns-collapse-id must be 1 to 64 bytes, not \(collapseID.utf8.count)")
         }
-        guard !collapseID.unicodeScalars.contains(where: isControl) else {
+        guard !APNsHeaderText.hasControlCharacter(collapseID) else {
             throw PushSealError(.invalidPayload, "apns-collapse-id \(quoted(collapseID)) holds a control character")
         }
     }
@@ -59,11 +59,7 @@ public enum APNsHeaderRules {
 
     /// True for a value that can go into any HTTP header as it is: no control character.
     public static func isSafeHeaderValue(_ value: String) -> Bool {
-        !value.unicodeScalars.contains(where: isControl)
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+        !APNsHeaderText.hasControlCharacter(value)
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {

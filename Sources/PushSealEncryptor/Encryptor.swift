@@ -57,7 +57,7 @@ public struct Encryptor: Sendable {
             throw PushSealError(.invalidPayload, "the payload is not JSON: \(error)")
         }
         guard let payload = value.objectValue else {
-            throw PayloadValidator.invalid("$", "must be a JSON object, not \(value.typeName)")
+            throw PayloadValidator.invalid(.root, "must be a JSON object, not \(value.typeName)")
         }
         return try seal(payload)
     }

@@ -14,7 +14,7 @@ public struct ContractedPayload: Sendable {
 extension PayloadContract {
     /// The server side of the contract: refuses, before sealing, a payload whose `type` is not a
     /// route, whose `id` is not of the route's kind, that lacks `event_id` (unless
-    /// `addingEventID`, which adds a random UUID), whose `schema_version` is not supported, or
+    /// `addingEventID`: ``completingEventID(_:)``), whose `schema_version` is not supported, or
     /// that carries a link the contract does not allow by name, or whose `media` is not a
     /// media-v1 descriptor; fills `thread-id` and the
     /// collapse id from the route's templates.
@@ -22,9 +22,7 @@ extension PayloadContract {
     ///   contract's code (`unknown-type`, `bad-id`, …).
     public func prepareForSealing(_ payload: JSONObject, addingEventID: Bool = false) throws -> ContractedPayload {
         var payload = payload
-        if addingEventID, payload["event_id"] == nil {
-            payload["event_id"] = .string(RandomUUID.make())
-        }
+        if addingEventID { payload = Self.completingEventID(payload) }
         let route: Route
         do {
             route = try self.route(for: payload)
@@ -52,5 +50,15 @@ extension PayloadContract {
         }
         let collapseID = definition?.collapseIDTemplate.map { definition?.fill($0, for: route) ?? $0 }
         return ContractedPayload(payload: payload, route: route, collapseID: collapseID)
+    }
+
+    /// `--event-id auto`: `payload` with `event_id` set to a random UUID (lower case) when the
+    /// member is absent or `null`, the way many serializers write "none"; any other value is kept,
+    /// and checked as it is.
+    public static func completingEventID(_ payload: JSONObject) -> JSONObject {
+        guard payload["event_id"] == nil || payload["event_id"] == .null else { return payload }
+        var completed = payload
+        completed["event_id"] = .string(RandomUUID.make())
+        return completed
     }
 }

@@ -1,7 +1,8 @@
 internal import PushSealCore
 
 /// Checks an APNs payload against Apple's rules before it is sealed. Each failure is a
-/// `PushSealError.Code.invalidPayload` error whose message starts with the JSON path.
+/// `PushSealError.Code.invalidPayload` error whose message starts with the JSON path
+/// (``JSONPath``: `$.aps['interruption-level']`).
 enum PayloadValidator {
     static let alertMembers: [String] = [
         "title", "subtitle", "body", "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args",
@@ -16,63 +17,64 @@ enum PayloadValidator {
 
     static func validate(_ payload: JSONObject, pushType: PushType) throws {
         if payload["enc"] != nil {
-            throw invalid("$.enc", "is reserved for the envelope and must not be in the payload")
+            throw invalid(JSONPath.root.member("enc"), "is reserved for the envelope and must not be in the payload")
         }
         guard let apsValue = payload["aps"] else {
             if pushType == .voip { return }
-            throw invalid("$.aps", "is missing: an \(pushType) push needs an aps object")
+            throw invalid(apsPath, "is missing: an \(pushType) push needs an aps object")
         }
         guard let aps = apsValue.objectValue else {
-            throw invalid("$.aps", "must be an object, not \(apsValue.typeName)")
+            throw invalid(apsPath, "must be an object, not \(apsValue.typeName)")
         }
 
         if let alert = aps["alert"] {
-            if pushType == .background { throw invalid("$.aps.alert", "must be absent in a background push") }
+            if pushType == .background { throw invalid(apsPath.member("alert"), "must be absent in a background push") }
             try validateAlert(alert)
         }
         if let badge = aps["badge"] {
             guard let count = badge.numberValue?.intValue, count >= 0 else {
-                throw invalid("$.aps.badge", "must be an integer ≥ 0, not \(describe(badge))")
+                throw invalid(apsPath.member("badge"), "must be an integer ≥ 0, not \(describe(badge))")
             }
         }
         if let sound = aps["sound"] { try validateSound(sound) }
         for member in ["thread-id", "category", "target-content-id"] {
             if let value = aps[member], value.stringValue == nil {
-                throw invalid("$.aps.\(member)", "must be a string, not \(value.typeName)")
+                throw invalid(apsPath.member(member), "must be a string, not \(value.typeName)")
             }
         }
         if let level = aps["interruption-level"] {
             guard let name = level.stringValue, isOne(of: interruptionLevels, name) else {
                 throw invalid(
-                    "$.aps.interruption-level",
+                    apsPath.member("interruption-level"),
                     "must be one of passive, active, time-sensitive, critical, not \(describe(level))")
             }
         }
         if let score = aps["relevance-score"] {
             guard let value = score.numberValue?.doubleValue, (0...1).contains(value) else {
-                throw invalid("$.aps.relevance-score", "must be a number from 0 to 1, not \(describe(score))")
+                throw invalid(apsPath.member("relevance-score"), "must be a number from 0 to 1, not \(describe(score))")
             }
         }
         if let available = aps["content-available"] {
             guard available.numberValue?.intValue == 1 else {
-                throw invalid("$.aps.content-available", "must be 1 when present, not \(describe(available))")
+                throw invalid(apsPath.member("content-available"), "must be 1 when present, not \(describe(available))")
             }
             guard pushType == .background else {
-                throw invalid("$.aps.content-available", "is only for background pushes (this is \(pushType))")
+                throw invalid(
+                    apsPath.member("content-available"), "is only for background pushes (this is \(pushType))")
             }
         }
         if let mutable = aps["mutable-content"], ![0, 1].contains(mutable.numberValue?.intValue) {
-            throw invalid("$.aps.mutable-content", "must be 0 or 1, not \(describe(mutable))")
+            throw invalid(apsPath.member("mutable-content"), "must be 0 or 1, not \(describe(mutable))")
         }
     }
 
     private static func validateAlert(_ alert: JSONValue) throws {
         if alert.stringValue != nil { return }
         guard let object = alert.objectValue else {
-            throw invalid("$.aps.alert", "must be a string or an object, not \(alert.typeName)")
+            throw invalid(apsPath.member("alert"), "must be a string or an object, not \(alert.typeName)")
         }
         for (name, value) in object {
-            let path = "$.aps.alert.\(name)"
+            let path = apsPath.member("alert").member(name)
             guard isOne(of: alertMembers, name) else {
                 throw invalid(path, "is not an alert member (known: \(alertMembers.sorted().joined(separator: ", ")))")
             }
@@ -89,10 +91,10 @@ enum PayloadValidator {
     private static func validateSound(_ sound: JSONValue) throws {
         if sound.stringValue != nil { return }
         guard let object = sound.objectValue else {
-            throw invalid("$.aps.sound", "must be a string or a critical-sound object, not \(sound.typeName)")
+            throw invalid(apsPath.member("sound"), "must be a string or a critical-sound object, not \(sound.typeName)")
         }
         for (name, value) in object {
-            let path = "$.aps.sound.\(name)"
+            let path = apsPath.member("sound").member(name)
             switch ExactText(name) {
             case "critical":
                 guard [0, 1].contains(value.numberValue?.intValue) else { throw invalid(path, "must be 0 or 1") }
@@ -116,7 +118,9 @@ enum PayloadValidator {
         }
     }
 
-    static func invalid(_ path: String, _ message: String) -> PushSealError {
+    private static let apsPath = JSONPath.root.member("aps")
+
+    static func invalid(_ path: JSONPath, _ message: String) -> PushSealError {
         PushSealError(.invalidPayload, "\(path) \(message)")
     }
 }

@@ -65,7 +65,7 @@ struct EncryptDecryptCommandTests {
         let notJSON = try world.encrypt("{oops")
         #expect(notJSON.status == 2 && notJSON.errors.contains("not JSON"))
         let invalid = try world.encrypt(#"{"aps":{"interruption-level":"loud"}}"#)
-        #expect(invalid.status == 1 && invalid.errors.contains("$.aps.interruption-level"))
+        #expect(invalid.status == 1 && invalid.errors.contains("$.aps['interruption-level']"))
         let enc = try world.encrypt(#"{"aps":{},"enc":"x"}"#)
         #expect(enc.status == 1 && enc.errors.contains("$.enc"))
         let big = #"{"aps":{"alert":{"body":"\#(String(repeating: "x", count: 4_000))"}}}"#
@@ -240,6 +240,34 @@ struct ContractCommandTests {
         #expect(route["type"] == .string("order") && route["id"] == .string(Self.order))
         #expect(result["notification"]?.objectValue?["threadIdentifier"] == .string("order:\(Self.order)"))
         #expect(route["event_id"]?.stringValue?.count == 36, "event_id added by --event-id auto")
+    }
+
+    @Test("the collapse id: a line's own, then --collapse-id, then the route's template (contract-v1.md)")
+    func collapseIDPrecedence() throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        let payload = #"{"aps":{"alert":"x"},"type":"order","id":"\#(Self.order)","event_id":"e","schema_version":1}"#
+        let request = ["--contract", "contract.json", "--apns-request", "--topic", "com.example.shop"]
+        #expect(try world.encrypt(payload, request).output.contains(#""apns-collapse-id":"order:\#(Self.order)""#))
+        let flagged = try world.encrypt(payload, request + ["--collapse-id", "flag"])
+        #expect(flagged.output.contains(#""apns-collapse-id":"flag""#), "\(flagged.errors)")
+        let line = #"{"to":\#(try world.devicePublicJWK()),"payload":\#(payload),"collapse-id":"line"}"#
+        let batch = try world.encrypt(line + "\n", request + ["--json-lines", "--collapse-id", "flag"])
+        #expect(batch.output.contains(#""apns-collapse-id":"line""#), "\(batch.output)")
+    }
+
+    @Test("the contract is checked before Apple's payload rules; --event-id auto needs no contract and fills null")
+    func checkOrder() throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        let refused = try world.encrypt(
+            #"{"type":"nope","event_id":"e","schema_version":1}"#, ["--contract", "contract.json"])
+        #expect(refused.status == 1 && refused.errors.contains("(unknown-type)") && !refused.errors.contains("$.aps"))
+        let sealed = try world.encrypt(#"{"aps":{"alert":"x"},"event_id":null}"#, ["--event-id", "auto"]).output
+        let opened = try world.run(["decrypt", "--store", "store"], input: sealed)
+        let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        let eventID = result["notification"]?.objectValue?["userInfo"]?.objectValue?["event_id"]?.stringValue
+        #expect(eventID?.count == 36, "\(opened.output)")
     }
 
     @Test("decrypt --contract reports route-error for content that breaks it, and no route for an unsealed payload")

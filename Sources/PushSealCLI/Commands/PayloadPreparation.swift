@@ -60,10 +60,7 @@ struct PayloadPreparation: Sendable {
             payload["media"] = .object(media.json)
         }
         guard let contract else {
-            guard addEventID, payload["event_id"] == nil else { return (payload, nil) }
-            var completed = payload
-            completed["event_id"] = .string(RandomUUID.make())
-            return (completed, nil)
+            return (addEventID ? PayloadContract.completingEventID(payload) : payload, nil)
         }
         let prepared = try contract.prepareForSealing(payload, addingEventID: addEventID)
         return (prepared.payload, prepared.collapseID)

@@ -4,11 +4,12 @@ extension PayloadContract {
     /// The first custom member that is, or holds, a link the route does not allow, as an error.
     ///
     /// A custom member (any top-level member but `aps`, the contract's own members and the typed
-    /// `media`) violates the rule when its name, or the name of a member nested in it, looks like
-    /// a link (it is, or ends in, `url`, `uri`, `link` or `href`, in any case), or when a string
-    /// inside it is a link (``isLink(_:)``); unless the contract declares the member, for every
-    /// route or for this one, in `links` (it may hold links) or in `text` (plain text, never
-    /// searched).
+    /// `media`) violates the rule when its name, or the name of a member nested in it at any
+    /// depth, looks like a link (``looksLikeLinkName(_:)``, or a name that is itself a link by
+    /// ``isLink(_:)``), or when a string inside it is a link; unless the contract declares the
+    /// top-level member, for every route or for this one, in `links` (it may hold links) or in
+    /// `text` (plain text, never searched): a declaration exempts that member and everything in
+    /// it, and only a top-level member (`links: ["help_url"]` does not exempt `$.data.help_url`).
     public func linkViolation(in payload: JSONObject, route: Route) -> RouteError? {
         let definition = routes[ExactText(route.type)]
         let exempt = allowedLinks.union(plainText).union(definition?.allowedLinks ?? []).union(
@@ -16,23 +17,27 @@ extension PayloadContract {
         let skipped = ["aps"] + Self.contractMembers + Self.typedMembers
         for (name, value) in payload where !skipped.contains(where: { $0.isExactly(name) }) {
             guard !exempt.contains(ExactText(name)) else { continue }
-            if Self.looksLikeLinkName(name) {
-                return Self.violation(at: "$.\(name)", "is named like a link", member: name)
+            let path = JSONPath.root.member(name)
+            if Self.isLinkName(name) {
+                return Self.violation(at: path, "is named like a link", member: name)
             }
-            if let path = Self.firstLink(in: value, at: "$.\(name)") {
-                return Self.violation(at: path, "is a link", member: name)
+            if let found = Self.firstLink(in: value, at: path) {
+                return Self.violation(at: found, "is a link", member: name)
             }
         }
         return nil
     }
 
     /// The error for `member`, naming the path and how to declare the member.
-    private static func violation(at path: String, _ problem: String, member: String) -> RouteError {
+    private static func violation(at path: JSONPath, _ problem: String, member: String) -> RouteError {
         RouteError(
-            .linkNotAllowed, path,
+            .linkNotAllowed, path.description,
             "\(problem): declare \"\(member)\" in the contract's \"links\" if it is a link, or in \"text\" if it is "
                 + "plain text")
     }
+
+    /// A member name the link rule refuses: named like a link, or a link itself (`https://x`).
+    static func isLinkName(_ name: String) -> Bool { looksLikeLinkName(name) || isLink(name) }
 
     /// True for a member name that is, or ends in, `url`, `uri`, `link` or `href`, in any ASCII
     /// case (`media-url`, `deepLink`, `receipt_HREF`). Only A–Z fold: names are compared by their
@@ -43,19 +48,19 @@ extension PayloadContract {
     }
 
     /// The path of the first link inside `value`: a string that ``isLink(_:)``, or a member named
-    /// like one.
-    static func firstLink(in value: JSONValue, at path: String) -> String? {
+    /// like one (``isLinkName(_:)``).
+    static func firstLink(in value: JSONValue, at path: JSONPath) -> JSONPath? {
         switch value {
         case .string(let text): return isLink(text) ? path : nil
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                if let found = firstLink(in: element, at: "\(path)[\(index)]") { return found }
+                if let found = firstLink(in: element, at: path.element(index)) { return found }
             }
             return nil
         case .object(let object):
             for (name, member) in object {
-                if looksLikeLinkName(name) { return "\(path).\(name)" }
-                if let found = firstLink(in: member, at: "\(path).\(name)") { return found }
+                if isLinkName(name) { return path.member(name) }
+                if let found = firstLink(in: member, at: path.member(name)) { return found }
             }
             return nil
         default: return nil

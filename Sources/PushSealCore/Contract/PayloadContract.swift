@@ -47,91 +47,102 @@ public struct PayloadContract: Sendable {
     /// The largest `event_id`, in bytes.
     public static let maximumEventIDLength = 128
 
-    /// Reads a contract file.
-    /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path of what is wrong.
+    /// Reads a contract file: one JSON object (no duplicate member, byte-order mark or trailing
+    /// data), every member and value as contract-v1.md says.
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path of what is wrong (or, for
+    ///   text that is not JSON, the byte offset).
     public init(json bytes: some Collection<UInt8>) throws {
         let root: JSONObject
         do {
             guard let object = try JSONParser.parse(bytes).objectValue else {
-                throw PushSealError(.invalidPayload, "the contract must be a JSON object")
+                throw Self.invalid(.root, "must be a JSON object")
             }
             root = object
         } catch let error as JSONParseError {
             throw PushSealError(.invalidPayload, "the contract is not JSON: \(error)")
         }
-        try Self.refuseUnknown(root, known: ["schema_versions", "routes", "links", "text"], at: "$")
+        try Self.refuseUnknown(root, known: ["schema_versions", "routes", "links", "text"], at: .root)
+        let versionsPath = JSONPath.root.member("schema_versions")
         guard case .array(let versions)? = root["schema_versions"], !versions.isEmpty else {
-            throw PushSealError(.invalidPayload, "$.schema_versions must be a non-empty array of integers")
+            throw Self.invalid(versionsPath, "must be a non-empty array of integers")
         }
         schemaVersions = Set(
             try versions.enumerated().map { index, value in
                 guard let version = value.numberValue?.intValue, version >= 0 else {
-                    throw PushSealError(.invalidPayload, "$.schema_versions[\(index)] must be an integer ≥ 0")
+                    throw Self.invalid(versionsPath.element(index), "must be an integer from 0 to 2^63-1")
                 }
                 return version
             })
-        allowedLinks = try Self.names(root["links"], at: "$.links")
-        plainText = try Self.names(root["text"], at: "$.text")
+        allowedLinks = try Self.names(root["links"], at: JSONPath.root.member("links"))
+        plainText = try Self.names(root["text"], at: JSONPath.root.member("text"))
+        let routesPath = JSONPath.root.member("routes")
         guard let routeObjects = root["routes"]?.objectValue, routeObjects.count > 0 else {
-            throw PushSealError(.invalidPayload, "$.routes must be an object with at least one route")
+            throw Self.invalid(routesPath, "must be an object with at least one route")
         }
         var routes: [ExactText: RouteDefinition] = [:]
         for (type, value) in routeObjects {
-            let path = "$.routes.\(type)"
+            let path = routesPath.member(type)
             guard RouteIDKind.token.canonicalID(.string(type)) != nil else {
-                throw PushSealError(.invalidPayload, "\(path): a route name is 1 to 64 characters from A-Z a-z 0-9 _ -")
+                throw Self.invalid(path, "a route name is 1 to 64 characters from A-Z a-z 0-9 _ -")
             }
-            routes[ExactText(type)] = try Self.route(value, at: path)
+            routes[ExactText(type)] = try Self.route(value, named: type, at: path)
         }
         self.routes = routes
     }
 
-    private static func route(_ value: JSONValue, at path: String) throws -> RouteDefinition {
-        guard let object = value.objectValue else { throw PushSealError(.invalidPayload, "\(path) must be an object") }
+    private static func route(_ value: JSONValue, named type: String, at path: JSONPath) throws -> RouteDefinition {
+        guard let object = value.objectValue else { throw invalid(path, "must be an object") }
         try refuseUnknown(object, known: ["id", "thread-id", "collapse-id", "links", "text"], at: path)
         var kind: RouteIDKind?
         if let value = object["id"] {
             guard let name = value.stringValue,
                 let named = RouteIDKind.allCases.first(where: { $0.rawValue.isExactly(name) })
             else {
-                throw PushSealError(.invalidPayload, "\(path).id must be \"uuid\", \"integer\" or \"token\"")
+                throw invalid(path.member("id"), "must be \"uuid\", \"integer\" or \"token\"")
             }
             kind = named
         }
-        func template(_ member: String) throws -> String? {
-            guard let value = object[member] else { return nil }
-            guard let text = value.stringValue, !text.isEmpty else {
-                throw PushSealError(.invalidPayload, "\(path).\(member) must be a non-empty string")
-            }
-            let stripped = text.replacingPlaceholders(id: "", type: "")
-            guard !stripped.contains("{") && !stripped.contains("}") else {
-                throw PushSealError(.invalidPayload, "\(path).\(member): the only placeholders are {id} and {type}")
-            }
-            if text.contains("{id}") && kind == nil {
-                throw PushSealError(.invalidPayload, "\(path).\(member) uses {id}, but the route takes no id")
-            }
-            return text
-        }
+        let template = RouteTemplate.Context(routeName: type, idKind: kind)
         return RouteDefinition(
-            idKind: kind, threadIDTemplate: try template("thread-id"), collapseIDTemplate: try template("collapse-id"),
-            allowedLinks: try names(object["links"], at: "\(path).links"),
-            plainText: try names(object["text"], at: "\(path).text"))
+            idKind: kind,
+            threadIDTemplate: try template.read(object["thread-id"], as: .threadID, at: path.member("thread-id")),
+            collapseIDTemplate: try template.read(
+                object["collapse-id"], as: .collapseID, at: path.member("collapse-id")),
+            allowedLinks: try names(object["links"], at: path.member("links")),
+            plainText: try names(object["text"], at: path.member("text")))
     }
 
-    private static func names(_ value: JSONValue?, at path: String) throws -> Set<ExactText> {
+    /// A `links` or `text` array: distinct, non-empty names of custom members (never `aps`, the
+    /// contract's own members or `media`, which are not searched for links anyway).
+    private static func names(_ value: JSONValue?, at path: JSONPath) throws -> Set<ExactText> {
         guard let value else { return [] }
-        guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
-            throw PushSealError(.invalidPayload, "\(path) must be an array of member names")
+        guard case .array(let elements) = value else { throw invalid(path, "must be an array of member names") }
+        var names: Set<ExactText> = []
+        for (index, element) in elements.enumerated() {
+            let elementPath = path.element(index)
+            guard let name = element.stringValue, !name.isEmpty else {
+                throw invalid(elementPath, "must be a member name: a non-empty string")
+            }
+            guard !(["aps"] + contractMembers + typedMembers).contains(where: { $0.isExactly(name) }) else {
+                throw invalid(elementPath, "names \"\(name)\", which is not a custom member and is never searched")
+            }
+            guard names.insert(ExactText(name)).inserted else {
+                throw invalid(elementPath, "repeats \"\(name)\"")
+            }
         }
-        return Set(elements.compactMap(\.stringValue).map(ExactText.init))
+        return names
     }
 
-    private static func refuseUnknown(_ object: JSONObject, known: [String], at path: String) throws {
+    private static func refuseUnknown(_ object: JSONObject, known: [String], at path: JSONPath) throws {
         for (name, _) in object where !known.contains(where: { $0.isExactly(name) }) {
-            throw PushSealError(
-                .invalidPayload,
-                "\(path).\(name) is not a member of the contract (known: \(known.joined(separator: ", ")))")
+            throw invalid(
+                path.member(name), "is not a member of the contract (known: \(known.joined(separator: ", ")))")
         }
+    }
+
+    /// A contract-file error: `path what is wrong`.
+    static func invalid(_ path: JSONPath, _ detail: String) -> PushSealError {
+        PushSealError(.invalidPayload, "\(path) \(detail)")
     }
 
     /// Checks `content` (a payload, before sealing or after opening) and returns its route.
@@ -140,24 +151,24 @@ public struct PayloadContract: Sendable {
         guard let version = content["schema_version"]?.numberValue?.intValue, schemaVersions.contains(version) else {
             let supported = schemaVersions.sorted().map(String.init).joined(separator: ", ")
             throw RouteError(
-                .unsupportedSchema, "$.schema_version",
+                .unsupportedSchema, JSONPath.root.member("schema_version").description,
                 content["schema_version"] == nil
                     ? "is missing (supported: \(supported))" : "is not one of the supported versions (\(supported))")
         }
         guard let type = content["type"]?.stringValue, let definition = routes[ExactText(type)] else {
             throw RouteError(
-                .unknownType, "$.type",
+                .unknownType, JSONPath.root.member("type").description,
                 content["type"] == nil ? "is missing" : "is not a route of the contract (\(knownTypes))")
         }
         var id: String?
         switch (definition.idKind, content["id"]) {
         case (nil, nil): id = nil
-        case (nil, .some): throw RouteError(.badID, "$.id", "is not taken by the route \"\(type)\"")
+        case (nil, .some): throw RouteError(.badID, Self.idPath, "is not taken by the route \"\(type)\"")
         case (let kind?, nil):
-            throw RouteError(.badID, "$.id", "is missing: the route \"\(type)\" takes \(kind.description)")
+            throw RouteError(.badID, Self.idPath, "is missing: the route \"\(type)\" takes \(kind.description)")
         case (let kind?, let value?):
             guard let canonical = kind.canonicalID(value) else {
-                throw RouteError(.badID, "$.id", "must be \(kind.description) for the route \"\(type)\"")
+                throw RouteError(.badID, Self.idPath, "must be \(kind.description) for the route \"\(type)\"")
             }
             id = canonical
         }
@@ -166,11 +177,13 @@ public struct PayloadContract: Sendable {
             eventID.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
         else {
             throw RouteError(
-                .missingEventID, "$.event_id",
+                .missingEventID, JSONPath.root.member("event_id").description,
                 "must be a string of 1 to \(Self.maximumEventIDLength) printable ASCII characters (U+0020 to U+007E)")
         }
         return Route(type: type, id: id, schemaVersion: version, eventID: eventID)
     }
+
+    private static let idPath = JSONPath.root.member("id").description
 
     private var knownTypes: String {
         routes.keys.map(\.text).sorted().joined(separator: ", ")
@@ -180,28 +193,6 @@ public struct PayloadContract: Sendable {
 extension PayloadContract.RouteDefinition {
     /// `template` with `{id}` and `{type}` filled in for `route`.
     public func fill(_ template: String, for route: Route) -> String {
-        template.replacingPlaceholders(id: route.id ?? "", type: route.type)
-    }
-}
-
-extension String {
-    fileprivate func replacingPlaceholders(id: String, type: String) -> String {
-        var result = ""
-        var rest = self[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            let tail = rest[open...]
-            if tail.hasPrefix("{id}") {
-                result += id
-                rest = tail.dropFirst(4)
-            } else if tail.hasPrefix("{type}") {
-                result += type
-                rest = tail.dropFirst(6)
-            } else {
-                result += "{"
-                rest = tail.dropFirst()
-            }
-        }
-        return result + rest
+        RouteTemplate.fill(template, id: route.id ?? "", type: route.type)
     }
 }

@@ -35,6 +35,16 @@ public enum RouteIDKind: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The longest canonical id of the kind, in characters (all ASCII): 36 for a UUID, 19 for an
+    /// integer below 2⁶³, 64 for a token.
+    public var maximumLength: Int {
+        switch self {
+        case .uuid: 36
+        case .integer: 19
+        case .token: 64
+        }
+    }
+
     /// How errors describe the kind.
     public var description: String {
         switch self {

@@ -37,7 +37,7 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
     ///   `media-integrity`, naming the member.
     public init(json: JSONObject) throws(MediaFailure) {
         for (name, _) in json where !Self.members.contains(where: { $0.isExactly(name) }) {
-            throw MediaFailure(.integrity, "$.media.\(name) is not a descriptor member")
+            throw MediaFailure(.integrity, "\(JSONPath.root.member("media").member(name)) is not a descriptor member")
         }
         guard let url = json["url"]?.stringValue else { throw MediaFailure(.integrity, "$.media.url must be a string") }
         try Self.checkURL(url)
