@@ -266,6 +266,28 @@ enum EnvelopeVectorGenerator {
                 "suite 0x03 in auth mode with a well-formed skid", .malformedEnvelope,
                 envelope: Array(shared[0..<2]) + [2] + Array(shared[3..<sharedKidEnd]) + [11]
                     + Array("senderkid01".utf8) + Array(shared[sharedKidEnd...]), suite: .xChaCha)
+            // The order of the checks (envelope-v1.md, "Opening and rewriting"): the first that
+            // fails decides, so each of these has a second defect that a later check would see.
+            try refuse("version 2, and the envelope ends after it", .unsupportedVersion, envelope: [2])
+            try refuse("suite 0x04, and the envelope ends after it", .unsupportedSuite, envelope: [1, 4])
+            try refuse(
+                "a kid the store does not hold, and the tag flipped: the key is looked up first", .unknownKey,
+                envelope: edited(base) {
+                    $0[4] = $0[4] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+                    $0[$0.count - 1] ^= 1
+                })
+            try refuse(
+                "a kid the store does not hold, from an untrusted sender: the kid comes first", .unknownKey,
+                envelope: edited(authBytes) {
+                    $0[4] = $0[4] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+                },
+                trusted: ["another sender"])
+            try refuse(
+                "auth mode from an untrusted sender, and the tag flipped: the sender is checked first",
+                .untrustedSender, envelope: edited(authBytes) { $0[$0.count - 1] ^= 1 }, trusted: ["another sender"])
+            try refuse(
+                "base mode to a store that pins senders, and the tag flipped: the mode is checked first",
+                .authenticationRequired, envelope: edited(base) { $0[$0.count - 1] ^= 1 }, trusted: ["sender x25519"])
             try refuse(
                 "padding whose marker is 0x81, not 0x80", .malformedContent,
                 envelope: try sealRaw(Array("{\"a\":1}".utf8) + [0x81] + Array(repeating: 0, count: 120)))
