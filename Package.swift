@@ -20,6 +20,10 @@ import PackageDescription
 //   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
 //   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
 //   pushseal                     the executable: a five-line entry point
+//   CMicroHTTPD                  libmicrohttpd, the HTTP server library under the gateway
+//   PushSealGateway              `pushseal-gateway`: device registry, sealing per device, a durable
+//                                outbox delivered to APNs, over an HTTP API and a storage protocol
+//   pushseal-gateway             its executable
 
 // Backends. PushSealPrimitives is built on libsodium and OpenSSL wherever CryptoKit cannot be
 // imported (Linux), and on CryptoKit on Apple platforms, so that an iOS extension links nothing
@@ -53,6 +57,7 @@ let package = Package(
         .library(name: "PushSealCore", targets: ["PushSealCore"]),
         .library(name: "PushSealDelivery", targets: ["PushSealDelivery"]),
         .executable(name: "pushseal", targets: ["pushseal"]),
+        .executable(name: "pushseal-gateway", targets: ["pushseal-gateway"]),
     ],
     targets: [
         .systemLibrary(
@@ -117,6 +122,18 @@ let package = Package(
             name: "PushSealCLI",
             dependencies: ["PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery", "PushSealPOSIX"]),
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .target(
+            name: "PushSealGateway",
+            dependencies: [
+                "PushSealEncryptor", "PushSealDelivery", "PushSealCore", "PushSealPrimitives", "PushSealPOSIX",
+                .target(name: "CMicroHTTPD", condition: .linuxOnly), .target(name: "CSQLite", condition: .linuxOnly),
+            ]),
+        .executableTarget(name: "pushseal-gateway", dependencies: ["PushSealGateway"]),
         .executableTarget(
             name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
         .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
@@ -151,6 +168,9 @@ let package = Package(
                 "PushSealTestSupport",
             ]
         ),
+        .testTarget(
+            name: "PushSealGatewayTests",
+            dependencies: ["PushSealGateway", "PushSealCore", "PushSealEncryptor", "PushSealTestSupport"]),
     ]
 )
 

@@ -156,9 +156,15 @@ class Behaviour:
             return 200, {"padding": "x" * (128 << 10)}
         return 200, {}
 
-    def record(self, token: str, status: int, reason: str | None, authorization: str | None) -> None:
+    def record(
+        self, token: str, status: int, reason: str | None, authorization: str | None, body: bytes = b"",
+        headers: dict | None = None,
+    ) -> None:
         digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
-        self.log.write(json.dumps({"token": token, "status": status, "reason": reason, "jwt": digest}) + "\n")
+        entry = {"token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace")}
+        if headers is not None:
+            entry["headers"] = {name: value for name, value in headers.items() if name.startswith("apns-")}
+        self.log.write(json.dumps(entry) + "\n")
 
 
 async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
@@ -193,7 +199,8 @@ async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
                         end_stream = start + frame >= len(body)
                         connection.send_data(event.stream_id, body[start : start + frame], end_stream=end_stream)
                     behaviour.record(
-                        headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"), headers.get("authorization")
+                        headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"),
+                        headers.get("authorization"), stream["body"], headers,
                     )
                 elif isinstance(event, h2.events.ConnectionTerminated):
                     writer.write(connection.data_to_send())

@@ -1,0 +1,78 @@
+internal import PushSealCore
+
+/// An error answer of the API: one JSON shape for all of them,
+/// `{"error": {"code": …, "message": …, "path": "$.payload.aps.alert"}}` (`path` when a member of
+/// the request is at fault). Never a stack trace, a secret or a payload's content.
+struct APIError: Error, Sendable {
+    /// The HTTP status.
+    let status: Int
+    /// A stable code (gateway-v1.md, "Errors").
+    let code: String
+    /// What is wrong, for people.
+    let message: String
+    /// The JSON path of the member at fault, if one is.
+    let path: String?
+
+    /// The response carrying it.
+    var response: HTTPResponse {
+        var error = JSONObject([("code", .string(code)), ("message", .string(message))])
+        if let path { error["path"] = .string(path) }
+        var response = HTTPResponse.json(status, .object(JSONObject([("error", .object(error))])))
+        if status == 401 {
+            response = HTTPResponse(
+                status: 401, headers: response.headers + [("WWW-Authenticate", "Bearer")], body: response.body)
+        }
+        return response
+    }
+
+    /// 400: a member of the request is wrong.
+    static func invalid(_ path: JSONPath, _ message: String) -> APIError {
+        APIError(status: 400, code: "invalid-request", message: "\(path) \(message)", path: path.description)
+    }
+
+    /// 400: the body is not one JSON object.
+    static func notJSON(_ detail: String) -> APIError {
+        APIError(status: 400, code: "invalid-json", message: "the body is not a JSON object: \(detail)", path: nil)
+    }
+
+    /// 401: no valid bearer token.
+    static let unauthorized = APIError(
+        status: 401, code: "unauthorized", message: "a valid bearer token is required", path: nil)
+
+    /// 403: a valid token without the scope.
+    static func forbidden(_ scope: AccessScope) -> APIError {
+        APIError(
+            status: 403, code: "forbidden", message: "the token does not have the \(scope.rawValue) scope", path: nil)
+    }
+
+    /// 404.
+    static func notFound(_ what: String) -> APIError {
+        APIError(status: 404, code: "not-found", message: "\(what) does not exist", path: nil)
+    }
+
+    /// 405.
+    static func methodNotAllowed(_ method: String, _ path: String) -> APIError {
+        APIError(status: 405, code: "method-not-allowed", message: "\(method) is not allowed on \(path)", path: nil)
+    }
+
+    /// 413.
+    static func bodyTooLarge(_ limit: Int) -> APIError {
+        APIError(status: 413, code: "body-too-large", message: "the body is over \(limit) bytes", path: nil)
+    }
+
+    /// 415.
+    static let notJSONContent = APIError(
+        status: 415, code: "unsupported-media-type", message: "the body must be sent as application/json", path: nil)
+
+    /// 422: the request is well formed, but cannot be done (no sender key for a device's suite, a
+    /// payload that does not fit once sealed).
+    static func unprocessable(_ path: JSONPath?, _ message: String) -> APIError {
+        APIError(
+            status: 422, code: "unprocessable", message: path.map { "\($0) \(message)" } ?? message,
+            path: path?.description)
+    }
+
+    /// 503: the database cannot be used; retry later.
+    static let unavailable = APIError(
+        status: 503, code: "unavailable", message: "the gateway cannot reach its database; retry later", path: nil)
+}

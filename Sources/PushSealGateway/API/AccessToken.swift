@@ -1,0 +1,72 @@
+internal import PushSealCore
+internal import PushSealPrimitives
+
+/// What a bearer token may do.
+enum AccessScope: String, Sendable, CaseIterable, Comparable {
+    /// Register, update and delete devices.
+    case devices
+    /// Send pushes.
+    case pushes
+    /// Read devices and pushes' status.
+    case read
+    /// Everything.
+    case admin
+
+    static func < (lhs: AccessScope, rhs: AccessScope) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A stored access token: its id, the SHA-256 of its secret (never the secret), its scopes.
+struct AccessTokenRecord: Sendable, Equatable {
+    /// The public part of the token, shown in lists.
+    let id: String
+    /// SHA-256 of the secret part.
+    let secretHash: [UInt8]
+    /// What it may do.
+    let scopes: Set<AccessScope>
+    /// When it was made, milliseconds since the epoch.
+    let createdAt: Int64
+    /// When it was revoked, if it was.
+    let revokedAt: Int64?
+
+    /// Whether it may do what `scope` allows (`admin` may do everything).
+    func allows(_ scope: AccessScope) -> Bool {
+        revokedAt == nil && (scopes.contains(scope) || scopes.contains(.admin))
+    }
+}
+
+/// Bearer tokens: `psg_<id>_<secret>`, 8 random bytes of id in hex and 32 of secret in base64url.
+/// Only the id and SHA-256 of the secret are stored, and a presented secret is compared in
+/// constant time.
+enum AccessTokens {
+    /// A new token with `scopes`: the text to print once, and the record to store.
+    static func make(scopes: Set<AccessScope>, at time: Int64) -> (text: String, record: AccessTokenRecord) {
+        let id = SecureRandom.bytes(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        var secret = SecureRandom.bytes(32)
+        defer { SecureMemory.wipe(&secret) }
+        let record = AccessTokenRecord(
+            id: id, secretHash: SHA256.hash(secret), scopes: scopes, createdAt: time, revokedAt: nil)
+        return ("psg_\(id)_\(Base64URL.encode(secret))", record)
+    }
+
+    /// The id and secret of a presented token, if it has the token's form.
+    static func parse(_ text: String) -> (id: String, secret: [UInt8])? {
+        let parts = text.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "psg", parts[1].utf8.count == 16,
+            parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            let secret = Base64URL.decode(String(parts[2])), secret.count == 32
+        else { return nil }
+        return (String(parts[1]), secret)
+    }
+
+    /// Whether `secret` is the one `record` was made with, compared in constant time.
+    static func matches(_ secret: [UInt8], _ record: AccessTokenRecord) -> Bool {
+        ConstantTime.equals(SHA256.hash(secret), record.secretHash)
+    }
+}
+
+extension String {
+    /// The text with zeros in front, up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

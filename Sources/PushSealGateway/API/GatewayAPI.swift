@@ -1,0 +1,193 @@
+internal import PushSealCore
+internal import PushSealPrimitives
+
+/// The HTTP API under `/v1` (gateway-v1.md): routes each request to its operation after checking
+/// its bearer token's scope, and turns every failure into ``APIError``'s one shape.
+final class GatewayAPI: Sendable {
+    /// Bodies over this are refused with 413.
+    static let maximumBodyBytes = 65_536
+
+    private let store: any GatewayStore
+    private let sealer: PushSealer
+    private let topics: [String]
+    private let metrics: Metrics
+    private let log: EventLog
+    private let onAccepted: @Sendable () -> Void
+    private let isReady: @Sendable () -> Bool
+
+    /// An API over `store`; `onAccepted` wakes the delivery workers.
+    init(
+        store: any GatewayStore, sealer: PushSealer, topics: [String], metrics: Metrics, log: EventLog,
+        isReady: @escaping @Sendable () -> Bool, onAccepted: @escaping @Sendable () -> Void
+    ) {
+        self.store = store
+        self.sealer = sealer
+        self.topics = topics
+        self.metrics = metrics
+        self.log = log
+        self.isReady = isReady
+        self.onAccepted = onAccepted
+    }
+
+    /// The response to `request`.
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            return try route(request)
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            log.write("store-error", [("detail", .string("\(error)"))])
+            return APIError.unavailable.response
+        }
+    }
+
+    /// The resources of the API.
+    private enum Endpoint {
+        case health, readiness, metrics, pushes
+        case device(String)
+        case userDevices(String)
+        case push(String)
+
+        /// The endpoint of `path`, if it is one.
+        init?(_ path: String) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            switch parts.count {
+            case 1 where parts[0] == "healthz": self = .health
+            case 1 where parts[0] == "readyz": self = .readiness
+            case 1 where parts[0] == "metrics": self = .metrics
+            case 2 where parts[0] == "v1" && parts[1] == "pushes": self = .pushes
+            case 3 where parts[0] == "v1" && parts[1] == "devices": self = .device(parts[2])
+            case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
+            case 4 where parts[0] == "v1" && parts[1] == "users" && parts[3] == "devices": self = .userDevices(parts[2])
+            default: return nil
+            }
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let endpoint = Endpoint(request.path) else { throw APIError.notFound(request.path) }
+        switch (request.method, endpoint) {
+        case ("GET", .health): return .json(200, .object(JSONObject([("status", .string("ok"))])))
+        case ("GET", .readiness):
+            let ready = isReady() && store.isReachable()
+            return .json(ready ? 200 : 503, .object(JSONObject([("status", .string(ready ? "ready" : "not-ready"))])))
+        case ("GET", .metrics):
+            return .text(200, metrics.exposition(try? store.statistics()), contentType: "text/plain; version=0.0.4")
+        case ("PUT", .device(let id)):
+            try authorize(request, .devices)
+            return try putDevice(id, request)
+        case ("GET", .device(let id)):
+            try authorize(request, .read)
+            guard let device = try store.device(id: id) else { throw APIError.notFound("device \(id)") }
+            return .json(200, DeviceRegistration.json(device))
+        case ("DELETE", .device(let id)):
+            try authorize(request, .devices)
+            guard try store.deleteDevice(id: id) else { throw APIError.notFound("device \(id)") }
+            log.write("device-deleted", [("device", .string(id))])
+            return HTTPResponse(status: 204, headers: [], body: [])
+        case ("GET", .userDevices(let user)):
+            try authorize(request, .read)
+            let devices = try store.devices(user: user).map(DeviceRegistration.json)
+            return .json(200, .object(JSONObject([("devices", .array(devices))])))
+        case ("POST", .pushes):
+            try authorize(request, .pushes)
+            return try postPush(request)
+        case ("GET", .push(let id)):
+            try authorize(request, .read)
+            guard let push = try store.push(id: id) else { throw APIError.notFound("push \(id)") }
+            return .json(200, Self.json(push))
+        default:
+            throw APIError.methodNotAllowed(request.method, request.path)
+        }
+    }
+
+    /// Checks the bearer token: 401 without a valid one, 403 without `scope`.
+    private func authorize(_ request: HTTPRequest, _ scope: AccessScope) throws {
+        guard let header = request.header("authorization"), header.hasPrefix("Bearer "),
+            let (id, secret) = AccessTokens.parse(String(header.dropFirst(7))),
+            let record = try store.accessToken(id: id), record.revokedAt == nil, AccessTokens.matches(secret, record)
+        else { throw APIError.unauthorized }
+        guard record.allows(scope) else { throw APIError.forbidden(scope) }
+    }
+
+    /// The request's JSON object body, after the size and content-type checks.
+    private func body(_ request: HTTPRequest) throws -> JSONObject {
+        guard !request.bodyTooLarge else { throw APIError.bodyTooLarge(Self.maximumBodyBytes) }
+        let type = request.header("content-type")?.split(separator: ";").first?.trimmingSpaces().lowercased()
+        guard type == "application/json" else { throw APIError.notJSONContent }
+        return try RequestReader.object(request.body)
+    }
+
+    private func putDevice(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        guard RequestReader.isIdentifier(id) else {
+            throw APIError.invalid(.root, "the device id must be 1 to 128 printable ASCII characters")
+        }
+        let device = try DeviceRegistration.device(
+            id: id, body: try body(request), topics: topics, sealer: sealer, at: GatewayClock.milliseconds())
+        let created = try store.putDevice(device)
+        log.write(
+            created ? "device-registered" : "device-updated",
+            [("device", .string(id)), ("token", EventLog.tokenPrefix(device.token))])
+        return .json(created ? 201 : 200, DeviceRegistration.json(device))
+    }
+
+    private func postPush(_ request: HTTPRequest) throws -> HTTPResponse {
+        let push = try PushRequest(try body(request))
+        let (payload, collapseID) = try sealer.prepare(push)
+        var devices: [Device] = []
+        switch push.audience {
+        case .users(let users):
+            for user in users { devices += try store.devices(user: user) }
+        case .devices(let ids):
+            for id in ids { if let device = try store.device(id: id) { devices.append(device) } }
+        }
+        let active = devices.filter { $0.unregisteredAt == nil }
+        var deliveries: [NewDelivery] = []
+        for device in active {
+            deliveries.append(try sealer.delivery(of: payload, push, collapseID: collapseID, to: device))
+        }
+        let id = RandomUUID.make()
+        let time = GatewayClock.milliseconds()
+        if let earlier = try store.acceptPush(
+            id: id, idempotencyKey: push.idempotencyKey, at: time, deliveries: deliveries)
+        {
+            let count = try store.push(id: earlier)?.deliveries.count ?? 0
+            return .json(
+                202,
+                .object(
+                    JSONObject([
+                        ("id", .string(earlier)), ("deliveries", .number(JSONNumber(count))), ("repeated", .bool(true)),
+                    ])))
+        }
+        metrics.pushAccepted()
+        log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
+        onAccepted()
+        return .json(
+            202, .object(JSONObject([("id", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])))
+    }
+
+    /// A push as `GET /v1/pushes/{id}` shows it.
+    static func json(_ push: PushRecord) -> JSONValue {
+        let deliveries: [JSONValue] = push.deliveries.map { delivery in
+            var object = JSONObject([
+                ("device", .string(delivery.deviceID)), ("status", .string(delivery.status.rawValue)),
+                ("attempts", .number(JSONNumber(delivery.attempts))),
+            ])
+            if let apnsID = delivery.apnsID { object["apns_id"] = .string(apnsID) }
+            if let reason = delivery.reason { object["reason"] = .string(reason) }
+            return .object(object)
+        }
+        return .object(
+            JSONObject([
+                ("id", .string(push.id)), ("accepted_at", .number(JSONNumber(Int(push.acceptedAt)))),
+                ("deliveries", .array(deliveries)),
+            ]))
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces.
+    fileprivate func trimmingSpaces() -> String {
+        String(String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " })).reversed())
+    }
+}

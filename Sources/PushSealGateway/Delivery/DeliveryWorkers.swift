@@ -1,0 +1,173 @@
+internal import Dispatch
+internal import PushSealCore
+internal import PushSealDelivery
+internal import Synchronization
+
+/// The workers that empty the outbox: each leases a batch of due deliveries, sends them through
+/// ``PushSealDelivery/APNsClient`` (one HTTP/2 connection per APNs host and worker, concurrent
+/// streams, Apple's retry rules), and records every outcome. A delivery whose worker dies is
+/// leased again once its lease ends, so nothing accepted is lost; delivery is at least once.
+final class DeliveryWorkers: Sendable {
+    /// How long a worker holds the deliveries it claimed (longer than a batch's retries take).
+    static let leaseMilliseconds: Int64 = 15 * 60 * 1_000
+    /// Deliveries claimed at once.
+    static let batchSize = 100
+
+    private let store: any GatewayStore
+    private let tokens: ProviderTokenIssuer
+    private let hosts: [APNsEnvironment: APNsEndpoint]
+    private let caFile: String?
+    private let metrics: Metrics
+    private let log: EventLog
+    private let count: Int
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private let running = DispatchGroup()
+
+    /// Workers over `store`, sending with `tokens` to `hosts`.
+    init(
+        store: any GatewayStore, tokens: ProviderTokenIssuer, hosts: [APNsEnvironment: APNsEndpoint], caFile: String?,
+        count: Int, metrics: Metrics, log: EventLog
+    ) {
+        self.store = store
+        self.tokens = tokens
+        self.hosts = hosts
+        self.caFile = caFile
+        self.count = count
+        self.metrics = metrics
+        self.log = log
+    }
+
+    /// Starts the workers.
+    func start() {
+        for index in 0..<count {
+            let owner = "\(RandomUUID.make())-\(index)"
+            running.enter()
+            DispatchQueue(label: "pushseal-gateway.worker.\(index)").async { [self] in
+                defer { running.leave() }
+                run(owner: owner)
+            }
+        }
+    }
+
+    /// Wakes an idle worker: a push was accepted.
+    func notify() { wake.signal() }
+
+    /// Stops claiming; returns once every worker has finished its batch in flight (the rest stays
+    /// queued for the next start).
+    func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        for _ in 0..<count { wake.signal() }
+        running.wait()
+    }
+
+    private func run(owner: String) {
+        var clients: [APNsEnvironment: APNsClient] = [:]
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            let claimed: [OutboxDelivery]
+            do {
+                claimed = try store.claimDeliveries(
+                    limit: Self.batchSize, at: GatewayClock.milliseconds(), leaseMilliseconds: Self.leaseMilliseconds,
+                    owner: owner)
+            } catch {
+                log.write("store-error", [("detail", .string("\(error)"))])
+                _ = wake.wait(timeout: .now() + 1)
+                continue
+            }
+            guard !claimed.isEmpty else {
+                _ = wake.wait(timeout: .now() + 0.2)
+                continue
+            }
+            for environment in APNsEnvironment.allCases {
+                let batch = claimed.filter { $0.environment == environment }
+                guard !batch.isEmpty else { continue }
+                do {
+                    let client = try clients[environment] ?? client(for: environment)
+                    clients[environment] = client
+                    deliver(batch, with: client)
+                } catch {
+                    log.write(
+                        "apns-error", [("environment", .string(environment.rawValue)), ("detail", .string("\(error)"))])
+                }
+            }
+        }
+    }
+
+    private func client(for environment: APNsEnvironment) throws -> APNsClient {
+        guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
+        return try APNsClient(endpoint: endpoint, tokens: tokens, caFile: caFile)
+    }
+
+    /// Sends `batch` and records each outcome.
+    private func deliver(_ batch: [OutboxDelivery], with client: APNsClient) {
+        let now = GatewayClock.milliseconds()
+        var sending: [OutboxDelivery] = []
+        for delivery in batch {
+            if let expiration = delivery.expiration, expiration > 0, expiration * 1_000 < now {
+                record(delivery, .expired, attempts: delivery.attempts)
+            } else if isUnregistered(delivery) {
+                record(delivery, .unregistered(reason: "Unregistered", timestamp: nil), attempts: delivery.attempts)
+            } else {
+                sending.append(delivery)
+            }
+        }
+        let items: [DeliveryItem] = sending.enumerated().map { index, delivery in
+            do {
+                return .job(
+                    try DeliveryJob(
+                        line: index, deviceToken: delivery.token, headers: delivery.headers, body: delivery.body))
+            } catch {
+                return .invalid(line: index, reason: "\(error)")
+            }
+        }
+        client.deliver(items) { result in
+            let delivery = sending[result.line]
+            record(delivery, Self.outcome(result), attempts: delivery.attempts + result.attempts)
+        }
+    }
+
+    /// The device was marked unregistered (by another push's answer) while this one waited.
+    private func isUnregistered(_ delivery: OutboxDelivery) -> Bool {
+        guard let device = try? store.device(id: delivery.deviceID) else { return false }
+        return device.unregisteredAt != nil && device.token == delivery.token
+    }
+
+    /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
+    /// mean the token is gone.
+    static func outcome(_ result: DeliveryResult) -> DeliveryOutcome {
+        switch result.status {
+        case .sent: return .sent(apnsID: result.apnsID)
+        case .unregistered:
+            return .unregistered(reason: result.reason ?? "Unregistered", timestamp: result.timestamp.map(Int64.init))
+        case .failed where result.reason == "BadDeviceToken" || result.reason == "DeviceTokenNotForTopic":
+            return .unregistered(reason: result.reason ?? "BadDeviceToken", timestamp: nil)
+        case .failed: return .failed(reason: result.reason ?? "failed")
+        }
+    }
+
+    private func record(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int) {
+        let now = GatewayClock.milliseconds()
+        do {
+            try store.finish(delivery, outcome, attempts: attempts, at: now)
+        } catch {
+            log.write("store-error", [("detail", .string("\(error)"))])
+            return
+        }
+        let (status, reason): (DeliveryStatus, String?) =
+            switch outcome {
+            case .sent: (.sent, nil)
+            case .failed(let reason): (.failed, reason)
+            case .unregistered(let reason, _): (.unregistered, reason)
+            case .expired: (.expired, "Expired")
+            case .retry(_, let reason): (.queued, reason)
+            }
+        metrics.delivery(status, reason: reason)
+        if status == .sent { metrics.latency(seconds: Double(now - delivery.acceptedAt) / 1_000) }
+        var members: [(String, JSONValue)] = [
+            ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
+            ("token", EventLog.tokenPrefix(delivery.token)), ("attempts", .number(JSONNumber(attempts))),
+        ]
+        if let reason { members.append(("reason", .string(reason))) }
+        log.write(status.rawValue, members)
+    }
+}

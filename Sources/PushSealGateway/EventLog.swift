@@ -1,0 +1,34 @@
+internal import PushSealCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One JSON line per event on standard error (accepted, sent, failed, unregistered, …): ids and
+/// outcomes, never content, never a whole device token (its first 8 digits only).
+struct EventLog: Sendable {
+    /// Whether lines are written (tests turn it off).
+    let enabled: Bool
+
+    /// Writes `{"event": name, …members}` with the time in milliseconds.
+    func write(_ event: String, _ members: [(String, JSONValue)] = []) {
+        guard enabled else { return }
+        let object = JSONObject(
+            [("time", .number(JSONNumber(Int(GatewayClock.milliseconds())))), ("event", .string(event))] + members)
+        let line = JSONWriter.bytes(.object(object)) + [0x0A]
+        line.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// The first 8 digits of a device token: enough to find it, not enough to use it.
+    static func tokenPrefix(_ token: String) -> JSONValue { .string(String(token.prefix(8))) }
+}
+
+/// The wall clock, in milliseconds since the epoch.
+enum GatewayClock {
+    /// Now.
+    static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,137 @@
+internal import Dispatch
+internal import PushSealCore
+internal import PushSealPOSIX
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pushseal-gateway`'s commands (gateway-v1.md, "Running it"):
+///
+/// ```
+/// pushseal-gateway serve   --config FILE
+/// pushseal-gateway migrate --config FILE
+/// pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope …]
+/// pushseal-gateway token list   --config FILE
+/// pushseal-gateway token revoke --config FILE --id ID
+/// ```
+///
+/// Exit status 0 on success, 2 for a usage or configuration error.
+public enum GatewayCommand {
+    /// Runs the command in `arguments` (without the program name); the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            return try dispatch(arguments)
+        } catch {
+            printError("pushseal-gateway: \(error)")
+            return 2
+        }
+    }
+
+    private static let usage = """
+        usage: pushseal-gateway serve --config FILE
+               pushseal-gateway migrate --config FILE
+               pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
+               pushseal-gateway token list --config FILE
+               pushseal-gateway token revoke --config FILE --id ID
+        """
+
+    private static func dispatch(_ arguments: [String]) throws(GatewayError) -> Int32 {
+        var words = arguments[...]
+        var command = [String]()
+        while let word = words.first, !word.hasPrefix("--") {
+            command.append(word)
+            words = words.dropFirst()
+        }
+        var options: [String: [String]] = [:]
+        while let name = words.first {
+            guard name.hasPrefix("--"), words.count >= 2 else { throw GatewayError("\(name) needs a value\n\(usage)") }
+            options[String(name.dropFirst(2)), default: []].append(words[words.index(after: words.startIndex)])
+            words = words.dropFirst(2)
+        }
+        guard let configPath = options["config"]?.last else {
+            throw GatewayError("--config FILE is required\n\(usage)")
+        }
+        let configuration = try GatewayConfiguration(json: try ConfiguredFile.contents(configPath), path: configPath)
+        switch command {
+        case ["serve"]:
+            try serve(configuration)
+            return 0
+        case ["migrate"]:
+            _ = try Gateway.openStore(configuration)
+            print("pushseal-gateway: \(configuration.databasePath) is at the current schema")
+            return 0
+        case ["token", "create"]:
+            var scopes = Set<AccessScope>()
+            for name in options["scope"] ?? [] {
+                guard let scope = AccessScope(rawValue: name) else {
+                    throw GatewayError("--scope \(name) is not one of devices, pushes, read, admin")
+                }
+                scopes.insert(scope)
+            }
+            guard !scopes.isEmpty else { throw GatewayError("token create needs at least one --scope") }
+            let store = try Gateway.openStore(configuration)
+            let (text, record) = AccessTokens.make(scopes: scopes, at: GatewayClock.milliseconds())
+            do {
+                try store.addAccessToken(record)
+            } catch {
+                throw GatewayError("database: \(error)")
+            }
+            print(text)
+            return 0
+        case ["token", "list"]:
+            let store = try Gateway.openStore(configuration)
+            let tokens: [AccessTokenRecord]
+            do {
+                tokens = try store.accessTokens()
+            } catch {
+                throw GatewayError("database: \(error)")
+            }
+            for token in tokens {
+                var object = JSONObject([
+                    ("id", .string(token.id)), ("scopes", .array(token.scopes.sorted().map { .string($0.rawValue) })),
+                    ("created_at", .number(JSONNumber(Int(token.createdAt)))),
+                ])
+                if let revoked = token.revokedAt { object["revoked_at"] = .number(JSONNumber(Int(revoked))) }
+                print(JSONWriter.string(.object(object)))
+            }
+            return 0
+        case ["token", "revoke"]:
+            guard let id = options["id"]?.last else { throw GatewayError("token revoke needs --id ID") }
+            let store = try Gateway.openStore(configuration)
+            let revoked: Bool
+            do {
+                revoked = try store.revokeAccessToken(id: id, at: GatewayClock.milliseconds())
+            } catch {
+                throw GatewayError("database: \(error)")
+            }
+            guard revoked else { throw GatewayError("no token has the id \(id)") }
+            return 0
+        default:
+            throw GatewayError("unknown command \(command.joined(separator: " "))\n\(usage)")
+        }
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting, finishes the deliveries in flight and
+    /// returns.
+    private static func serve(_ configuration: GatewayConfiguration) throws(GatewayError) {
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let stopRequested = DispatchSemaphore(value: 0)
+        let sources = [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopRequested.signal() }
+            source.resume()
+            return source
+        }
+        let gateway = try Gateway(configuration: configuration)
+        stopRequested.wait()
+        gateway.stop()
+        sources.forEach { $0.cancel() }
+    }
+
+    private static func printError(_ text: String) {
+        let line = Array((text + "\n").utf8)
+        line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

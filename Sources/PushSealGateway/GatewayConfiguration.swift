@@ -1,0 +1,143 @@
+internal import PushSealCore
+
+/// `pushseal-gateway serve --config FILE`: a JSON object with these members (gateway-v1.md,
+/// "Configuration"); relative paths are relative to the file. Unknown members are refused, so a
+/// misspelt one never passes silently.
+///
+/// ```json
+/// {"listen": "127.0.0.1:8080", "database": "sqlite:gateway.db",
+///  "sender_key_files": ["backend-x25519.jwk"],
+///  "apns": {"auth_key_file": "AuthKey_ABC123DEFG.p8", "key_id": "ABC123DEFG", "team_id": "DEF123GHIJ",
+///           "topics": ["com.example.shop"]},
+///  "workers": 4}
+/// ```
+public struct GatewayConfiguration: Sendable {
+    /// The IPv4 address and port to listen on.
+    public let listenHost: String
+    /// The port (0: any free one).
+    public let listenPort: UInt16
+    /// The SQLite file.
+    public let databasePath: String
+    /// The sender's private JWK files, at most one per suite.
+    public let senderKeyFiles: [String]
+    /// The APNs `.p8` file.
+    public let authKeyFile: String
+    /// The `.p8` key's id.
+    public let keyID: String
+    /// The Apple team id.
+    public let teamID: String
+    /// The bundle ids devices may register for.
+    public let topics: [String]
+    /// The APNs host of each environment.
+    public let hosts: [String: String]
+    /// Certificates to trust for APNs instead of the system's (a mock, in tests).
+    public let caFile: String?
+    /// Delivery workers.
+    public let workers: Int
+    /// A payload contract every push must satisfy (contract-v1.md), if any.
+    public let contractFile: String?
+
+    /// Reads the configuration in `bytes`, found at `path`.
+    /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
+    public init(json bytes: [UInt8], path: String) throws(GatewayError) {
+        let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+        func resolve(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
+        let root: JSONObject
+        do {
+            guard let object = try JSONParser.parse(bytes).objectValue else {
+                throw Self.invalid(.root, "must be an object")
+            }
+            root = object
+        } catch let error as GatewayError {
+            throw error
+        } catch {
+            throw GatewayError("\(path) is not JSON: \(error)")
+        }
+        try Self.refuseUnknown(
+            root, ["listen", "database", "sender_key_files", "apns", "workers", "contract_file"], at: .root)
+        let listen = try Self.string(root, "listen", at: .root)
+        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+            throw Self.invalid(JSONPath.root.member("listen"), "must be ADDRESS:PORT, as 127.0.0.1:8080")
+        }
+        listenHost = String(listen[..<colon])
+        listenPort = port
+        let database = try Self.string(root, "database", at: .root)
+        guard database.hasPrefix("sqlite:"), database.count > 7 else {
+            throw Self.invalid(JSONPath.root.member("database"), "must be sqlite:FILE (postgres is not supported yet)")
+        }
+        databasePath = resolve(String(database.dropFirst(7)))
+        guard case .array(let senders)? = root["sender_key_files"], !senders.isEmpty,
+            senders.allSatisfy({ $0.stringValue != nil })
+        else {
+            throw Self.invalid(JSONPath.root.member("sender_key_files"), "must be a non-empty array of file names")
+        }
+        senderKeyFiles = senders.compactMap(\.stringValue).map(resolve)
+        let apnsPath = JSONPath.root.member("apns")
+        guard let apns = root["apns"]?.objectValue else { throw Self.invalid(apnsPath, "must be an object") }
+        try Self.refuseUnknown(
+            apns, ["auth_key_file", "key_id", "team_id", "topics", "hosts", "ca_file"], at: apnsPath)
+        authKeyFile = resolve(try Self.string(apns, "auth_key_file", at: apnsPath))
+        keyID = try Self.string(apns, "key_id", at: apnsPath)
+        teamID = try Self.string(apns, "team_id", at: apnsPath)
+        guard case .array(let topicValues)? = apns["topics"], !topicValues.isEmpty,
+            topicValues.allSatisfy({ $0.stringValue != nil })
+        else { throw Self.invalid(apnsPath.member("topics"), "must be a non-empty array of bundle ids") }
+        topics = topicValues.compactMap(\.stringValue)
+        var hosts = ["production": "https://api.push.apple.com", "sandbox": "https://api.sandbox.push.apple.com"]
+        if let given = apns["hosts"] {
+            guard let object = given.objectValue else {
+                throw Self.invalid(apnsPath.member("hosts"), "must be an object")
+            }
+            try Self.refuseUnknown(object, ["production", "sandbox"], at: apnsPath.member("hosts"))
+            for (name, value) in object {
+                guard let url = value.stringValue, url.hasPrefix("https://") else {
+                    throw Self.invalid(apnsPath.member("hosts").member(name), "must be an https:// URL")
+                }
+                hosts[name] = url
+            }
+        }
+        self.hosts = hosts
+        switch apns["ca_file"] {
+        case nil, .null?: caFile = nil
+        case .string(let file)?: caFile = resolve(file)
+        default: throw Self.invalid(apnsPath.member("ca_file"), "must be a file name or null")
+        }
+        switch root["workers"] {
+        case nil: workers = 4
+        case let value?:
+            guard let count = value.numberValue?.intValue, (1...64).contains(count) else {
+                throw Self.invalid(JSONPath.root.member("workers"), "must be an integer from 1 to 64")
+            }
+            workers = count
+        }
+        contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
+    }
+
+    private static func string(_ object: JSONObject, _ name: String, at path: JSONPath) throws(GatewayError) -> String {
+        guard let text = object[name]?.stringValue, !text.isEmpty else {
+            throw invalid(path.member(name), "must be a non-empty string")
+        }
+        return text
+    }
+
+    private static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(GatewayError) {
+        for (name, _) in object where !known.contains(where: { $0.isExactly(name) }) {
+            throw invalid(path.member(name), "is not a configuration member (known: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    private static func invalid(_ path: JSONPath, _ detail: String) -> GatewayError {
+        GatewayError("configuration \(path) \(detail)")
+    }
+}
+
+/// A failure of the gateway's set-up (configuration, keys, database), for the operator.
+public struct GatewayError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the file or member; never a secret.
+    public let description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,17 @@
+/// One HTTP request as the gateway's API sees it: the whole body has been read (up to the
+/// server's cap) before the handler runs.
+struct HTTPRequest: Sendable {
+    /// `GET`, `PUT`, `POST`, `DELETE`, …
+    let method: String
+    /// The path, without the query (`/v1/devices/abc`).
+    let path: String
+    /// The request headers, names lower-cased.
+    let headers: [String: String]
+    /// The body; empty when there was none.
+    let body: [UInt8]
+    /// True when the body was longer than the server's cap (then ``body`` is empty).
+    let bodyTooLarge: Bool
+
+    /// The value of the header `name` (lower case).
+    func header(_ name: String) -> String? { headers[name] }
+}

@@ -1,0 +1,187 @@
+internal import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The gateway's HTTP/1.1 server: libmicrohttpd parses and answers every request (no HTTP is
+/// written here); this type binds the socket, collects each request's body up to a cap, and hands
+/// whole requests to a handler on libmicrohttpd's thread pool.
+///
+/// TLS is terminated in front (nginx, a load balancer): the server listens on plain HTTP, by
+/// default on loopback (gateway-v1.md, "Deployment").
+final class HTTPServer: @unchecked Sendable {
+    /// Makes the response to one request; called on the server's threads, concurrently.
+    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// Why the server could not start.
+    struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, for the operator.
+        let description: String
+    }
+
+    /// The port it listens on (the one chosen by the system when asked for port 0).
+    let port: UInt16
+    private let listener: Int32
+    private let handler: Handler
+    private let maximumBodyBytes: Int
+    private var daemon: OpaquePointer?
+
+    /// Binds `host:port` (an IPv4 address) and starts serving.
+    /// - Parameters:
+    ///   - threads: the size of libmicrohttpd's thread pool.
+    ///   - maximumBodyBytes: longer bodies are not kept; the handler sees ``HTTPRequest/bodyTooLarge``.
+    init(host: String, port: UInt16, threads: Int, maximumBodyBytes: Int, handler: @escaping Handler) throws {
+        self.handler = handler
+        self.maximumBodyBytes = maximumBodyBytes
+        (listener, self.port) = try Self.listen(host: host, port: port)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        let options: [any CVarArg] = [
+            MHD_OPTION.LISTEN_SOCKET.rawValue, listener,
+            MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(max(1, threads)),
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(1_024),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(30),
+            MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self),
+            OpaquePointer(context),
+            MHD_OPTION.END.rawValue,
+        ]
+        daemon = withVaList(options) { arguments in
+            MHD_start_daemon_va(UInt32(flags), 0, nil, nil, accessHandler, context, arguments)
+        }
+        guard daemon != nil else {
+            close(listener)
+            throw Failure(description: "libmicrohttpd could not start on \(host):\(port)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting connections; requests already being read are answered.
+    func stopAccepting() {
+        guard let daemon else { return }
+        let socket = MHD_quiesce_daemon(daemon)
+        if socket >= 0 { close(socket) }
+    }
+
+    /// Stops the server, after the requests being answered.
+    func stop() {
+        guard let daemon else { return }
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+    }
+
+    /// A bound, listening, non-blocking IPv4 socket, and its port.
+    private static func listen(host: String, port: UInt16) throws -> (Int32, UInt16) {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw Failure(description: "listen: \(host) is not an IPv4 address")
+        }
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "listen: no socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, Glibc.listen(socket, 128) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(socket)
+            throw Failure(description: "listen: cannot bind \(host):\(port): \(reason)")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        return (socket, UInt16(bigEndian: actual.sin_port))
+    }
+
+    /// One request being read.
+    fileprivate final class PendingRequest {
+        var body: [UInt8] = []
+        var tooLarge = false
+    }
+
+    /// libmicrohttpd's access handler: called once when the headers are in, then with each piece
+    /// of the body, then once more with none, when the response is queued.
+    fileprivate func access(
+        _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+        _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>?,
+        _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result {
+        guard let state, let uploadDataSize else { return .NO }
+        guard let stored = state.pointee else {
+            state.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+            return .YES
+        }
+        let pending = Unmanaged<PendingRequest>.fromOpaque(stored).takeUnretainedValue()
+        if uploadDataSize.pointee > 0 {
+            if !pending.tooLarge, let uploadData {
+                if pending.body.count + uploadDataSize.pointee > maximumBodyBytes {
+                    pending.tooLarge = true
+                    pending.body = []
+                } else {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadDataSize.pointee) {
+                        pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadDataSize.pointee))
+                    }
+                }
+            }
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+            headers: Self.headers(of: connection), body: pending.body, bodyTooLarge: pending.tooLarge)
+        return Self.queue(handler(request), on: connection)
+    }
+
+    /// The request headers, names lower-cased (a repeated header keeps its last value).
+    private static func headers(of connection: OpaquePointer?) -> [String: String] {
+        final class Collected { var headers: [String: String] = [:] }
+        let collected = Collected()
+        let iterator: MHD_KeyValueIterator = { context, _, key, value in
+            guard let context, let key else { return .YES }
+            let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+            collected.headers[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+            return .YES
+        }
+        _ = withExtendedLifetime(collected) {
+            MHD_get_connection_values(
+                connection, .HEADER_KIND, iterator, Unmanaged.passUnretained(collected).toOpaque())
+        }
+        return collected.headers
+    }
+
+    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
+        let made = response.body.withUnsafeBytes { body in
+            MHD_create_response_from_buffer(
+                body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+
+    /// Releases a request's state once libmicrohttpd is done with it.
+    fileprivate static func release(_ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let state, let stored = state.pointee else { return }
+        Unmanaged<PendingRequest>.fromOpaque(stored).release()
+        state.pointee = nil
+    }
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, state in
+    guard let context else { return .NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    return server.access(connection, url, method, data, size, state)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+    HTTPServer.release(state)
+}

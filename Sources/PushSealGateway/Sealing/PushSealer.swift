@@ -1,0 +1,97 @@
+internal import PushSealCore
+internal import PushSealEncryptor
+
+/// Seals one push once per device, with that device's public key and the gateway's sender key of
+/// the same suite (auth mode), exactly as `pushseal encrypt` does: Apple's payload rules, the
+/// contract when the configuration names one, the size limit. What it returns is ready for the
+/// outbox: headers and the sealed outer payload, never the content.
+final class PushSealer: Sendable {
+    private let senders: [PrivateKey]
+    private let contract: PayloadContract?
+
+    /// A sealer with these sender keys (one per suite) and `contract`.
+    init(senders: [PrivateKey], contract: PayloadContract?) {
+        self.senders = senders
+        self.contract = contract
+    }
+
+    /// Reads the sender keys (each file 0600, wiped after reading) and the contract.
+    /// - Throws: ``GatewayError`` naming the file at fault.
+    convenience init(senderKeyFiles: [String], contractFile: String?) throws(GatewayError) {
+        var senders: [PrivateKey] = []
+        for file in senderKeyFiles {
+            var bytes = try ConfiguredFile.secret(file)
+            defer { SecureMemory.wipe(&bytes) }
+            let key: PrivateKey
+            do {
+                key = try PrivateKey(jwk: bytes)
+            } catch {
+                throw GatewayError("\(file) is not a private JWK: \(error)")
+            }
+            guard key.suite != .xChaCha else {
+                throw GatewayError("\(file) is a shared key: a sender key is an X25519 or P-256 private JWK")
+            }
+            guard !senders.contains(where: { $0.suite == key.suite }) else {
+                throw GatewayError("\(file): a second sender key for \(key.suite.name); give one per suite")
+            }
+            senders.append(key)
+        }
+        var contract: PayloadContract?
+        if let contractFile {
+            do {
+                contract = try PayloadContract(json: try ConfiguredFile.contents(contractFile))
+            } catch let error as GatewayError {
+                throw error
+            } catch {
+                throw GatewayError("\(contractFile) is not a payload contract: \(error)")
+            }
+        }
+        self.init(senders: senders, contract: contract)
+    }
+
+    /// Whether a device key of `suite` can be sealed for (the configuration has a sender key of it).
+    func supports(_ suite: EnvelopeSuite) -> Bool { senders.contains { $0.suite == suite } }
+
+    /// The payload to seal for every device: the media put in, an `event_id` added when it has
+    /// none (one for the push, so that each device's ledger sees a repeat as one), the contract
+    /// checked and its templates filled.
+    /// - Returns: the payload and the collapse id the contract's route gives.
+    func prepare(_ request: PushRequest) throws(APIError) -> (payload: JSONObject, collapseID: String?) {
+        var payload = PayloadContract.completingEventID(request.payload)
+        if let media = request.media { payload["media"] = .object(media.json) }
+        guard let contract else { return (payload, nil) }
+        do {
+            let prepared = try contract.prepareForSealing(payload)
+            return (prepared.payload, prepared.collapseID)
+        } catch {
+            throw .invalid(JSONPath.root.member("payload"), "breaks the contract: \(Self.detail(error))")
+        }
+    }
+
+    /// The delivery of `payload` to `device`.
+    /// - Throws: ``APIError`` for a payload that breaks Apple's rules, a header that does, or a
+    ///   payload that does not fit once sealed.
+    func delivery(of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device)
+        throws(APIError) -> NewDelivery
+    {
+        do {
+            let recipient = try Recipient(jwk: Array(device.publicKeyJWK.utf8))
+            let sender = senders.first { $0.suite == recipient.suite }
+            let sealed = try Encryptor(recipient: recipient, sender: sender, options: request.encryption).seal(payload)
+            let options = APNsRequestOptions(
+                topic: device.topic, collapseID: request.collapseID ?? collapseID, expiration: request.expiration,
+                priority: request.priority)
+            let apns = try APNsRequest(payload: sealed, pushType: request.encryption.pushType, options: options)
+            return NewDelivery(
+                device: device, headers: apns.headers, body: apns.body, expiration: request.expiration.map(Int64.init))
+        } catch let error as PushSealError where error.code == .payloadTooLarge {
+            throw .unprocessable(JSONPath.root.member("payload"), Self.detail(error))
+        } catch {
+            throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
+        }
+    }
+
+    private static func detail(_ error: any Error) -> String {
+        (error as? PushSealError)?.detail ?? "\(error)"
+    }
+}

@@ -1,0 +1,57 @@
+/// Where the gateway keeps its state: access tokens, devices, pushes and the outbox. The API and
+/// the delivery workers see only this protocol, so that another database (PostgreSQL) can take
+/// SQLite's place without touching them. Every method is one transaction.
+protocol GatewayStore: Sendable {
+    /// Creates or upgrades the schema to this version of the gateway.
+    func migrate() throws
+
+    /// True when the database answers a query.
+    func isReachable() -> Bool
+
+    /// Stores a new access token (its secret only as a hash).
+    func addAccessToken(_ token: AccessTokenRecord) throws
+    /// The token with `id`, revoked or not.
+    func accessToken(id: String) throws -> AccessTokenRecord?
+    /// Every token, oldest first.
+    func accessTokens() throws -> [AccessTokenRecord]
+    /// Revokes the token with `id`; false when there is none.
+    func revokeAccessToken(id: String, at time: Int64) throws -> Bool
+
+    /// Registers or updates a device; true when it was new. Registering again clears an
+    /// `unregistered` mark and sets the registration time.
+    func putDevice(_ device: Device) throws -> Bool
+    /// The device with `id`.
+    func device(id: String) throws -> Device?
+    /// Removes the device; false when there was none. Its queued deliveries are not sent.
+    func deleteDevice(id: String) throws -> Bool
+    /// The devices of `user`, by id.
+    func devices(user: String) throws -> [Device]
+
+    /// Stores a push and its deliveries, unless a push with the same idempotency key exists.
+    /// - Returns: nil when stored, or the id of the earlier push with that key.
+    func acceptPush(id: String, idempotencyKey: String?, at time: Int64, deliveries: [NewDelivery]) throws -> String?
+    /// A push and its deliveries' states.
+    func push(id: String) throws -> PushRecord?
+
+    /// Leases up to `limit` queued deliveries that are due at `time` for `leaseMilliseconds`;
+    /// a delivery whose lease ran out (its worker died) is due again.
+    func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
+        -> [OutboxDelivery]
+    /// Records how an attempt ended, and releases the lease. An `unregistered` outcome also marks
+    /// the device, unless it registered again after APNs' timestamp (or after the delivery was
+    /// accepted, when APNs gave none).
+    func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws
+
+    /// Counts for the metrics: deliveries by status, devices registered and unregistered.
+    func statistics() throws -> GatewayStatistics
+}
+
+/// Counts for `/metrics`.
+struct GatewayStatistics: Sendable, Equatable {
+    /// Deliveries by status.
+    var deliveries: [DeliveryStatus: Int] = [:]
+    /// Devices that can be pushed to.
+    var activeDevices = 0
+    /// Devices APNs said are gone.
+    var unregisteredDevices = 0
+}

@@ -1,0 +1,7 @@
+import PushSealGateway
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(GatewayCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,137 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A gateway running in this process over a temporary directory: its configuration, sender keys
+/// (X25519 and P-256), a mock APNs, an SQLite file, and an admin token; with an HTTP client.
+final class GatewayWorld: @unchecked Sendable {
+    let directory = TemporaryDirectory()
+    let apns: MockAPNs
+    let gateway: Gateway
+    let store: SQLiteGatewayStore
+    /// A token with every scope.
+    let adminToken: String
+
+    /// An answer of the API.
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        /// The body as a JSON object.
+        var json: JSONObject? { try? JSONParser.parse(Array(body)).objectValue }
+        /// The error's code, for an error answer.
+        var errorCode: String? { json?["error"]?.objectValue?["code"]?.stringValue }
+        /// The error's path, for an error answer.
+        var errorPath: String? { json?["error"]?.objectValue?["path"]?.stringValue }
+    }
+
+    init(contract: String? = nil) throws {
+        apns = try MockAPNs(in: directory)
+        for suite in ["x25519", "p256"] {
+            let made = try CLIRunner.run(
+                ["keys", "generate", "--suite", suite, "--out", "sender-\(suite).jwk"], in: directory.path)
+            #expect(made.status == 0, "\(made.errors)")
+        }
+        if let contract { _ = try directory.write("contract.json", contract) }
+        let configuration = """
+            {"listen": "127.0.0.1:0", "database": "sqlite:gateway.db",
+             "sender_key_files": ["sender-x25519.jwk", "sender-p256.jwk"],
+             "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
+                      "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)", "sandbox": "\(apns.url)"},
+                      "ca_file": "\(apns.certificate)"},
+             "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)}
+            """
+        let path = try directory.write("gateway.json", configuration)
+        let parsed = try GatewayConfiguration(json: Array(configuration.utf8), path: path)
+        gateway = try Gateway(configuration: parsed, logging: false)
+        store = try SQLiteGatewayStore(path: directory.file("gateway.db"))
+        adminToken = try Self.token(in: store, scopes: [.admin])
+    }
+
+    deinit {
+        gateway.stop()
+        apns.stop()
+    }
+
+    /// A new token with `scopes`, stored in `store`.
+    static func token(in store: SQLiteGatewayStore, scopes: Set<AccessScope>) throws -> String {
+        let (text, record) = AccessTokens.make(scopes: scopes, at: GatewayClock.milliseconds())
+        try store.addAccessToken(record)
+        return text
+    }
+
+    /// Sends a request to the gateway and waits for the answer.
+    func request(
+        _ method: String, _ path: String, json body: String? = nil, token: String? = nil,
+        contentType: String? = "application/json", rawBody: Data? = nil
+    ) throws -> Answer {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(gateway.port)\(path)")))
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let data = rawBody ?? body.map({ Data($0.utf8) }) {
+            request.httpBody = data
+            if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer: Answer?
+        nonisolated(unsafe) var failure: (any Error)?
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            if let response = response as? HTTPURLResponse {
+                var headers: [String: String] = [:]
+                for (name, value) in response.allHeaderFields {
+                    headers["\(name)".lowercased()] = "\(value)"
+                }
+                answer = Answer(status: response.statusCode, headers: headers, body: data ?? Data())
+            } else {
+                failure = error
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let failure { throw failure }
+        return try #require(answer)
+    }
+
+    /// Registers a device of `user` whose key is a new store `store-<id>` made by the CLI, with
+    /// the gateway's sender keys trusted; returns the answer.
+    @discardableResult
+    func registerDevice(_ id: String, user: String, suite: String = "x25519", token deviceToken: String) throws
+        -> Answer
+    {
+        let store = "store-\(id)"
+        _ = try CLIRunner.run(["keys", "init", "--store", store], in: directory.path)
+        let rotated = try CLIRunner.run(["keys", "rotate", "--store", store, "--suite", suite], in: directory.path)
+        let senderPublic = try CLIRunner.run(["keys", "public", "sender-\(suite).jwk"], in: directory.path)
+        _ = try CLIRunner.run(
+            ["keys", "import", "--store", store, "--sender"], input: Data(senderPublic.output.utf8), in: directory.path)
+        let key = rotated.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try request(
+            "PUT", "/v1/devices/\(id)",
+            json:
+                #"{"user":"\#(user)","token":"\#(deviceToken)","topic":"com.example.shop","environment":"production","key":\#(key)}"#,
+            token: adminToken)
+    }
+
+    /// Waits until `condition` holds, for at most `seconds`.
+    func eventually(_ seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+
+    /// A device token whose first 4 digits make the mock answer its way (`0410`: 410, …).
+    static func deviceToken(_ prefix: String, _ index: Int) -> String {
+        prefix + String(repeating: "0", count: 60 - String(index).count - prefix.count) + String(index) + "abcd"
+    }
+}
