@@ -15,6 +15,7 @@ Failures are scripted by the device token's first four hex digits:
 
     0400  400 BadDeviceToken              0413  413 PayloadTooLarge
     0410  410 Unregistered + timestamp    4031  403 InvalidProviderToken
+          of 2023-11-14                   0411  410 Unregistered + the time of the answer
     0403  403 ExpiredProviderToken, until a request comes with another provider token
     0429  429 TooManyRequests twice, then 200
     0500  500 InternalServerError once, then 200
@@ -141,6 +142,8 @@ class Behaviour:
             return 403, {"reason": "InvalidProviderToken"}
         if prefix == "0410":
             return 410, {"reason": "Unregistered", "timestamp": 1_700_000_000_000}
+        if prefix == "0411":
+            return 410, {"reason": "Unregistered", "timestamp": int(time.time() * 1000)}
         if prefix == "0403":
             rejected = self.rejected_token.get(token)
             if rejected is None or rejected == headers.get("authorization"):

@@ -1,0 +1,112 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// End to end with the strict HTTP/2 mock APNs: sealing per device, delivery, pruning, and what
+/// the database holds (gateway-v1.md).
+@Suite("pushseal-gateway delivery", .serialized)
+struct GatewayDeliveryTests {
+    static let alert =
+        #"{"aps":{"alert":{"title":"Order 1042","body":"Your parcel code is 7734-XQ"}},"note":"private-note-5521"}"#
+
+    @Test(
+        "a user with three devices (X25519 and P-256) gets one push: each body opens with that device's store, in Swift and in Python"
+    )
+    func threeDevices() throws {
+        let world = try GatewayWorld()
+        let tokens = (1...3).map { GatewayWorld.deviceToken("00aa", $0) }
+        try world.registerDevice("a", user: "u1", suite: "x25519", token: tokens[0])
+        try world.registerDevice("b", user: "u1", suite: "x25519", token: tokens[1])
+        try world.registerDevice("c", user: "u1", suite: "p256", token: tokens[2])
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(answer.status == 202 && answer.json?["deliveries"] == .number(JSONNumber(3)))
+        #expect(world.eventually { world.apns.requests().count == 3 })
+        let python = try PythonPeer.interpreter.get()
+        let script = PythonPeer.directory.appendingPathComponent("pushseal.py").path
+        var eventIDs = Set<String>()
+        for (index, id) in ["a", "b", "c"].enumerated() {
+            let request = try #require(world.apns.requests().first { $0["token"] as? String == tokens[index] })
+            let body = try #require(request["body"] as? String)
+            #expect(!body.contains("7734-XQ") && !body.contains("private-note"), "APNs sees no content")
+            let opened = try CLIRunner.run(
+                ["decrypt", "--store", "store-\(id)"], input: Data(body.utf8), in: world.directory.path)
+            let line = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+            #expect(
+                line["status"] == .string("decrypted") && line["mode"] == .string("auth"), "\(id): \(opened.output)")
+            let notification = line["notification"]?.objectValue
+            #expect(notification?["body"] == .string("Your parcel code is 7734-XQ"))
+            if let eventID = notification?["userInfo"]?.objectValue?["event_id"]?.stringValue {
+                eventIDs.insert(eventID)
+            }
+            let peer = try CLIRunner.run(
+                executable: python, [script, "open", "--store", world.directory.file("store-\(id)")],
+                input: Data(body.utf8), in: world.directory.path)
+            #expect(peer.status == 0 && peer.output.contains("7734-XQ"), "Python opens \(id): \(peer.errors)")
+        }
+        #expect(eventIDs.count == 1, "one event_id for the push, on every device")
+    }
+
+    @Test("410 marks a device unregistered and later pushes skip it; one that registered after APNs' timestamp is kept")
+    func pruning() throws {
+        let world = try GatewayWorld()
+        let gone = GatewayWorld.deviceToken("0411", 1)
+        let stale = GatewayWorld.deviceToken("0410", 2)
+        let bad = GatewayWorld.deviceToken("0400", 3)
+        try world.registerDevice("gone", user: "u1", token: gone)
+        try world.registerDevice("stale", user: "u1", token: stale)
+        try world.registerDevice("bad", user: "u1", token: bad)
+        try world.registerDevice("ok", user: "u1", token: GatewayWorld.deviceToken("00aa", 4))
+        let first = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let id = try #require(first.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually {
+                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
+            })
+        let states = Dictionary(
+            uniqueKeysWithValues: try #require(try world.store.push(id: id)).deliveries.map { ($0.deviceID, $0) })
+        #expect(states["gone"]?.status == .unregistered && states["gone"]?.reason == "Unregistered")
+        #expect(states["bad"]?.status == .unregistered && states["bad"]?.reason == "BadDeviceToken")
+        #expect(states["stale"]?.status == .unregistered, "this push's delivery is over")
+        #expect(states["ok"]?.status == .sent)
+        #expect(try world.store.device(id: "gone")?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "bad")?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "stale")?.unregisteredAt == nil, "registered after APNs' timestamp: kept")
+
+        let second = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(second.json?["deliveries"] == .number(JSONNumber(2)), "gone and bad are skipped")
+        let device = try world.request("GET", "/v1/devices/gone", token: world.adminToken)
+        #expect(device.json?["state"] == .string("unregistered"))
+        try world.registerDevice("gone", user: "u1", token: gone)
+        #expect(try world.store.device(id: "gone")?.unregisteredAt == nil, "registering again clears the mark")
+    }
+
+    @Test("no plaintext at rest: the database files (with WAL) hold no alert text or custom value")
+    func noPlaintextAtRest() throws {
+        let world = try GatewayWorld()
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        for _ in 0..<5 {
+            let answer = try world.request(
+                "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+            #expect(answer.status == 202)
+        }
+        var found: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: world.directory.path)
+        where file.hasPrefix("gateway.db") {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: world.directory.file(file)))
+            for secret in ["7734-XQ", "private-note-5521", "Order 1042"] where bytes.range(of: Data(secret.utf8)) != nil
+            {
+                found.append("\(file): \(secret)")
+            }
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: world.directory.file(file))[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(file) is \(String(mode ?? 0, radix: 8))")
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+}
