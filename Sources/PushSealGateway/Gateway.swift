@@ -33,6 +33,7 @@ public final class Gateway: Sendable {
         }
         let workers = DeliveryWorkers(
             store: store, tokens: tokens, hosts: hosts, caFile: configuration.caFile, count: configuration.workers,
+            leaseSeconds: configuration.leaseSeconds,
             metrics: metrics, log: log)
         let api = GatewayAPI(
             store: store, sealer: sealer, topics: configuration.topics, metrics: metrics, log: log,

@@ -36,6 +36,9 @@ public struct GatewayConfiguration: Sendable {
     public let workers: Int
     /// A payload contract every push must satisfy (contract-v1.md), if any.
     public let contractFile: String?
+    /// How long a worker's claim on a batch lasts without renewal: after a crash, its deliveries
+    /// are taken up again this long after the last renewal (5 to 600 s; 30 by default).
+    public let leaseSeconds: Int
 
     /// Reads the configuration in `bytes`, found at `path`.
     /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
@@ -54,7 +57,8 @@ public struct GatewayConfiguration: Sendable {
             throw GatewayError("\(path) is not JSON: \(error)")
         }
         try Self.refuseUnknown(
-            root, ["listen", "database", "sender_key_files", "apns", "workers", "contract_file"], at: .root)
+            root, ["listen", "database", "sender_key_files", "apns", "workers", "contract_file", "lease_seconds"],
+            at: .root)
         let listen = try Self.string(root, "listen", at: .root)
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
             throw Self.invalid(JSONPath.root.member("listen"), "must be ADDRESS:PORT, as 127.0.0.1:8080")
@@ -109,6 +113,14 @@ public struct GatewayConfiguration: Sendable {
                 throw Self.invalid(JSONPath.root.member("workers"), "must be an integer from 1 to 64")
             }
             workers = count
+        }
+        switch root["lease_seconds"] {
+        case nil: leaseSeconds = 30
+        case let value?:
+            guard let seconds = value.numberValue?.intValue, (5...600).contains(seconds) else {
+                throw Self.invalid(JSONPath.root.member("lease_seconds"), "must be an integer from 5 to 600")
+            }
+            leaseSeconds = seconds
         }
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
     }

@@ -8,8 +8,6 @@ internal import Synchronization
 /// streams, Apple's retry rules), and records every outcome. A delivery whose worker dies is
 /// leased again once its lease ends, so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
-    /// How long a worker holds the deliveries it claimed (longer than a batch's retries take).
-    static let leaseMilliseconds: Int64 = 15 * 60 * 1_000
     /// Deliveries claimed at once.
     static let batchSize = 100
 
@@ -20,15 +18,18 @@ final class DeliveryWorkers: Sendable {
     private let metrics: Metrics
     private let log: EventLog
     private let count: Int
+    private let leaseMilliseconds: Int64
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
-    /// Workers over `store`, sending with `tokens` to `hosts`.
+    /// Workers over `store`, sending with `tokens` to `hosts`; each holds its batch for
+    /// `leaseSeconds`, renewed a third of that while it works.
     init(
         store: any GatewayStore, tokens: ProviderTokenIssuer, hosts: [APNsEnvironment: APNsEndpoint], caFile: String?,
-        count: Int, metrics: Metrics, log: EventLog
+        count: Int, leaseSeconds: Int, metrics: Metrics, log: EventLog
     ) {
+        self.leaseMilliseconds = Int64(leaseSeconds) * 1_000
         self.store = store
         self.tokens = tokens
         self.hosts = hosts
@@ -44,7 +45,17 @@ final class DeliveryWorkers: Sendable {
             let owner = "\(RandomUUID.make())-\(index)"
             running.enter()
             DispatchQueue(label: "pushseal-gateway.worker.\(index)").async { [self] in
-                defer { running.leave() }
+                let renewal = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pushseal-gateway.lease"))
+                renewal.schedule(
+                    deadline: .now(), repeating: .milliseconds(Int(leaseMilliseconds / 3)), leeway: .milliseconds(100))
+                renewal.setEventHandler { [self] in
+                    try? store.renewLeases(owner: owner, until: GatewayClock.milliseconds() + leaseMilliseconds)
+                }
+                renewal.resume()
+                defer {
+                    renewal.cancel()
+                    running.leave()
+                }
                 run(owner: owner)
             }
         }
@@ -67,7 +78,7 @@ final class DeliveryWorkers: Sendable {
             let claimed: [OutboxDelivery]
             do {
                 claimed = try store.claimDeliveries(
-                    limit: Self.batchSize, at: GatewayClock.milliseconds(), leaseMilliseconds: Self.leaseMilliseconds,
+                    limit: Self.batchSize, at: GatewayClock.milliseconds(), leaseMilliseconds: leaseMilliseconds,
                     owner: owner)
             } catch {
                 log.write("store-error", [("detail", .string("\(error)"))])

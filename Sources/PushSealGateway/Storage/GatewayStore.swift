@@ -37,6 +37,10 @@ protocol GatewayStore: Sendable {
     /// a delivery whose lease ran out (its worker died) is due again.
     func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
         -> [OutboxDelivery]
+    /// Extends to `until` the leases `owner` holds on deliveries still queued: a live worker keeps
+    /// its batch while APNs answers slowly; a dead one stops renewing, and its batch is due again.
+    func renewLeases(owner: String, until: Int64) throws
+
     /// Records how an attempt ended, and releases the lease. An `unregistered` outcome also marks
     /// the device, unless it registered again after APNs' timestamp (or after the delivery was
     /// accepted, when APNs gave none).

@@ -217,6 +217,12 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
+    func renewLeases(owner: String, until: Int64) throws {
+        try database.query(
+            "UPDATE deliveries SET lease_until = ? WHERE lease_owner = ? AND status = 'queued'",
+            [.integer(until), .text(owner)])
+    }
+
     func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws {
         try database.transaction { sql in
             let id = SQLiteDatabase.Value.integer(delivery.id)
