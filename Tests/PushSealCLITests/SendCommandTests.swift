@@ -65,6 +65,9 @@ struct SendCommandTests {
         }
         #expect(refreshed.count == 2 && refreshed[0] != refreshed[1])
         #expect(requests.allSatisfy { ($0["reason"] as? String) != "NotSealed" }, "every body was a sealed payload")
+        #expect(
+            requests.allSatisfy { ($0["headers"] as? [String: String])?["content-type"] == "application/json" },
+            "the body is declared JSON, never libcurl's default form type")
     }
 
     @Test("a 1,000-job batch with scripted failures gives exactly 1,000 lines, in order, with the right statuses")

@@ -166,7 +166,9 @@ class Behaviour:
         digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
         entry = {"token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace")}
         if headers is not None:
-            entry["headers"] = {name: value for name, value in headers.items() if name.startswith("apns-")}
+            entry["headers"] = {
+                name: value for name, value in headers.items() if name.startswith("apns-") or name == "content-type"
+            }
         self.log.write(json.dumps(entry) + "\n")
 
 
