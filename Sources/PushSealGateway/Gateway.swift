@@ -37,7 +37,8 @@ public final class Gateway: Sendable {
             metrics: metrics, log: log)
         let api = GatewayAPI(
             store: store, sealer: sealer, topics: configuration.topics, metrics: metrics, log: log,
-            isReady: { (try? tokens.token()) != nil }, onAccepted: { workers.notify() })
+            isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
+            onAccepted: { workers.notify() })
         do {
             server = try HTTPServer(
                 host: configuration.listenHost, port: configuration.listenPort, threads: 4,

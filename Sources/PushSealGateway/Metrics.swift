@@ -36,8 +36,8 @@ final class Metrics: Sendable {
         }
     }
 
-    /// The text exposition, with the store's `statistics`.
-    func exposition(_ statistics: GatewayStatistics?) -> String {
+    /// The text exposition, with the store's `statistics` and the count of provider tokens made.
+    func exposition(_ statistics: GatewayStatistics?, providerTokens: Int) -> String {
         let state = state.withLock { $0 }
         var lines = [
             "# HELP pushseal_gateway_pushes_accepted_total Pushes accepted by POST /v1/pushes.",
@@ -61,6 +61,11 @@ final class Metrics: Sendable {
             "pushseal_gateway_accept_to_apns_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)",
             "pushseal_gateway_accept_to_apns_seconds_sum \(state.latencySum)",
             "pushseal_gateway_accept_to_apns_seconds_count \(state.latencyCount)",
+        ]
+        lines += [
+            "# HELP pushseal_gateway_provider_tokens_total APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).",
+            "# TYPE pushseal_gateway_provider_tokens_total counter",
+            "pushseal_gateway_provider_tokens_total \(providerTokens)",
         ]
         if let statistics {
             lines += [

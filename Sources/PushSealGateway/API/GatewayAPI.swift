@@ -14,12 +14,16 @@ final class GatewayAPI: Sendable {
     private let log: EventLog
     private let onAccepted: @Sendable () -> Void
     private let isReady: @Sendable () -> Bool
+    private let providerTokens: @Sendable () -> Int
 
-    /// An API over `store`; `onAccepted` wakes the delivery workers.
+    /// An API over `store`; `isReady` says whether APNs credentials work, `providerTokens` how many
+    /// provider tokens were made, and `onAccepted` wakes the delivery workers.
     init(
         store: any GatewayStore, sealer: PushSealer, topics: [String], metrics: Metrics, log: EventLog,
-        isReady: @escaping @Sendable () -> Bool, onAccepted: @escaping @Sendable () -> Void
+        isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
+        onAccepted: @escaping @Sendable () -> Void
     ) {
+        self.providerTokens = providerTokens
         self.store = store
         self.sealer = sealer
         self.topics = topics
@@ -72,7 +76,7 @@ final class GatewayAPI: Sendable {
             let ready = isReady() && store.isReachable()
             return .json(ready ? 200 : 503, .object(JSONObject([("status", .string(ready ? "ready" : "not-ready"))])))
         case ("GET", .metrics):
-            return .text(200, metrics.exposition(try? store.statistics()), contentType: "text/plain; version=0.0.4")
+            return .text(200, metrics.exposition(try? store.statistics(), providerTokens: providerTokens()), contentType: "text/plain; version=0.0.4")
         case ("PUT", .device(let id)):
             try authorize(request, .devices)
             return try putDevice(id, request)
