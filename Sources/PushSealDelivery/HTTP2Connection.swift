@@ -68,7 +68,8 @@
             // No "Expect: 100-continue" round trip; the body is JSON (libcurl would otherwise say
             // application/x-www-form-urlencoded).
             transfer.headerList = CPushSealShims_curl_slist_append(transfer.headerList, "Expect:")
-            transfer.headerList = CPushSealShims_curl_slist_append(transfer.headerList, "Content-Type: application/json")
+            transfer.headerList = CPushSealShims_curl_slist_append(
+                transfer.headerList, "Content-Type: application/json")
             let context = Unmanaged.passUnretained(transfer).toOpaque()
             var ok = CPushSealShims_curl_easy_setopt_string(easy, CURLOPT_URL, url) == CURLE_OK
             ok =

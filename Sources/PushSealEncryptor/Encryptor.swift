@@ -62,6 +62,13 @@ public struct Encryptor: Sendable {
         return try seal(payload)
     }
 
+    /// Checks `payload` against Apple's rules for `pushType`, as ``seal(_:)`` does first, without
+    /// sealing anything (a service that seals once per device checks once, up front).
+    /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path.
+    public static func validate(_ payload: JSONObject, pushType: PushType) throws {
+        try PayloadValidator.validate(payload, pushType: pushType)
+    }
+
     /// Validates and seals `payload`.
     public func seal(_ payload: JSONObject) throws -> SealedPayload {
         try PayloadValidator.validate(payload, pushType: options.pushType)

@@ -6,6 +6,8 @@ internal import PushSealCore
 struct APIError: Error, Sendable {
     /// The HTTP status.
     let status: Int
+    /// Headers the status calls for (`WWW-Authenticate` with 401, `Allow` with 405).
+    var headers: [(name: String, value: String)] = []
     /// A stable code (gateway-v1.md, "Errors").
     let code: String
     /// What is wrong, for people.
@@ -17,17 +19,20 @@ struct APIError: Error, Sendable {
     var response: HTTPResponse {
         var error = JSONObject([("code", .string(code)), ("message", .string(message))])
         if let path { error["path"] = .string(path) }
-        var response = HTTPResponse.json(status, .object(JSONObject([("error", .object(error))])))
-        if status == 401 {
-            response = HTTPResponse(
-                status: 401, headers: response.headers + [("WWW-Authenticate", "Bearer")], body: response.body)
-        }
-        return response
+        let response = HTTPResponse.json(status, .object(JSONObject([("error", .object(error))])))
+        return HTTPResponse(status: status, headers: response.headers + headers, body: response.body)
     }
 
     /// 400: a member of the request is wrong.
     static func invalid(_ path: JSONPath, _ message: String) -> APIError {
         APIError(status: 400, code: "invalid-request", message: "\(path) \(message)", path: path.description)
+    }
+
+    /// 400: a path parameter is not an id (1 to 128 printable ASCII characters but `/`).
+    static func invalidParameter(_ name: String) -> APIError {
+        APIError(
+            status: 400, code: "invalid-request",
+            message: "the path parameter \(name) must be 1 to 128 printable ASCII characters, without '/'", path: nil)
     }
 
     /// 400: the body is not one JSON object.
@@ -37,7 +42,8 @@ struct APIError: Error, Sendable {
 
     /// 401: no valid bearer token.
     static let unauthorized = APIError(
-        status: 401, code: "unauthorized", message: "a valid bearer token is required", path: nil)
+        status: 401, headers: [("WWW-Authenticate", "Bearer")], code: "unauthorized",
+        message: "a valid bearer token is required", path: nil)
 
     /// 403: a valid token without the scope.
     static func forbidden(_ scope: AccessScope) -> APIError {
@@ -50,9 +56,11 @@ struct APIError: Error, Sendable {
         APIError(status: 404, code: "not-found", message: "\(what) does not exist", path: nil)
     }
 
-    /// 405.
-    static func methodNotAllowed(_ method: String, _ path: String) -> APIError {
-        APIError(status: 405, code: "method-not-allowed", message: "\(method) is not allowed on \(path)", path: nil)
+    /// 405, with the methods that are.
+    static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
+        APIError(
+            status: 405, headers: [("Allow", allowed.joined(separator: ", "))], code: "method-not-allowed",
+            message: "\(method) is not allowed on \(path) (\(allowed.joined(separator: ", ")))", path: nil)
     }
 
     /// 413.

@@ -66,17 +66,41 @@ final class GatewayAPI: Sendable {
             default: return nil
             }
         }
+
+        /// The path parameter, named as in the OpenAPI document, if the endpoint has one.
+        var parameter: (name: String, value: String)? {
+            switch self {
+            case .health, .readiness, .metrics, .pushes: nil
+            case .device(let id): ("device_id", id)
+            case .userDevices(let user): ("user", user)
+            case .push(let id): ("push_id", id)
+            }
+        }
+
+        /// The methods the endpoint answers, for a 405's `Allow` header.
+        var methods: [String] {
+            switch self {
+            case .health, .readiness, .metrics, .userDevices, .push: ["GET"]
+            case .pushes: ["POST"]
+            case .device: ["GET", "PUT", "DELETE"]
+            }
+        }
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let endpoint = Endpoint(request.path) else { throw APIError.notFound(request.path) }
+        if let (name, value) = endpoint.parameter, !RequestReader.isIdentifier(value) {
+            throw APIError.invalidParameter(name)
+        }
         switch (request.method, endpoint) {
         case ("GET", .health): return .json(200, .object(JSONObject([("status", .string("ok"))])))
         case ("GET", .readiness):
             let ready = isReady() && store.isReachable()
             return .json(ready ? 200 : 503, .object(JSONObject([("status", .string(ready ? "ready" : "not-ready"))])))
         case ("GET", .metrics):
-            return .text(200, metrics.exposition(try? store.statistics(), providerTokens: providerTokens()), contentType: "text/plain; version=0.0.4")
+            return .text(
+                200, metrics.exposition(try? store.statistics(), providerTokens: providerTokens()),
+                contentType: "text/plain; version=0.0.4")
         case ("PUT", .device(let id)):
             try authorize(request, .devices)
             return try putDevice(id, request)
@@ -101,7 +125,7 @@ final class GatewayAPI: Sendable {
             guard let push = try store.push(id: id) else { throw APIError.notFound("push \(id)") }
             return .json(200, Self.json(push))
         default:
-            throw APIError.methodNotAllowed(request.method, request.path)
+            throw APIError.methodNotAllowed(request.method, request.path, allowed: endpoint.methods)
         }
     }
 
@@ -123,9 +147,6 @@ final class GatewayAPI: Sendable {
     }
 
     private func putDevice(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        guard RequestReader.isIdentifier(id) else {
-            throw APIError.invalid(.root, "the device id must be 1 to 128 printable ASCII characters")
-        }
         let device = try DeviceRegistration.device(
             id: id, body: try body(request), topics: topics, sealer: sealer, at: GatewayClock.milliseconds())
         let created = try store.putDevice(device)

@@ -40,7 +40,7 @@ struct PushRequest: Sendable {
             throw .invalid(root.member("payload"), "must be an APNs payload object")
         }
         self.payload = payload
-        idempotencyKey = try RequestReader.optionalText(body, "idempotency_key", at: root, maximum: 128)
+        idempotencyKey = try RequestReader.optionalASCII(body, "idempotency_key", at: root, maximum: 128)
         let optionsPath = root.member("options")
         let options: JSONObject
         switch body["options"] {
@@ -74,8 +74,14 @@ struct PushRequest: Sendable {
         }
         self.encryption = encryption
         priority = try RequestReader.optionalInteger(options, "priority", at: optionsPath)
+        if let priority, priority != 5 && priority != 10 {
+            throw .invalid(optionsPath.member("priority"), "must be 5 or 10")
+        }
         expiration = try RequestReader.optionalInteger(options, "expiration", at: optionsPath)
-        collapseID = try RequestReader.optionalText(options, "collapse_id", at: optionsPath, maximum: 64)
+        if let expiration, expiration < 0 {
+            throw .invalid(optionsPath.member("expiration"), "must be a UNIX time ≥ 0")
+        }
+        collapseID = try RequestReader.optionalASCII(options, "collapse_id", at: optionsPath, maximum: 64)
         if let media = options["media"] {
             guard let descriptor = media.objectValue else {
                 throw .invalid(optionsPath.member("media"), "must be a media-v1 descriptor object")
@@ -122,11 +128,15 @@ struct PushRequest: Sendable {
     private static func placeholder(_ value: JSONValue, at path: JSONPath) throws(APIError) -> Placeholder {
         guard let object = value.objectValue else { throw .invalid(path, "must be an object") }
         try RequestReader.refuseUnknown(object, ["title", "body", "loc_key"], at: path)
-        if let key = try RequestReader.optionalText(object, "loc_key", at: path, maximum: 256) {
-            return .localized(key: key)
-        }
+        let key = try RequestReader.optionalText(object, "loc_key", at: path, maximum: 256)
         let title = try RequestReader.optionalText(object, "title", at: path, maximum: 256)
         let body = try RequestReader.optionalText(object, "body", at: path, maximum: 1024)
+        if let key {
+            guard title == nil && body == nil else {
+                throw .invalid(path.member("loc_key"), "cannot be given with a title or a body")
+            }
+            return .localized(key: key)
+        }
         return title == nil && body == nil ? .standard : .text(title: title, body: body)
     }
 }

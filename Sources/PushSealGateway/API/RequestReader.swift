@@ -21,7 +21,8 @@ enum RequestReader {
         }
     }
 
-    /// A required string member of 1 to `maximum` bytes without control characters.
+    /// A required string member of 1 to `maximum` characters (Unicode scalars, as JSON Schema
+    /// counts them) without control characters.
     static func text(_ object: JSONObject, _ name: String, at path: JSONPath, maximum: Int) throws(APIError) -> String {
         guard let text = try optionalText(object, name, at: path, maximum: maximum) else {
             throw .invalid(path.member(name), "is required")
@@ -29,15 +30,29 @@ enum RequestReader {
         return text
     }
 
-    /// An optional string member of 1 to `maximum` bytes without control characters.
+    /// An optional string member of 1 to `maximum` characters without control characters.
     static func optionalText(_ object: JSONObject, _ name: String, at path: JSONPath, maximum: Int) throws(APIError)
         -> String?
     {
         guard let value = object[name] else { return nil }
-        guard let text = value.stringValue, (1...maximum).contains(text.utf8.count),
+        guard let text = value.stringValue, (1...maximum).contains(text.unicodeScalars.count),
             !APNsHeaderText.hasControlCharacter(text)
         else {
-            throw .invalid(path.member(name), "must be a string of 1 to \(maximum) bytes without control characters")
+            throw .invalid(
+                path.member(name), "must be a string of 1 to \(maximum) characters without control characters")
+        }
+        return text
+    }
+
+    /// An optional string member of 1 to `maximum` printable ASCII characters (U+0020 to U+007E).
+    static func optionalASCII(_ object: JSONObject, _ name: String, at path: JSONPath, maximum: Int) throws(APIError)
+        -> String?
+    {
+        guard let value = object[name] else { return nil }
+        guard let text = value.stringValue, (1...maximum).contains(text.utf8.count),
+            text.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        else {
+            throw .invalid(path.member(name), "must be 1 to \(maximum) printable ASCII characters")
         }
         return text
     }

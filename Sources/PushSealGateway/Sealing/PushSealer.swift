@@ -59,6 +59,11 @@ final class PushSealer: Sendable {
     func prepare(_ request: PushRequest) throws(APIError) -> (payload: JSONObject, collapseID: String?) {
         var payload = PayloadContract.completingEventID(request.payload)
         if let media = request.media { payload["media"] = .object(media.json) }
+        do {
+            try Encryptor.validate(payload, pushType: request.encryption.pushType)
+        } catch {
+            throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
+        }
         guard let contract else { return (payload, nil) }
         do {
             let prepared = try contract.prepareForSealing(payload)
