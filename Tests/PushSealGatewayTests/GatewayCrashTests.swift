@@ -108,6 +108,52 @@ struct GatewayCrashTests {
         #expect(repeats <= kills * DeliveryWorkers.batchSize * 2, "repeats only for deliveries in flight at a kill")
     }
 
+    @Test("SIGTERM stops accepting, finishes the batches in flight, and exits 0; what is left stays queued")
+    func gracefulStop() throws {
+        let directory = TemporaryDirectory()
+        let apns = try MockAPNs(in: directory)
+        defer { apns.stop() }
+        _ = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "sender.jwk"], in: directory.path)
+        let port = try Self.freePort()
+        _ = try directory.write(
+            "gateway.json",
+            """
+            {"listen": "127.0.0.1:\(port)", "database": "sqlite:gateway.db", "sender_key_files": ["sender.jwk"],
+             "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
+                      "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)"}, "ca_file": "\(apns.certificate)"}}
+            """)
+        let made = try CLIRunner.run(
+            executable: Self.executable, ["token", "create", "--config", "gateway.json", "--scope", "admin"],
+            input: Data(), in: directory.path)
+        let client = Client(port: port, token: made.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        _ = try CLIRunner.run(["keys", "init", "--store", "store"], in: directory.path)
+        let key = try CLIRunner.run(["keys", "rotate", "--store", "store"], in: directory.path).output
+        let gateway = try Self.start(directory, client)
+        #expect(
+            try client.send(
+                "PUT", "/v1/devices/phone",
+                #"{"user":"u","token":"\#(GatewayWorld.deviceToken("00aa", 1))","topic":"com.example.shop","environment":"production","key":\#(key)}"#
+            )
+                == 201)
+        for index in 0..<200 {
+            _ = try client.send(
+                "POST", "/v1/pushes", #"{"to":{"user":"u"},"payload":{"aps":{"alert":"n \#(index)"}}}"#)
+        }
+        kill(gateway.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(30)
+        while gateway.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!gateway.isRunning, "stopped within 30 s")
+        if gateway.isRunning { kill(gateway.processIdentifier, SIGKILL) }
+        gateway.waitUntilExit()
+        #expect(gateway.terminationReason == .exit && gateway.terminationStatus == 0)
+        #expect(try client.send("GET", "/healthz", nil) == nil, "no longer listening")
+        let statistics = try SQLiteGatewayStore(path: directory.file("gateway.db")).statistics()
+        let sent = statistics.deliveries[.sent] ?? 0
+        let queued = statistics.deliveries[.queued] ?? 0
+        #expect(sent + queued == 200, "every delivery is sent or still queued: \(statistics.deliveries)")
+        #expect(apns.requests().count >= sent, "what is marked sent reached APNs")
+    }
+
     /// Starts the executable and waits until it answers `/healthz`.
     static func start(_ directory: TemporaryDirectory, _ client: Client) throws -> Process {
         let process = Process()
