@@ -10,7 +10,7 @@ output=.build/docs
 rm -rf "$output"
 mkdir -p "$output"
 
-for module in PushSealCore PushSealEncryptor PushSealDecryptor PushSealDelivery; do
+for module in PushSealCore PushSealEncryptor PushSealDecryptor PushSealDelivery PushSealGateway; do
     module_graphs=$(mktemp -d)
     cp "$graphs/$module".symbols.json "$module_graphs/"
     catalog=Sources/$module/Docs.docc
