@@ -170,7 +170,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PushSealGatewayTests",
-            dependencies: ["PushSealGateway", "PushSealCore", "PushSealEncryptor", "PushSealTestSupport"]),
+            dependencies: [
+                "PushSealGateway", "PushSealCore", "PushSealEncryptor", "PushSealDelivery", "PushSealTestSupport",
+            ]),
     ]
 )
 

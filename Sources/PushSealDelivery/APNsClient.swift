@@ -127,6 +127,10 @@ public final class APNsClient {
                     finish(sequence, result(attempt, .sent, apnsID: answer.apnsID))
                 case .failed(let reason):
                     finish(sequence, result(attempt, .failed, apnsID: answer.apnsID, reason: reason))
+                case .gaveUp(let reason):
+                    var outcome = result(attempt, .failed, apnsID: answer.apnsID, reason: reason)
+                    outcome.transient = true
+                    finish(sequence, outcome)
                 case .unregistered(let timestamp, let reason):
                     finish(
                         sequence,

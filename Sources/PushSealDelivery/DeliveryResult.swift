@@ -25,6 +25,23 @@ public struct DeliveryResult: Sendable, Equatable {
     public let attempts: Int
     /// For `unregistered`: when APNs last knew the token was valid, milliseconds since the epoch.
     public let timestamp: Int?
+    /// For `failed`: the cause was transient (429, 5xx, a transport error) and outlasted the
+    /// retries; a later try may succeed (the gateway's outbox schedules one).
+    public var transient = false
+
+    /// A result with these members (a transport of another kind, a test).
+    public init(
+        line: Int, status: Status, apnsID: String?, reason: String?, attempts: Int, timestamp: Int?,
+        transient: Bool = false
+    ) {
+        self.line = line
+        self.status = status
+        self.apnsID = apnsID
+        self.reason = reason
+        self.attempts = attempts
+        self.timestamp = timestamp
+        self.transient = transient
+    }
 
     /// The output line: `{"line", "status", "apns-id", "reason", "attempts", "timestamp"}`,
     /// members that do not apply left out.

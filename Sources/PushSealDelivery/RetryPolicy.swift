@@ -25,6 +25,9 @@ public struct RetryPolicy: Sendable {
     enum Decision: Equatable {
         case sent
         case failed(String)
+        /// A transient cause (429, 5xx, a transport error) outlasted every retry: another try
+        /// later may succeed.
+        case gaveUp(String)
         case unregistered(timestamp: Int?, reason: String)
         case retry(afterSeconds: Double, reason: String)
         case replaceTokenAndRetry
@@ -50,11 +53,11 @@ public struct RetryPolicy: Sendable {
         case 410?:
             return .unregistered(timestamp: timestamp, reason: reason)
         case 429?:
-            guard attempt <= throttleRetries else { return .failed(reason) }
+            guard attempt <= throttleRetries else { return .gaveUp(reason) }
             let delay = min(throttleMaximumDelay, throttleBaseDelay * Double(1 << min(attempt - 1, 30)))
             return .retry(afterSeconds: random(delay / 2...delay), reason: reason)
         case nil, 500?, 502?, 503?, 504?:
-            guard attempt <= serverRetries else { return .failed(reason) }
+            guard attempt <= serverRetries else { return .gaveUp(reason) }
             return .retry(afterSeconds: random(serverRetryDelay), reason: reason)
         default:
             return .failed(reason)

@@ -150,7 +150,7 @@ struct RetryPolicyTests {
         #expect(decide(403, "InvalidProviderToken") == .failed("InvalidProviderToken"))
         #expect(decide(410, "Unregistered") == .unregistered(timestamp: 5, reason: "Unregistered"))
         #expect(decide(503, "ServiceUnavailable", attempt: 3) == .retry(afterSeconds: 5, reason: "ServiceUnavailable"))
-        #expect(decide(503, "ServiceUnavailable", attempt: 4) == .failed("ServiceUnavailable"))
+        #expect(decide(503, "ServiceUnavailable", attempt: 4) == .gaveUp("ServiceUnavailable"))
         #expect(
             decide(nil, "Couldn't connect to server") == .retry(afterSeconds: 5, reason: "Couldn't connect to server"))
         #expect(decide(nil, "SSL peer certificate", permanent: true) == .failed("SSL peer certificate"))
@@ -161,7 +161,7 @@ struct RetryPolicyTests {
         #expect(decide(429, attempt: 1) == .retry(afterSeconds: 1, reason: "HTTP 429"))
         #expect(decide(429, attempt: 3) == .retry(afterSeconds: 4, reason: "HTTP 429"))
         #expect(decide(429, attempt: 6) == .retry(afterSeconds: 32, reason: "HTTP 429"))
-        #expect(decide(429, attempt: 7) == .failed("HTTP 429"))
+        #expect(decide(429, attempt: 7) == .gaveUp("HTTP 429"))
     }
 
     @Test("a server that cannot be reached: every job ends in one failed result naming the transport error")

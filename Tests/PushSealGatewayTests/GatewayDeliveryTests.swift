@@ -1,5 +1,6 @@
 import Foundation
 import PushSealCore
+import PushSealDelivery
 import PushSealTestSupport
 import Testing
 
@@ -84,6 +85,40 @@ struct GatewayDeliveryTests {
         #expect(device.json?["state"] == .string("unregistered"))
         try world.registerDevice("gone", user: "u1", token: gone)
         #expect(try world.store.device(id: "gone")?.unregisteredAt == nil, "registering again clears the mark")
+    }
+
+    @Test("a transient failure (503 every time) stays queued for a later attempt, in the outbox, not in a worker")
+    func durableRetry() throws {
+        let world = try GatewayWorld()
+        try world.registerDevice("busy", user: "u1", token: GatewayWorld.deviceToken("5003", 1))
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let id = try #require(answer.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually(20) { try world.store.push(id: id)?.deliveries.first?.attempts == 2 },
+            "the client's one retry, then back to the outbox")
+        let delivery = try #require(try world.store.push(id: id)?.deliveries.first)
+        #expect(delivery.status == .queued && delivery.reason == "ServiceUnavailable")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(world.apns.requests().count == 2, "not retried before its time (30 s or more)")
+    }
+
+    @Test("only a transient failure is retried, and only up to the limit")
+    func retryDecisions() {
+        var transient = DeliveryResult(
+            line: 0, status: .failed, apnsID: nil, reason: "TooManyRequests", attempts: 2, timestamp: nil)
+        transient.transient = true
+        let permanent = DeliveryResult(
+            line: 0, status: .failed, apnsID: nil, reason: "PayloadTooLarge", attempts: 1, timestamp: nil)
+        guard case .retry(let due, _) = DeliveryWorkers.outcome(transient, attempts: 2, at: 1_000) else {
+            Issue.record("not retried")
+            return
+        }
+        let earliest: Int64 = 1_000 + 60_000
+        let latest: Int64 = 1_000 + 120_000
+        #expect(due >= earliest && due <= latest, "30 s doubled twice, jittered into its upper half")
+        #expect(DeliveryWorkers.outcome(transient, attempts: 12, at: 0) == .failed(reason: "TooManyRequests"))
+        #expect(DeliveryWorkers.outcome(permanent, attempts: 1, at: 0) == .failed(reason: "PayloadTooLarge"))
     }
 
     @Test("no plaintext at rest: the database files (with WAL) hold no alert text or custom value")

@@ -10,6 +10,16 @@ internal import Synchronization
 final class DeliveryWorkers: Sendable {
     /// Deliveries claimed at once.
     static let batchSize = 100
+    /// Requests made for one delivery before a transient failure is final.
+    static let maximumAttempts = 12
+    /// The client's own retries are few and short: longer waits belong to the outbox, which keeps
+    /// the delivery queued (and its worker free) until its next attempt.
+    static let clientPolicy: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.serverRetries = 1
+        policy.throttleRetries = 1
+        return policy
+    }()
 
     private let store: any GatewayStore
     private let tokens: ProviderTokenIssuer
@@ -106,7 +116,7 @@ final class DeliveryWorkers: Sendable {
 
     private func client(for environment: APNsEnvironment) throws -> APNsClient {
         guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
-        return try APNsClient(endpoint: endpoint, tokens: tokens, caFile: caFile)
+        return try APNsClient(endpoint: endpoint, tokens: tokens, policy: Self.clientPolicy, caFile: caFile)
     }
 
     /// Sends `batch` and records each outcome.
@@ -133,7 +143,9 @@ final class DeliveryWorkers: Sendable {
         }
         client.deliver(items) { result in
             let delivery = sending[result.line]
-            record(delivery, Self.outcome(result), attempts: delivery.attempts + result.attempts)
+            let attempts = delivery.attempts + result.attempts
+            record(
+                delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts: attempts)
         }
     }
 
@@ -144,8 +156,15 @@ final class DeliveryWorkers: Sendable {
     }
 
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
-    /// mean the token is gone.
-    static func outcome(_ result: DeliveryResult) -> DeliveryOutcome {
+    /// mean the token is gone; a transient failure (429, 5xx, a lost connection) is tried again
+    /// later, after 30 s doubled at each round (at most an hour, with jitter), until
+    /// ``maximumAttempts`` requests were made.
+    static func outcome(_ result: DeliveryResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
+        if result.status == .failed, result.transient, attempts < maximumAttempts {
+            let delay = min(3_600_000, 30_000 << min(attempts, 20))
+            let jittered = Int64.random(in: Int64(delay / 2)...Int64(delay))
+            return .retry(at: time + jittered, reason: result.reason ?? "transient failure")
+        }
         switch result.status {
         case .sent: return .sent(apnsID: result.apnsID)
         case .unregistered:
