@@ -11,7 +11,9 @@ public final class Gateway: Sendable {
 
     /// Starts everything `configuration` names: opens and migrates the database, reads the keys
     /// (wiped once parsed), listens, and starts the workers.
-    /// - Parameter logging: whether event lines go to standard error.
+    /// - Parameters:
+    ///   - configuration: what to run, as `serve --config` reads it.
+    ///   - logging: whether event lines go to standard error.
     /// - Throws: ``GatewayError`` naming what could not be set up.
     public init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
         let log = EventLog(enabled: logging)

@@ -5,7 +5,7 @@ extension PayloadContract {
     ///
     /// A custom member (any top-level member but `aps`, the contract's own members and the typed
     /// `media`) violates the rule when its name, or the name of a member nested in it at any
-    /// depth, looks like a link (``looksLikeLinkName(_:)``, or a name that is itself a link by
+    /// depth, looks like a link (it is, or ends in, `url`, `uri`, `link` or `href`, or is itself a link by
     /// ``isLink(_:)``), or when a string inside it is a link; unless the contract declares the
     /// top-level member, for every route or for this one, in `links` (it may hold links) or in
     /// `text` (plain text, never searched): a declaration exempts that member and everything in

@@ -22,7 +22,7 @@ extension MediaType {
     /// The type the first bytes of a file show.
     ///
     /// A file whose bytes 4 to 7 are `ftyp` is ISO-BMFF and nothing else: its box size must be a
-    /// multiple of 4 in ``fileTypeBoxSizes``, and its major brand alone decides (compatible
+    /// multiple of 4 from 16 to 4096, and its major brand alone decides (compatible
     /// brands are not read). Any other file is tried against the magic bytes of the table.
     /// - Throws: `PushSealError.Code.invalidPayload` for a format Apple does not attach (HEIC,
     ///   HEIF, AVIF, WebP, QuickTime: transcode it), a malformed `ftyp` box, or an unknown format.
