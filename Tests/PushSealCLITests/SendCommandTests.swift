@@ -102,6 +102,26 @@ struct SendCommandTests {
             Set(mock.requests().compactMap { $0["jwt"] as? String }).count == 1, "one provider token for 1,000 jobs")
     }
 
+    @Test("100 streams through the server's default 65,535-byte window and 100-stream limit: no push dropped")
+    func fullWindow() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory)
+        defer { mock.stop() }
+        let sealed = try world.encrypt(#"{"aps":{"alert":{"title":"Order","body":"Shipped"}}}"#).output
+            .trimmingCharacters(in: .newlines)
+        var input = ""
+        for index in 1...3_000 {
+            input += #"{"token":"\#(Self.token("00dd", index))","topic":"com.example.shop","sealed":\#(sealed)}"# + "\n"
+        }
+        let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        #expect(result.lines.count == 3_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        let requests = mock.requests()
+        let tokens = requests.compactMap { $0["token"] as? String }
+        #expect(tokens.count == 3_000 && Set(tokens).count == 3_000, "each push reached the server exactly once")
+        #expect(requests.allSatisfy { ($0["body"] as? String) == sealed }, "every body arrived whole")
+    }
+
     /// The parsed output lines of a `send` run.
     static func results(_ result: CLIRunner.Result) throws -> [JSONObject] {
         try result.lines.map { try #require(try JSONParser.parse($0).objectValue) }
