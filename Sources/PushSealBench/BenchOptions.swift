@@ -4,9 +4,11 @@
     import Darwin
 #endif
 
-/// `--cli PATH --python PATH --payload PATH --output PATH --batch-lines N [--suites-only yes]`.
+/// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
+/// [--suites-only yes]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
+    var gateway = ".build/release/pushseal-gateway"
     var python = ".build/interop-venv/bin/python"
     var payload = "examples/order-1.5k.json"
     var output = "bench/results.json"
@@ -20,6 +22,7 @@ struct BenchOptions {
             guard let value = iterator.next() else { break }
             switch flag {
             case "--cli": cli = value
+            case "--gateway": gateway = value
             case "--python": python = value
             case "--payload": payload = value
             case "--output": output = value

@@ -14,6 +14,7 @@ struct Report {
     let batch: CLIBench.BatchResult?
     let decrypt: CLIBench.DecryptResult?
     let send: SendBench.Result?
+    let gateway: GatewayBench.Result?
     let media: MediaBench.Result?
 
     static let floorTarget = 0.85
@@ -80,6 +81,15 @@ struct Report {
             lines.append(
                 "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
                     + "\(format(send.thirtyTwoStreams)) with 32")
+        }
+        if let gateway {
+            let ratio = send.map { gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1) }
+            lines.append(
+                "gateway: accepts \(format(gateway.acceptOneDevice)) pushes/s (one device each), "
+                    + "\(format(gateway.acceptTenDevices)) (a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s "
+                    + "to the mock (×\(format(ratio ?? 0, 2)) of send with 32 streams); accept to APNs p50 ≤ "
+                    + "\(format(gateway.latencyP50, 2)) s, p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS "
+                    + "\(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB")
         }
         if let media {
             let sealRatio = media.seal / media.sealFloor
@@ -153,6 +163,21 @@ struct Report {
                 JSONObject([
                     ("oneStreamPushesPerSecond", number(send.oneStream)),
                     ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
+                ]))
+        }
+        if let gateway {
+            object["gateway"] = .object(
+                JSONObject([
+                    ("acceptOneDevicePushesPerSecond", number(gateway.acceptOneDevice)),
+                    ("acceptTenDevicesPushesPerSecond", number(gateway.acceptTenDevices)),
+                    ("deliveriesPerSecond", number(gateway.deliveriesPerSecond)),
+                    (
+                        "deliveriesToSendRatio",
+                        send.map { number(gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1), 2) } ?? .null
+                    ),
+                    ("acceptToAPNsP50SecondsAtMost", number(gateway.latencyP50, 2)),
+                    ("acceptToAPNsP99SecondsAtMost", number(gateway.latencyP99, 2)),
+                    ("peakResidentBytes", .number(JSONNumber(gateway.peakResidentBytes))),
                 ]))
         }
         return object

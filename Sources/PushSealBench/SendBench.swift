@@ -20,24 +20,9 @@ enum SendBench {
         _ = ProcessBench.run(["rm", "-rf", directory])
         _ = ProcessBench.run(["mkdir", "-p", directory])
         defer { _ = ProcessBench.run(["rm", "-rf", directory]) }
-        let script = "interop/python/mock_apns.py"
-        let authKey = "\(directory)/AuthKey.p8"
-        let ready = "\(directory)/ready.json"
-        guard ProcessBench.run([python, script, "make-key", "--out", authKey]).status == 0,
-            let mock = ProcessBench.spawn([
-                python, script, "serve", "--auth-key", authKey, "--key-id", "BENCHKEY01", "--team-id", "BENCHTEAM1",
-                "--log", "/dev/null", "--ready", ready, "--cert-dir", directory, "--lifetime", "300",
-            ])
-        else { return nil }
+        guard let mock = MockAPNsProcess.start(python: python, directory: directory) else { return nil }
         defer { mock.stop() }
-        var waited = 0
-        while access(ready, F_OK) != 0 && waited < 200 {
-            usleep(50_000)
-            waited += 1
-        }
-        guard let info = readFile(ready).flatMap({ try? JSONParser.parse($0).objectValue }),
-            let port = info["port"]?.numberValue?.intValue, let certificate = info["certificate"]?.stringValue
-        else { return nil }
+        let (authKey, port, certificate) = (mock.authKey, mock.port, mock.certificate)
 
         let key = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519"])
         let publicKey = ProcessBench.run([cli, "keys", "public", ProcessBench.temporaryFile("send-key", key.output)])
@@ -59,7 +44,8 @@ enum SendBench {
         func rate(streams: Int, count: Int) -> Double {
             let run = ProcessBench.run(
                 [
-                    cli, "send", "--auth-key", authKey, "--key-id", "BENCHKEY01", "--team-id", "BENCHTEAM1",
+                    cli, "send", "--auth-key", authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
+                    MockAPNsProcess.teamID,
                     "--host", "https://127.0.0.1:\(port)", "--ca-file", certificate, "--concurrency", "\(streams)",
                     jobs(count),
                 ],

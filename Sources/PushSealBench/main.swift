@@ -46,6 +46,9 @@ let python = options.suitesOnly ? [:] : PythonPeerBench.run(python: options.pyth
 let batch = options.suitesOnly ? nil : CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
 let decrypt = CLIBench.decryptProcess(cli: options.cli, payload: payload)
 let send = options.suitesOnly ? nil : SendBench.run(cli: options.cli, python: options.python, payload: payload)
+let gateway =
+    options.suitesOnly
+    ? nil : GatewayBench.run(cli: options.cli, gateway: options.gateway, python: options.python, payload: payload)
 let media: MediaBench.Result?
 do {
     media = try MediaBench.run(cli: options.cli, python: options.python)
@@ -56,7 +59,7 @@ do {
 
 let report = Report(
     payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: suiteResults, python: python, batch: batch,
-    decrypt: decrypt, send: send, media: media)
+    decrypt: decrypt, send: send, gateway: gateway, media: media)
 print(report.table)
 report.write(to: options.output)
 print("results written to \(options.output)")
