@@ -12,7 +12,7 @@ internal import PushSealCore
 ///  "workers": 4}
 /// ```
 public struct GatewayConfiguration: Sendable {
-    /// The IPv4 address and port to listen on.
+    /// The IPv4 or IPv6 address to listen on (`listen` writes an IPv6 one in brackets).
     public let listenHost: String
     /// The port (0: any free one).
     public let listenPort: UInt16
@@ -61,9 +61,10 @@ public struct GatewayConfiguration: Sendable {
             at: .root)
         let listen = try Self.string(root, "listen", at: .root)
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
-            throw Self.invalid(JSONPath.root.member("listen"), "must be ADDRESS:PORT, as 127.0.0.1:8080")
+            throw Self.invalid(JSONPath.root.member("listen"), "must be ADDRESS:PORT, as 127.0.0.1:8080 or [::1]:8080")
         }
-        listenHost = String(listen[..<colon])
+        let host = listen[..<colon]
+        listenHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : String(host)
         listenPort = port
         let database = try Self.string(root, "database", at: .root)
         guard database.hasPrefix("sqlite:"), database.count > 7 else {

@@ -22,6 +22,20 @@ struct GatewayAPITests {
         #expect(text.contains("pushseal_gateway_queue_depth 0"))
     }
 
+    @Test("the gateway listens on an IPv6 address too (asked with curl: Foundation's client refuses [::1] URLs)")
+    func ipv6() throws {
+        let world = try GatewayWorld(listen: "[::1]:0")
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        let base = "http://[::1]:\(world.gateway.port)"
+        let health = try CLIRunner.run(executable: curl, ["-sg", "\(base)/healthz"], input: Data(), in: nil)
+        #expect(health.output == #"{"status":"ok"}"# + "\n")
+        let devices = try CLIRunner.run(
+            executable: curl,
+            ["-sg", "-H", "Authorization: Bearer \(world.adminToken)", "\(base)/v1/users/u1/devices"],
+            input: Data(), in: nil)
+        #expect(devices.output == #"{"devices":[]}"# + "\n")
+    }
+
     @Test("without a valid token: 401 and nothing else; without the scope: 403")
     func authentication() throws {
         let world = try GatewayWorld()

@@ -33,7 +33,11 @@ final class GatewayWorld: @unchecked Sendable {
         var errorPath: String? { json?["error"]?.objectValue?["path"]?.stringValue }
     }
 
-    init(contract: String? = nil) throws {
+    /// The host part of the API's URLs.
+    let host: String
+
+    init(contract: String? = nil, listen: String = "127.0.0.1:0") throws {
+        host = listen.hasPrefix("[") ? "[::1]" : "127.0.0.1"
         apns = try MockAPNs(in: directory)
         for suite in ["x25519", "p256"] {
             let made = try CLIRunner.run(
@@ -42,7 +46,7 @@ final class GatewayWorld: @unchecked Sendable {
         }
         if let contract { _ = try directory.write("contract.json", contract) }
         let configuration = """
-            {"listen": "127.0.0.1:0", "database": "sqlite:gateway.db",
+            {"listen": "\(listen)", "database": "sqlite:gateway.db",
              "sender_key_files": ["sender-x25519.jwk", "sender-p256.jwk"],
              "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
                       "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)", "sandbox": "\(apns.url)"},
@@ -73,7 +77,7 @@ final class GatewayWorld: @unchecked Sendable {
         _ method: String, _ path: String, json body: String? = nil, token: String? = nil,
         contentType: String? = "application/json", rawBody: Data? = nil
     ) throws -> Answer {
-        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(gateway.port)\(path)")))
+        var request = URLRequest(url: try #require(URL(string: "http://\(host):\(gateway.port)\(path)")))
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let data = rawBody ?? body.map({ Data($0.utf8) }) {

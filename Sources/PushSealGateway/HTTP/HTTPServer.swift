@@ -27,7 +27,7 @@ final class HTTPServer: @unchecked Sendable {
     private let maximumBodyBytes: Int
     private var daemon: OpaquePointer?
 
-    /// Binds `host:port` (an IPv4 address) and starts serving.
+    /// Binds `host` (an IPv4 or IPv6 address) and `port`, and starts serving.
     /// - Parameters:
     ///   - threads: the size of libmicrohttpd's thread pool.
     ///   - maximumBodyBytes: longer bodies are not kept; the handler sees ``HTTPRequest/bodyTooLarge``.
@@ -36,7 +36,8 @@ final class HTTPServer: @unchecked Sendable {
         self.maximumBodyBytes = maximumBodyBytes
         (listener, self.port) = try Self.listen(host: host, port: port)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        if host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let options: [any CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, listener,
             MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(max(1, threads)),
@@ -71,34 +72,50 @@ final class HTTPServer: @unchecked Sendable {
         self.daemon = nil
     }
 
-    /// A bound, listening, non-blocking IPv4 socket, and its port.
+    /// A bound, listening socket on `host` (an IPv4 address, or an IPv6 one), and its port.
     private static func listen(host: String, port: UInt16) throws -> (Int32, UInt16) {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            throw Failure(description: "listen: \(host) is not an IPv4 address")
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        let family: Int32
+        if host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+                throw Failure(description: "listen: \(host) is not an IPv6 address")
+            }
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
+            (length, family) = (socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+                throw Failure(description: "listen: \(host) is not an IPv4 or IPv6 address")
+            }
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
+            (length, family) = (socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
         }
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "listen: no socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
         }
         guard bound == 0, Glibc.listen(socket, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(socket)
-            throw Failure(description: "listen: cannot bind \(host):\(port): \(reason)")
+            throw Failure(description: "listen: cannot bind \(host) port \(port): \(reason)")
         }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var actual = sockaddr_storage()
+        var actualLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &actualLength) }
         }
-        return (socket, UInt16(bigEndian: actual.sin_port))
+        // sin_port and sin6_port are both the 2 bytes after the family.
+        let boundPort = withUnsafeBytes(of: &actual) { $0.load(fromByteOffset: 2, as: UInt16.self) }
+        return (socket, UInt16(bigEndian: boundPort))
     }
 
     /// One request being read.
