@@ -126,7 +126,7 @@ final class DeliveryWorkers: Sendable {
         for delivery in batch {
             if let expiration = delivery.expiration, expiration > 0, expiration * 1_000 < now {
                 record(delivery, .expired, attempts: delivery.attempts)
-            } else if isUnregistered(delivery) {
+            } else if delivery.tokenIsGone {
                 record(delivery, .unregistered(reason: "Unregistered", timestamp: nil), attempts: delivery.attempts)
             } else {
                 sending.append(delivery)
@@ -147,12 +147,6 @@ final class DeliveryWorkers: Sendable {
             record(
                 delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts: attempts)
         }
-    }
-
-    /// The device was marked unregistered (by another push's answer) while this one waited.
-    private func isUnregistered(_ delivery: OutboxDelivery) -> Bool {
-        guard let device = try? store.device(id: delivery.deviceID) else { return false }
-        return device.unregisteredAt != nil && device.token == delivery.token
     }
 
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`

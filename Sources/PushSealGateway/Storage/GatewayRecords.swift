@@ -62,6 +62,9 @@ struct OutboxDelivery: Sendable, Equatable {
     let attempts: Int
     /// When it was accepted, milliseconds since the epoch.
     let acceptedAt: Int64
+    /// True when, as it was claimed, its device was marked unregistered for this token (another
+    /// push's answer): it is not sent.
+    let tokenIsGone: Bool
 
     static func == (lhs: OutboxDelivery, rhs: OutboxDelivery) -> Bool { lhs.id == rhs.id }
 }

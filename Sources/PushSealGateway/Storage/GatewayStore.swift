@@ -34,7 +34,8 @@ protocol GatewayStore: Sendable {
     func push(id: String) throws -> PushRecord?
 
     /// Leases up to `limit` queued deliveries that are due at `time` for `leaseMilliseconds`;
-    /// a delivery whose lease ran out (its worker died) is due again.
+    /// a delivery whose lease ran out (its worker died) is due again. Each says whether its
+    /// device's token was marked gone meanwhile, so that the worker needs no query of its own.
     func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
         -> [OutboxDelivery]
     /// Extends to `until` the leases `owner` holds on deliveries still queued: a live worker keeps

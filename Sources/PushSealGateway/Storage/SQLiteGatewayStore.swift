@@ -195,10 +195,13 @@ final class SQLiteGatewayStore: GatewayStore {
         try database.transaction { sql in
             let rows = try sql.query(
                 """
-                SELECT id, push_id, device_id, token, environment, headers, body, expiration, attempts, accepted_at
-                FROM deliveries
-                WHERE status = 'queued' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-                ORDER BY next_attempt_at, id LIMIT ?
+                SELECT d.id, d.push_id, d.device_id, d.token, d.environment, d.headers, d.body, d.expiration,
+                    d.attempts, d.accepted_at,
+                    EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.token = d.token
+                            AND devices.unregistered_at IS NOT NULL)
+                FROM deliveries AS d
+                WHERE d.status = 'queued' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
+                ORDER BY d.next_attempt_at, d.id LIMIT ?
                 """, [.integer(time), .integer(time), .integer(Int64(limit))])
             var claimed: [OutboxDelivery] = []
             for row in rows {
@@ -211,7 +214,7 @@ final class SQLiteGatewayStore: GatewayStore {
                         id: row[0].integer ?? 0, pushID: row[1].text ?? "", deviceID: row[2].text ?? "",
                         token: row[3].text ?? "", environment: environment, headers: Self.headers(row[5].text ?? ""),
                         body: row[6].blob ?? [], expiration: row[7].integer, attempts: Int(row[8].integer ?? 0),
-                        acceptedAt: row[9].integer ?? 0))
+                        acceptedAt: row[9].integer ?? 0, tokenIsGone: row[10].integer == 1))
             }
             return claimed
         }
