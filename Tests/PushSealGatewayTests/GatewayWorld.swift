@@ -5,10 +5,6 @@ import Testing
 
 @testable import PushSealGateway
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A gateway running in this process over a temporary directory: its configuration, sender keys
 /// (X25519 and P-256), a mock APNs, an SQLite file, and an admin token; with an HTTP client.
 final class GatewayWorld: @unchecked Sendable {
@@ -18,21 +14,6 @@ final class GatewayWorld: @unchecked Sendable {
     let store: SQLiteGatewayStore
     /// A token with every scope.
     let adminToken: String
-
-    /// An answer of the API.
-    struct Answer {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-
-        /// The body as a JSON object.
-        var json: JSONObject? { try? JSONParser.parse(Array(body)).objectValue }
-        /// The error's code, for an error answer.
-        var errorCode: String? { json?["error"]?.objectValue?["code"]?.stringValue }
-        /// The error's path, for an error answer.
-        var errorPath: String? { json?["error"]?.objectValue?["path"]?.stringValue }
-    }
-
     /// The host part of the API's URLs.
     let host: String
 
@@ -76,39 +57,18 @@ final class GatewayWorld: @unchecked Sendable {
     func request(
         _ method: String, _ path: String, json body: String? = nil, token: String? = nil,
         contentType: String? = "application/json", rawBody: Data? = nil
-    ) throws -> Answer {
-        var request = URLRequest(url: try #require(URL(string: "http://\(host):\(gateway.port)\(path)")))
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let data = rawBody ?? body.map({ Data($0.utf8) }) {
-            request.httpBody = data
-            if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        }
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var answer: Answer?
-        nonisolated(unsafe) var failure: (any Error)?
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            if let response = response as? HTTPURLResponse {
-                var headers: [String: String] = [:]
-                for (name, value) in response.allHeaderFields {
-                    headers["\(name)".lowercased()] = "\(value)"
-                }
-                answer = Answer(status: response.statusCode, headers: headers, body: data ?? Data())
-            } else {
-                failure = error
-            }
-            done.signal()
-        }.resume()
-        done.wait()
-        if let failure { throw failure }
-        return try #require(answer)
+    ) throws -> GatewayHTTP.Answer {
+        try #require(
+            try GatewayHTTP.send(
+                method, "http://\(host):\(gateway.port)\(path)", body: rawBody ?? body.map { Data($0.utf8) },
+                token: token, contentType: contentType))
     }
 
     /// Registers a device of `user` whose key is a new store `store-<id>` made by the CLI, with
     /// the gateway's sender keys trusted; returns the answer.
     @discardableResult
     func registerDevice(_ id: String, user: String, suite: String = "x25519", token deviceToken: String) throws
-        -> Answer
+        -> GatewayHTTP.Answer
     {
         let store = "store-\(id)"
         _ = try CLIRunner.run(["keys", "init", "--store", store], in: directory.path)

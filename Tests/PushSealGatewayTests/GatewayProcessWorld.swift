@@ -1,0 +1,106 @@
+import Foundation
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// `pushseal-gateway` as a separate process, the way an operator runs it: a mock APNs, a sender
+/// key, a configuration on a free port, an admin token made by `token create`, and a device store
+/// that trusts the sender, registered as device `phone` of user `u` once the gateway runs. The
+/// process and the mock are stopped when the world goes away, whatever the test did.
+final class GatewayProcessWorld {
+    static let executable = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("pushseal-gateway")
+
+    let directory = TemporaryDirectory()
+    let apns: MockAPNs
+    let port: UInt16
+    let token: String
+    /// The device's public JWK.
+    let deviceKey: String
+    private(set) var process: Process?
+
+    /// - Parameter extra: more members of the configuration (`"workers": 2`).
+    init(extra: String = "") throws {
+        apns = try MockAPNs(in: directory)
+        _ = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "sender.jwk"], in: directory.path)
+        port = try Self.freePort()
+        _ = try directory.write(
+            "gateway.json",
+            """
+            {"listen": "127.0.0.1:\(port)", "database": "sqlite:gateway.db", "sender_key_files": ["sender.jwk"],
+             "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
+                      "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)"}, "ca_file": "\(apns.certificate)"}\(extra)}
+            """)
+        let made = try CLIRunner.run(
+            executable: Self.executable, ["token", "create", "--config", "gateway.json", "--scope", "admin"],
+            input: Data(), in: directory.path)
+        #expect(made.status == 0, "\(made.errors)")
+        token = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try CLIRunner.run(["keys", "init", "--store", "store"], in: directory.path)
+        deviceKey = try CLIRunner.run(["keys", "rotate", "--store", "store"], in: directory.path).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let sender = try CLIRunner.run(["keys", "public", "sender.jwk"], in: directory.path).output
+        _ = try CLIRunner.run(
+            ["keys", "import", "--store", "store", "--sender"], input: Data(sender.utf8), in: directory.path)
+    }
+
+    deinit {
+        kill(SIGKILL)
+        apns.stop()
+    }
+
+    /// Starts the gateway and waits until it answers `/healthz`.
+    func start() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--config", "gateway.json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        for _ in 0..<200 {
+            if try send("GET", "/healthz") == 200 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw GatewayError("the gateway did not start")
+    }
+
+    /// Sends `signal` to the gateway, if it runs, and waits for it to end.
+    func kill(_ signal: Int32) {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    /// Registers the device `phone` of user `u`; the status.
+    func registerDevice() throws -> Int? {
+        try send(
+            "PUT", "/v1/devices/phone",
+            #"{"user":"u","token":"\#(GatewayWorld.deviceToken("00aa", 1))","topic":"com.example.shop","environment":"production","key":\#(deviceKey)}"#
+        )
+    }
+
+    /// Sends a request with the admin token; the status, or nil when no answer came.
+    func send(_ method: String, _ path: String, _ body: String? = nil) throws -> Int? {
+        try GatewayHTTP.send(
+            method, "http://127.0.0.1:\(port)\(path)", body: body.map { Data($0.utf8) }, token: token)?.status
+    }
+
+    /// A port nobody listens on now.
+    static func freePort() throws -> UInt16 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let port: UInt16? = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                guard bind(socket, pointer, length) == 0, getsockname(socket, pointer, &length) == 0 else { return nil }
+                return UInt16(bigEndian: UnsafeRawPointer(pointer).load(fromByteOffset: 2, as: UInt16.self))
+            }
+        }
+        return try #require(port)
+    }
+}
