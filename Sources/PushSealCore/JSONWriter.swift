@@ -55,7 +55,6 @@ public enum JSONWriter {
             output.append(UInt8(ascii: "\""))
             return
         }
-        let hex = Array("0123456789abcdef".utf8)
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -65,8 +64,7 @@ public enum JSONWriter {
             case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x00..<0x20:
                 output.append(contentsOf: "\\u00".utf8)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
+                HexDigits.append(byte, to: &output)
             default: output.append(byte)
             }
         }

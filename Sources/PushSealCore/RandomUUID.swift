@@ -8,13 +8,11 @@ public enum RandomUUID {
         var bytes = SecureRandom.bytes(16)
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let digits = Array("0123456789abcdef")
-        var text = ""
+        var text: [UInt8] = []
         for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
+            HexDigits.append(byte, to: &text)
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -15,13 +15,13 @@ enum MediaCommand {
     /// name gives a URL that media-v1's URL rule accepts.
     static func placeholderURL(for object: String) -> String {
         let name = object.split(separator: "/").last.map(String.init) ?? "object"
-        let digits = Array("0123456789ABCDEF".utf8)
         var path: [UInt8] = []
         for byte in name.utf8 {
             if byte.isUnreserved {
                 path.append(byte)
             } else {
-                path += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+                path.append(UInt8(ascii: "%"))
+                HexDigits.append(byte, uppercase: true, to: &path)
             }
         }
         return "https://media.invalid/" + String(decoding: path, as: UTF8.self)

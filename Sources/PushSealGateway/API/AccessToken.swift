@@ -40,7 +40,7 @@ struct AccessTokenRecord: Sendable, Equatable {
 enum AccessTokens {
     /// A new token with `scopes`: the text to print once, and the record to store.
     static func make(scopes: Set<AccessScope>, at time: Int64) -> (text: String, record: AccessTokenRecord) {
-        let id = SecureRandom.bytes(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let id = HexDigits.lowercase(SecureRandom.bytes(8))
         var secret = SecureRandom.bytes(32)
         defer { SecureMemory.wipe(&secret) }
         let record = AccessTokenRecord(
@@ -61,12 +61,5 @@ enum AccessTokens {
     /// Whether `secret` is the one `record` was made with, compared in constant time.
     static func matches(_ secret: [UInt8], _ record: AccessTokenRecord) -> Bool {
         ConstantTime.equals(SHA256.hash(secret), record.secretHash)
-    }
-}
-
-extension String {
-    /// The text with zeros in front, up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
