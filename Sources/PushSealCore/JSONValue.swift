@@ -108,6 +108,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// The number of members.
     public var count: Int { members.count }
 
+    /// The name of the first member, in document order, that is not one of `known` (byte for
+    /// byte): what a format that refuses unknown members reports.
+    package func firstMember(notIn known: [String]) -> String? {
+        members.first { member in !known.contains { $0.isExactly(member.name) } }?.name
+    }
+
     /// Iterates the members in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: JSONValue)]> {
         members.makeIterator()

@@ -134,7 +134,7 @@ public struct GatewayConfiguration: Sendable {
     }
 
     private static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(GatewayError) {
-        for (name, _) in object where !known.contains(where: { $0.isExactly(name) }) {
+        if let name = object.firstMember(notIn: known) {
             throw invalid(path.member(name), "is not a configuration member (known: \(known.joined(separator: ", ")))")
         }
     }

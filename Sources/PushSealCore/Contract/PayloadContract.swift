@@ -134,7 +134,7 @@ public struct PayloadContract: Sendable {
     }
 
     private static func refuseUnknown(_ object: JSONObject, known: [String], at path: JSONPath) throws {
-        for (name, _) in object where !known.contains(where: { $0.isExactly(name) }) {
+        if let name = object.firstMember(notIn: known) {
             throw invalid(
                 path.member(name), "is not a member of the contract (known: \(known.joined(separator: ", ")))")
         }

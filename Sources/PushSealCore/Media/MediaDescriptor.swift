@@ -36,7 +36,7 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
     /// - Throws: ``MediaFailure`` with `media-insecure-url`, `media-too-large` or
     ///   `media-integrity`, naming the member.
     public init(json: JSONObject) throws(MediaFailure) {
-        for (name, _) in json where !Self.members.contains(where: { $0.isExactly(name) }) {
+        if let name = json.firstMember(notIn: Self.members) {
             throw MediaFailure(.integrity, "\(JSONPath.root.member("media").member(name)) is not a descriptor member")
         }
         guard let url = json["url"]?.stringValue else { throw MediaFailure(.integrity, "$.media.url must be a string") }

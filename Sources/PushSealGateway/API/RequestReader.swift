@@ -16,7 +16,7 @@ enum RequestReader {
 
     /// Refuses the first member of `object` not in `known`.
     static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(APIError) {
-        for (name, _) in object where !known.contains(where: { $0.isExactly(name) }) {
+        if let name = object.firstMember(notIn: known) {
             throw .invalid(path.member(name), "is not a member here (known: \(known.joined(separator: ", ")))")
         }
     }
