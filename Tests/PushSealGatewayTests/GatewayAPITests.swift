@@ -140,7 +140,14 @@ struct GatewayAPITests {
             "POST", "/v1/pushes", json: "{}", token: world.adminToken, contentType: "text/plain")
         #expect(text.status == 415)
         #expect(try world.request("GET", "/v2/anything", token: world.adminToken).status == 404)
-        #expect(try world.request("PATCH", "/v1/pushes", token: world.adminToken).status == 405)
+        let patch = try world.request("PATCH", "/v1/pushes", token: world.adminToken)
+        #expect(patch.status == 405 && patch.headers["allow"] == "POST", "405 says what is allowed")
+        #expect(
+            try world.request("POST", "/v1/devices/d", token: world.adminToken).headers["allow"] == "GET, PUT, DELETE")
+        let nobody = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"devices":["nobody"]},"payload":{"aps":{"badge":-1}}}"#,
+            token: world.adminToken)
+        #expect(nobody.status == 400 && nobody.errorPath == "$.payload", "checked even when no device matches")
     }
 
     @Test("a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again")

@@ -17,7 +17,10 @@ final class GatewayProcessWorld {
     let token: String
     /// The device's public JWK.
     let deviceKey: String
-    private(set) var process: Process?
+    /// The running gateway's process id, if one runs.
+    private(set) var pid: pid_t?
+    /// How the last gateway ended: its `waitpid` status.
+    private(set) var exitStatus: Int32?
 
     /// - Parameter extra: more members of the configuration (`"workers": 2`).
     init(extra: String = "") throws {
@@ -50,15 +53,32 @@ final class GatewayProcessWorld {
     }
 
     /// Starts the gateway and waits until it answers `/healthz`.
-    func start() throws {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--config", "gateway.json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+    /// - Parameter blocked: signals blocked in the child from the start, as a careless parent
+    ///   (a supervisor, a test runner) may leave them.
+    func start(blocking blocked: [Int32] = []) throws {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in blocked { sigaddset(&mask, signal) }
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let arguments = [Self.executable.path, "serve", "--config", directory.file("gateway.json")]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        guard posix_spawn(&child, Self.executable.path, &actions, &attributes, &argv, environ) == 0 else {
+            throw GatewayError("the gateway could not be started")
+        }
+        pid = child
         for _ in 0..<200 {
             if try send("GET", "/healthz") == 200 { return }
             Thread.sleep(forTimeInterval: 0.05)
@@ -66,11 +86,31 @@ final class GatewayProcessWorld {
         throw GatewayError("the gateway did not start")
     }
 
+    /// Sends `signal` to the gateway, if it runs.
+    func signal(_ signal: Int32) {
+        if let pid { Glibc.kill(pid, signal) }
+    }
+
+    /// Waits at most `seconds` for the gateway to end; whether it did.
+    func waitForExit(seconds: Double) -> Bool {
+        guard let child = pid else { return true }
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            var status: Int32 = 0
+            if waitpid(child, &status, WNOHANG) == child {
+                exitStatus = status
+                pid = nil
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return false
+    }
+
     /// Sends `signal` to the gateway, if it runs, and waits for it to end.
     func kill(_ signal: Int32) {
-        guard let process, process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        self.signal(signal)
+        _ = waitForExit(seconds: 60)
     }
 
     /// Registers the device `phone` of user `u`; the status.
