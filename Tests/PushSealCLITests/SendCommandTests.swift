@@ -122,6 +122,29 @@ struct SendCommandTests {
         #expect(requests.allSatisfy { ($0["body"] as? String) == sealed }, "every body arrived whole")
     }
 
+    @Test("request bodies unanswered at once stay within half the server's 65,535-byte window")
+    func flowControlBudget() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory)
+        defer { mock.stop() }
+        let body = String(repeating: "x", count: 1_300)
+        let sealed = try world.encrypt(#"{"aps":{"alert":{"title":"Order","body":"\#(body)"}}}"#).output
+            .trimmingCharacters(in: .newlines)
+        var input = ""
+        for index in 1...300 {
+            input += #"{"token":"\#(Self.token("00dd", index))","topic":"com.example.shop","sealed":\#(sealed)}"# + "\n"
+        }
+        let result = try world.run(mock.sendArguments + ["--concurrency", "64"], input: input)
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        let requests = mock.requests()
+        #expect(requests.count == 300)
+        // Without the budget, the headers of streams whose bodies wait for window credit arrive first.
+        let mostOpen = requests.compactMap { $0["streams_open"] as? Int }.max() ?? 0
+        #expect(
+            mostOpen * sealed.utf8.count <= 32_767, "\(mostOpen) bodies of \(sealed.utf8.count) bytes were open at once"
+        )
+    }
+
     /// The parsed output lines of a `send` run.
     static func results(_ result: CLIRunner.Result) throws -> [JSONObject] {
         try result.lines.map { try #require(try JSONParser.parse($0).objectValue) }

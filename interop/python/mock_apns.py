@@ -26,8 +26,11 @@ Failures are scripted by the device token's first four hex digits:
 With `--http1` it speaks HTTP/1.1 only (ALPN `http/1.1`) and answers every request 200: a
 server that is not APNs, which a client must refuse rather than use.
 
-Each request appends one JSON line to the log: token, status, reason, and a digest of the
-provider token (so tests can count how many distinct provider tokens were used).
+Each request appends one JSON line to the log: token, status, reason, a digest of the
+provider token (so tests can count how many distinct provider tokens were used), the body, the
+`apns-` and `content-type` headers, and `streams_open`, the requests begun on the connection and
+not yet answered when this one ended (this one included). The server keeps h2's defaults: at most
+100 concurrent streams and a 65,535-byte window, credited back once half of it is consumed.
 
     python mock_apns.py make-key --out AuthKey.p8
     python mock_apns.py serve --auth-key AuthKey.p8 --key-id KEY --team-id TEAM --log requests.jsonl \\
@@ -161,10 +164,12 @@ class Behaviour:
 
     def record(
         self, token: str, status: int, reason: str | None, authorization: str | None, body: bytes = b"",
-        headers: dict | None = None,
+        headers: dict | None = None, streams_open: int | None = None,
     ) -> None:
         digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
         entry = {"token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace")}
+        if streams_open is not None:
+            entry["streams_open"] = streams_open
         if headers is not None:
             entry["headers"] = {
                 name: value for name, value in headers.items() if name.startswith("apns-") or name == "content-type"
@@ -189,6 +194,8 @@ async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
                     streams[event.stream_id]["body"] += event.data
                     connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                 elif isinstance(event, h2.events.StreamEnded):
+                    # Requests begun and not yet answered, this one included.
+                    streams_open = len(streams)
                     stream = streams.pop(event.stream_id)
                     headers = stream["headers"]
                     status, answer = behaviour.answer(headers.get(":path", ""), headers, stream["body"])
@@ -205,7 +212,7 @@ async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
                         connection.send_data(event.stream_id, body[start : start + frame], end_stream=end_stream)
                     behaviour.record(
                         headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"),
-                        headers.get("authorization"), stream["body"], headers,
+                        headers.get("authorization"), stream["body"], headers, streams_open,
                     )
                 elif isinstance(event, h2.events.ConnectionTerminated):
                     writer.write(connection.data_to_send())
