@@ -12,11 +12,10 @@ import PushSealPrimitives
 /// one `pushseal decrypt --media-dir` that fetches and opens a 50 MB video from a local server.
 enum MediaBench {
     struct Result {
-        /// Megabytes of media per second.
-        let seal: Double
-        let sealFloor: Double
-        let open: Double
-        let openFloor: Double
+        /// Sealing the sample against its floor.
+        let seal: Stopwatch.Comparison
+        /// Opening the sample against its floor.
+        let open: Stopwatch.Comparison
         /// One decrypt that fetches the 50 MB video, when the server could be started.
         let fetch: CLIBench.DecryptResult?
     }
@@ -55,7 +54,9 @@ enum MediaBench {
             }
             _ = hasher.finalize()
         }
-        let (sealRate, sealFloorRate) = try Stopwatch.rates(seconds: 1, rounds: 2, seal, sealFloor)
+        let sealComparison = try CorePinning.onOneCore { _ in
+            try Stopwatch.compare(rounds: 11, roundSeconds: 0.2, seal, sealFloor)
+        }
         let sealedChunks = try chunks.enumerated().map { index, chunk in
             try AEAD.chaCha20Poly1305.seal(key: key, nonce: Self.nonce(index), aad: aad, plaintext: chunk)
         }
@@ -81,11 +82,10 @@ enum MediaBench {
             }
             _ = hasher.finalize()
         }
-        let (openRate, openFloorRate) = try Stopwatch.rates(seconds: 1, rounds: 2, open, openFloor)
-        let megabytes = Double(sampleLength) / 1_000_000
-        return Result(
-            seal: sealRate * megabytes, sealFloor: sealFloorRate * megabytes, open: openRate * megabytes,
-            openFloor: openFloorRate * megabytes, fetch: fetchVideo(cli: cli, python: python))
+        let openComparison = try CorePinning.onOneCore { _ in
+            try Stopwatch.compare(rounds: 11, roundSeconds: 0.2, open, openFloor)
+        }
+        return Result(seal: sealComparison, open: openComparison, fetch: fetchVideo(cli: cli, python: python))
     }
 
     private static func nonce(_ index: Int) -> [UInt8] {

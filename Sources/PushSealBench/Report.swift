@@ -16,6 +16,8 @@ struct Report {
     let send: SendBench.Result?
     let gateway: GatewayBench.Result?
     let media: MediaBench.Result?
+    /// Whether the measuring thread ran pinned to one core.
+    let pinnedCore: Bool
 
     static let floorTarget = 0.85
     static let pythonTarget = 1.5
@@ -37,23 +39,27 @@ struct Report {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
+    /// `median (lower quartile–upper quartile)` of a ratio.
+    private func ratioText(_ ratio: Spread) -> String {
+        "\(format(ratio.median, 2)) (\(format(ratio.lowerQuartile, 2))–\(format(ratio.upperQuartile, 2)))"
+    }
+
     var table: String {
         var lines = [
             "",
-            "suite/mode      seal/s  floor/s  ratio        open/s  floor/s  ratio        vs Python seal    open",
+            "suite/mode      seal/s  floor/s  ratio (IQR)            open/s  floor/s  ratio (IQR)            vs Python seal    open",
         ]
         for result in suites {
             let hpke = !result.name.hasPrefix("xchacha")
-            let sealRatio = result.seal / result.sealFloor
-            let openRatio = result.open / result.openFloor
             var line = result.name + String(repeating: " ", count: max(0, 13 - result.name.count))
-            line += pad(format(result.seal), 8) + pad(format(result.sealFloor), 9) + pad(format(sealRatio, 2), 7)
-            line += hpke ? " " + mark(sealRatio >= Self.floorTarget) : "  -  "
-            line += pad(format(result.open), 9) + pad(format(result.openFloor), 9) + pad(format(openRatio, 2), 7)
-            line += hpke ? " " + mark(openRatio >= Self.floorTarget) : "  -  "
+            for comparison in [result.seal, result.open] {
+                line += pad(format(comparison.rate), 8) + pad(format(comparison.floorRate), 9)
+                line += pad(ratioText(comparison.ratio), 18)
+                line += hpke ? " " + mark(comparison.ratio.median >= Self.floorTarget) : "  -  "
+            }
             if let peer = python[result.name] {
-                let sealSpeedup = result.seal / peer.seal
-                let openSpeedup = result.open / peer.open
+                let sealSpeedup = result.seal.rate / peer.seal
+                let openSpeedup = result.open.rate / peer.open
                 line += pad(format(sealSpeedup, 1) + "×", 10) + " " + mark(sealSpeedup >= Self.pythonTarget)
                 line += pad(format(openSpeedup, 1) + "×", 7) + " " + mark(openSpeedup >= Self.pythonTarget)
             } else {
@@ -62,8 +68,12 @@ struct Report {
             lines.append(line)
         }
         lines.append("")
+        let rounds = suites.first?.seal.ratio.count ?? 0
         lines.append(
-            "targets: HPKE seal and open ≥ \(Self.floorTarget) of the floor; every suite ≥ \(Self.pythonTarget)× Python"
+            "ratios: the median of \(rounds) paired rounds (product and floor back to back, in alternating order), "
+                + "with the interquartile range; measuring thread \(pinnedCore ? "pinned to one core" : "not pinned")")
+        lines.append(
+            "targets: HPKE seal and open ≥ \(Self.floorTarget) of the floor (median); every suite ≥ \(Self.pythonTarget)× Python"
         )
         if let batch {
             lines.append(
@@ -92,12 +102,13 @@ struct Report {
                     + "\(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB")
         }
         if let media {
-            let sealRatio = media.seal / media.sealFloor
-            let openRatio = media.open / media.openFloor
+            let megabytes = Double(MediaBench.sampleLength) / 1_000_000
             lines.append(
-                "media objects (8 MB): seal \(format(media.seal)) MB/s, floor \(format(media.sealFloor)), "
-                    + "ratio \(format(sealRatio, 2)) \(mark(sealRatio >= Self.mediaFloorTarget)); open \(format(media.open)) MB/s, "
-                    + "floor \(format(media.openFloor)), ratio \(format(openRatio, 2)) \(mark(openRatio >= Self.mediaFloorTarget))"
+                "media objects (8 MB): seal \(format(media.seal.rate * megabytes)) MB/s, floor "
+                    + "\(format(media.seal.floorRate * megabytes)), ratio \(ratioText(media.seal.ratio)) "
+                    + "\(mark(media.seal.ratio.median >= Self.mediaFloorTarget)); open \(format(media.open.rate * megabytes)) "
+                    + "MB/s, floor \(format(media.open.floorRate * megabytes)), ratio \(ratioText(media.open.ratio)) "
+                    + "\(mark(media.open.ratio.median >= Self.mediaFloorTarget))"
             )
             if let fetch = media.fetch {
                 let megabytes = Double(fetch.peakResidentBytes) / 1_048_576
@@ -115,16 +126,17 @@ struct Report {
     var json: JSONObject {
         var object = JSONObject()
         object["payloadBytes"] = .number(JSONNumber(payloadBytes))
+        object["pinnedToOneCore"] = .bool(pinnedCore)
         object["suites"] = .object(
             JSONObject(
                 suites.map { result in
                     var entry = JSONObject()
-                    entry["sealPerSecond"] = number(result.seal)
-                    entry["sealFloorPerSecond"] = number(result.sealFloor)
-                    entry["sealRatio"] = number(result.seal / result.sealFloor, 3)
-                    entry["openPerSecond"] = number(result.open)
-                    entry["openFloorPerSecond"] = number(result.openFloor)
-                    entry["openRatio"] = number(result.open / result.openFloor, 3)
+                    entry["sealPerSecond"] = number(result.seal.rate)
+                    entry["sealFloorPerSecond"] = number(result.seal.floorRate)
+                    entry["sealRatio"] = spread(result.seal.ratio)
+                    entry["openPerSecond"] = number(result.open.rate)
+                    entry["openFloorPerSecond"] = number(result.open.floorRate)
+                    entry["openRatio"] = spread(result.open.ratio)
                     if let peer = python[result.name] {
                         entry["pythonSealPerSecond"] = number(peer.seal)
                         entry["pythonOpenPerSecond"] = number(peer.open)
@@ -146,11 +158,14 @@ struct Report {
                 ]))
         }
         if let media {
+            let megabytes = Double(MediaBench.sampleLength) / 1_000_000
             var entry = JSONObject([
-                ("sealMegabytesPerSecond", number(media.seal)),
-                ("sealFloorMegabytesPerSecond", number(media.sealFloor)),
-                ("openMegabytesPerSecond", number(media.open)),
-                ("openFloorMegabytesPerSecond", number(media.openFloor)),
+                ("sealMegabytesPerSecond", number(media.seal.rate * megabytes)),
+                ("sealFloorMegabytesPerSecond", number(media.seal.floorRate * megabytes)),
+                ("sealRatio", spread(media.seal.ratio)),
+                ("openMegabytesPerSecond", number(media.open.rate * megabytes)),
+                ("openFloorMegabytesPerSecond", number(media.open.floorRate * megabytes)),
+                ("openRatio", spread(media.open.ratio)),
             ])
             if let fetch = media.fetch {
                 entry["fetchDecryptPeakResidentBytes"] = .number(JSONNumber(fetch.peakResidentBytes))
@@ -181,6 +196,16 @@ struct Report {
                 ]))
         }
         return object
+    }
+
+    /// A ratio's median, quartiles, extremes and number of rounds.
+    private func spread(_ ratio: Spread) -> JSONValue {
+        .object(
+            JSONObject([
+                ("median", number(ratio.median, 3)), ("lowerQuartile", number(ratio.lowerQuartile, 3)),
+                ("upperQuartile", number(ratio.upperQuartile, 3)), ("minimum", number(ratio.minimum, 3)),
+                ("maximum", number(ratio.maximum, 3)), ("rounds", .number(JSONNumber(ratio.count))),
+            ]))
     }
 
     private func number(_ value: Double, _ decimals: Int = 0) -> JSONValue {

@@ -1,39 +1,74 @@
-/// Rates measured the same way for the product and for its floor: the best of several rounds,
-/// each running the work for a fixed time, with product and floor rounds interleaved so that
-/// both see the same machine.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Times the bench's work. A product is judged against its floor in many short rounds, each
+/// running both for the same number of operations back to back (in alternating order), so that
+/// each round's ratio compares the two under the same machine state; the median of those ratios
+/// is steady where the best of a few long rounds was not.
 enum Stopwatch {
-    /// Operations per second of `work`, the best of `rounds` rounds of `seconds` each.
-    static func rate(seconds: Double = 0.3, rounds: Int = 3, _ work: () throws -> Void) rethrows -> Double {
-        var best = 0.0
-        for _ in 0..<rounds {
-            best = max(best, try round(seconds: seconds, work))
-        }
-        return best
+    /// A product against its floor: the median ratio with its spread, and the median rates.
+    struct Comparison {
+        /// The product's operations per second (median over the rounds).
+        let rate: Double
+        /// The floor's operations per second (median over the rounds).
+        let floorRate: Double
+        /// The product's rate over the floor's, one sample per round.
+        let ratio: Spread
     }
 
-    /// Interleaves rounds of `first` and `second`; returns the best rate of each.
-    static func rates(
-        seconds: Double = 0.3, rounds: Int = 4, _ first: () throws -> Void, _ second: () throws -> Void
-    ) rethrows -> (Double, Double) {
-        var best = (0.0, 0.0)
-        for _ in 0..<rounds {
-            best.0 = max(best.0, try round(seconds: seconds, first))
-            best.1 = max(best.1, try round(seconds: seconds, second))
+    /// Compares `product` with `floor` over `rounds` rounds of about `roundSeconds` each (both halves).
+    static func compare(
+        rounds: Int = 101, roundSeconds: Double = 0.03, _ product: () throws -> Void, _ floor: () throws -> Void
+    ) throws -> Comparison {
+        // As many operations per half-round as the floor runs in half the round's time.
+        let perHalf = max(1, Int(try calibrate(floor) * roundSeconds / 2))
+        var productRates: [Double] = []
+        var floorRates: [Double] = []
+        var ratios: [Double] = []
+        for index in 0..<rounds {
+            let productFirst = index % 2 == 0
+            let first = try time(perHalf, productFirst ? product : floor)
+            let second = try time(perHalf, productFirst ? floor : product)
+            let (productSeconds, floorSeconds) = productFirst ? (first, second) : (second, first)
+            productRates.append(Double(perHalf) / productSeconds)
+            floorRates.append(Double(perHalf) / floorSeconds)
+            ratios.append(floorSeconds / productSeconds)
         }
-        return best
+        return Comparison(
+            rate: Spread(productRates).median, floorRate: Spread(floorRates).median, ratio: Spread(ratios))
     }
 
-    private static func round(seconds duration: Double, _ work: () throws -> Void) rethrows -> Double {
+    /// Microseconds per call of `work`: the median of `rounds` rounds of `roundSeconds`.
+    static func microseconds(rounds: Int = 15, roundSeconds: Double = 0.02, _ work: () throws -> Void) rethrows
+        -> Double
+    {
+        let perRound = max(1, Int(try calibrate(work) * roundSeconds))
+        var samples: [Double] = []
+        for _ in 0..<rounds {
+            samples.append(try time(perRound, work) * 1_000_000 / Double(perRound))
+        }
+        return Spread(samples).median
+    }
+
+    /// A first estimate of `work`'s operations per second, after warming it up.
+    private static func calibrate(_ work: () throws -> Void) rethrows -> Double {
+        var count = 1
+        while true {
+            let seconds = try time(count, work)
+            if seconds >= 0.01 { return Double(count) / seconds }
+            count *= 2
+        }
+    }
+
+    /// Seconds taken by `count` calls of `work`.
+    private static func time(_ count: Int, _ work: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()
         let start = clock.now
-        var count = 0
-        var elapsed = 0.0
-        repeat {
-            for _ in 0..<16 { try work() }
-            count += 16
-            elapsed = seconds(since: start, clock)
-        } while elapsed < duration
-        return Double(count) / elapsed
+        for _ in 0..<count { try work() }
+        return seconds(since: start, clock)
     }
 
     /// Seconds elapsed on `clock` since `start`.

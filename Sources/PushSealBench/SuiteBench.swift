@@ -12,10 +12,8 @@ struct SuiteBench {
 
     struct Result {
         let name: String
-        let seal: Double
-        let sealFloor: Double
-        let open: Double
-        let openFloor: Double
+        let seal: Stopwatch.Comparison
+        let open: Stopwatch.Comparison
     }
 
     func run(payload: JSONObject) throws -> Result {
@@ -28,10 +26,9 @@ struct SuiteBench {
         let enc = sealed.envelope.base64URL
 
         let floor = try Floor(suite: suite, authenticated: authenticated, envelope: sealed.envelope)
-        let (seal, sealFloor) = try Stopwatch.rates({ _ = try encryptor.seal(payload) }, { try floor.seal() })
-        let (open, openFloor) = try Stopwatch.rates(
-            { _ = try Envelope(base64URL: enc).open(with: ring) }, { try floor.open(enc) })
-        return Result(name: name, seal: seal, sealFloor: sealFloor, open: open, openFloor: openFloor)
+        let seal = try Stopwatch.compare({ _ = try encryptor.seal(payload) }, { try floor.seal() })
+        let open = try Stopwatch.compare({ _ = try Envelope(base64URL: enc).open(with: ring) }, { try floor.open(enc) })
+        return Result(name: name, seal: seal, open: open)
     }
 }
 

@@ -20,26 +20,29 @@ print(
     "PushSeal bench — payload \(options.payload) (\(JSONWriter.bytes(.object(payload)).count) bytes), "
         + "crypto: \(cryptoBackendName)")
 
-print("primitive costs here:")
-for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
-    print("  \(name): \(Int(microseconds * 10) / 10) µs")
-}
-
-let setups: [SuiteBench] = [
-    SuiteBench(name: "x25519-base", suite: .x25519, authenticated: false),
-    SuiteBench(name: "x25519-auth", suite: .x25519, authenticated: true),
-    SuiteBench(name: "p256-base", suite: .p256, authenticated: false),
-    SuiteBench(name: "p256-auth", suite: .p256, authenticated: true),
-    SuiteBench(name: "xchacha-base", suite: .xChaCha, authenticated: false),
-]
-var suiteResults: [SuiteBench.Result] = []
-for setup in setups {
-    do {
-        suiteResults.append(try setup.run(payload: payload))
-    } catch {
-        printError("bench: \(setup.name) failed: \(error)\n")
-        exit(1)
+// The in-process measurements run pinned to one core; the processes started later are not.
+let (pinnedCore, suiteResults) = CorePinning.onOneCore { pinned in
+    print("primitive costs here (median):")
+    for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
+        print("  \(name): \(Int(microseconds * 10) / 10) µs")
     }
+    let setups: [SuiteBench] = [
+        SuiteBench(name: "x25519-base", suite: .x25519, authenticated: false),
+        SuiteBench(name: "x25519-auth", suite: .x25519, authenticated: true),
+        SuiteBench(name: "p256-base", suite: .p256, authenticated: false),
+        SuiteBench(name: "p256-auth", suite: .p256, authenticated: true),
+        SuiteBench(name: "xchacha-base", suite: .xChaCha, authenticated: false),
+    ]
+    var results: [SuiteBench.Result] = []
+    for setup in setups {
+        do {
+            results.append(try setup.run(payload: payload))
+        } catch {
+            printError("bench: \(setup.name) failed: \(error)\n")
+            exit(1)
+        }
+    }
+    return (pinned, results)
 }
 
 let python = options.suitesOnly ? [:] : PythonPeerBench.run(python: options.python, payloadPath: options.payload)
@@ -59,7 +62,7 @@ do {
 
 let report = Report(
     payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: suiteResults, python: python, batch: batch,
-    decrypt: decrypt, send: send, gateway: gateway, media: media)
+    decrypt: decrypt, send: send, gateway: gateway, media: media, pinnedCore: pinnedCore)
 print(report.table)
 report.write(to: options.output)
 print("results written to \(options.output)")
