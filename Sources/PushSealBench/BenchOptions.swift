@@ -5,7 +5,7 @@
 #endif
 
 /// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
-/// [--suites-only yes]`.
+/// [--suites-only yes] [--profile SUITE-MODE-OPERATION]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
     var gateway = ".build/release/pushseal-gateway"
@@ -15,6 +15,8 @@ struct BenchOptions {
     var batchLines = 20_000
     /// Only the primitives, the suites and one decrypt's RSS: for a second backend's rows.
     var suitesOnly = false
+    /// Only this work, 2,000 times, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
+    var profile: String?
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()
@@ -28,6 +30,7 @@ struct BenchOptions {
             case "--output": output = value
             case "--batch-lines": batchLines = Int(value) ?? batchLines
             case "--suites-only": suitesOnly = value == "yes"
+            case "--profile": profile = value
             default: printError("bench: ignoring unknown option \(flag)\n")
             }
         }

@@ -16,7 +16,15 @@ struct SuiteBench {
         let open: Stopwatch.Comparison
     }
 
-    func run(payload: JSONObject) throws -> Result {
+    /// The product's seal and open of `payload`, and the floor's, ready to run.
+    struct Work {
+        let seal: () throws -> Void
+        let sealFloor: () throws -> Void
+        let open: () throws -> Void
+        let openFloor: () throws -> Void
+    }
+
+    func work(payload: JSONObject) throws -> Work {
         let device = try PrivateKey.generate(suite: suite)
         let sender = authenticated ? try PrivateKey.generate(suite: suite) : nil
         let recipient: Recipient = device.publicKey.map { .publicKey($0) } ?? .sharedKey(device)
@@ -24,11 +32,17 @@ struct SuiteBench {
         let ring = KeyRing(deviceKeys: [device], trustedSenders: sender?.publicKey.map { [$0] } ?? [])
         let sealed = try encryptor.seal(payload)
         let enc = sealed.envelope.base64URL
-
         let floor = try Floor(suite: suite, authenticated: authenticated, envelope: sealed.envelope)
-        let seal = try Stopwatch.compare({ _ = try encryptor.seal(payload) }, { try floor.seal() })
-        let open = try Stopwatch.compare({ _ = try Envelope(base64URL: enc).open(with: ring) }, { try floor.open(enc) })
-        return Result(name: name, seal: seal, open: open)
+        return Work(
+            seal: { _ = try encryptor.seal(payload) }, sealFloor: { try floor.seal() },
+            open: { _ = try Envelope(base64URL: enc).open(with: ring) }, openFloor: { try floor.open(enc) })
+    }
+
+    func run(payload: JSONObject) throws -> Result {
+        let work = try work(payload: payload)
+        return Result(
+            name: name, seal: try Stopwatch.compare(work.seal, work.sealFloor),
+            open: try Stopwatch.compare(work.open, work.openFloor))
     }
 }
 

@@ -20,19 +20,42 @@ print(
     "PushSeal bench — payload \(options.payload) (\(JSONWriter.bytes(.object(payload)).count) bytes), "
         + "crypto: \(cryptoBackendName)")
 
+let setups: [SuiteBench] = [
+    SuiteBench(name: "x25519-base", suite: .x25519, authenticated: false),
+    SuiteBench(name: "x25519-auth", suite: .x25519, authenticated: true),
+    SuiteBench(name: "p256-base", suite: .p256, authenticated: false),
+    SuiteBench(name: "p256-auth", suite: .p256, authenticated: true),
+    SuiteBench(name: "xchacha-base", suite: .xChaCha, authenticated: false),
+]
+
+if let profile = options.profile {
+    // Under `valgrind --tool=callgrind`: one piece of work, nothing else.
+    let choices = try setups.flatMap { setup -> [(String, () throws -> Void)] in
+        let work = try setup.work(payload: payload)
+        return [
+            ("\(setup.name)-seal", work.seal), ("\(setup.name)-seal-floor", work.sealFloor),
+            ("\(setup.name)-open", work.open), ("\(setup.name)-open-floor", work.openFloor),
+        ]
+    }
+    let payloadBytes = JSONWriter.bytes(.object(payload))
+    let json: [(String, () throws -> Void)] = [
+        ("json-parse", { _ = try JSONParser.parse(payloadBytes) }),
+        ("json-write", { _ = JSONWriter.bytes(.object(payload)) }),
+    ]
+    guard let (_, work) = (choices + json).first(where: { $0.0 == profile }) else {
+        printError("bench: --profile takes one of \((choices + json).map(\.0).joined(separator: ", "))\n")
+        exit(2)
+    }
+    for _ in 0..<2_000 { try work() }
+    exit(0)
+}
+
 // The in-process measurements run pinned to one core; the processes started later are not.
 let (pinnedCore, suiteResults) = CorePinning.onOneCore { pinned in
     print("primitive costs here (median):")
     for (name, microseconds) in (try? PrimitiveCosts.measure(payload: payload)) ?? [] {
-        print("  \(name): \(Int(microseconds * 10) / 10) µs")
+        print("  \(name): \(Double(Int(microseconds * 10)) / 10) µs")
     }
-    let setups: [SuiteBench] = [
-        SuiteBench(name: "x25519-base", suite: .x25519, authenticated: false),
-        SuiteBench(name: "x25519-auth", suite: .x25519, authenticated: true),
-        SuiteBench(name: "p256-base", suite: .p256, authenticated: false),
-        SuiteBench(name: "p256-auth", suite: .p256, authenticated: true),
-        SuiteBench(name: "xchacha-base", suite: .xChaCha, authenticated: false),
-    ]
     var results: [SuiteBench.Result] = []
     for setup in setups {
         do {

@@ -40,6 +40,10 @@ public struct ExactText: Sendable, Hashable {
 extension String {
     /// True when `self` and `other` are the same UTF-8 bytes (not merely canonically equivalent).
     public func isExactly(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { mine.elementsEqual($0) }
+        }
+        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }

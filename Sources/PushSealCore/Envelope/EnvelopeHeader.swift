@@ -77,19 +77,19 @@ public struct EnvelopeHeader: Sendable, Hashable {
         let bytes: [UInt8]
         var offset = 0
 
-        mutating func byte(_ field: String) throws -> UInt8 {
+        mutating func byte(_ field: @autoclosure () -> String) throws -> UInt8 {
             guard offset < bytes.count else {
-                throw PushSealError(.malformedEnvelope, "envelope ends at byte \(offset), before its \(field)")
+                throw PushSealError(.malformedEnvelope, "envelope ends at byte \(offset), before its \(field())")
             }
             defer { offset += 1 }
             return bytes[offset]
         }
 
-        mutating func bytes(_ count: Int, _ field: String) throws -> [UInt8] {
+        mutating func bytes(_ count: Int, _ field: @autoclosure () -> String) throws -> [UInt8] {
             guard bytes.count - offset >= count else {
                 throw PushSealError(
                     .malformedEnvelope,
-                    "\(field) needs \(count) bytes at byte \(offset), only \(bytes.count - offset) remain")
+                    "\(field()) needs \(count) bytes at byte \(offset), only \(bytes.count - offset) remain")
             }
             defer { offset += count }
             return Array(bytes[offset..<offset + count])
