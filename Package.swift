@@ -20,7 +20,8 @@ import PackageDescription
 //   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
 //   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
 //   pushseal                     the executable: a five-line entry point
-//   CMicroHTTPD                  libmicrohttpd, the HTTP server library under the gateway
+//   CMicroHTTPD, CLibPQ          libmicrohttpd, the HTTP server library under the gateway, and libpq,
+//                                its PostgreSQL client
 //   PushSealGateway              `pushseal-gateway`: device registry, sealing per device, a durable
 //                                outbox delivered to APNs, over an HTTP API and a storage protocol
 //   pushseal-gateway             its executable
@@ -127,11 +128,17 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(
             name: "PushSealGateway",
             dependencies: [
                 "PushSealEncryptor", "PushSealDelivery", "PushSealCore", "PushSealPrimitives", "PushSealPOSIX",
                 .target(name: "CMicroHTTPD", condition: .linuxOnly), .target(name: "CSQLite", condition: .linuxOnly),
+                .target(name: "CLibPQ", condition: .linuxOnly),
             ]),
         .executableTarget(name: "pushseal-gateway", dependencies: ["PushSealGateway"]),
         .executableTarget(

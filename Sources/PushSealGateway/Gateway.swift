@@ -5,6 +5,10 @@ internal import PushSealDelivery
 public final class Gateway: Sendable {
     private let server: HTTPServer
     private let workers: DeliveryWorkers
+    #if canImport(CLibPQ)
+        /// Wakes the workers when another instance accepts a push (PostgreSQL only).
+        private let listener: OutboxListener?
+    #endif
 
     /// The port the API listens on.
     public var port: UInt16 { server.port }
@@ -49,6 +53,9 @@ public final class Gateway: Sendable {
             throw GatewayError("\(error)")
         }
         self.workers = workers
+        #if canImport(CLibPQ)
+            listener = (store as? PostgresGatewayStore).map { OutboxListener(pool: $0.pool) { workers.notify() } }
+        #endif
         workers.start()
         log.write("started", [("port", .number(JSONNumber(Int(server.port))))])
     }
@@ -57,6 +64,9 @@ public final class Gateway: Sendable {
     /// queued), then stops the server.
     public func stop() {
         server.stopAccepting()
+        #if canImport(CLibPQ)
+            listener?.stop()
+        #endif
         workers.stop()
         server.stop()
     }
@@ -64,11 +74,21 @@ public final class Gateway: Sendable {
     /// The store the configuration names, migrated.
     static func openStore(_ configuration: GatewayConfiguration) throws(GatewayError) -> any GatewayStore {
         do {
-            let store = try SQLiteGatewayStore(path: configuration.databasePath)
+            let store: any GatewayStore
+            switch configuration.database {
+            case .sqlite(let path):
+                store = try SQLiteGatewayStore(path: path)
+            case .postgres(let url, let passwordFile, let connections):
+                #if canImport(CLibPQ)
+                    store = PostgresGatewayStore(url: url, passwordFile: passwordFile, connections: connections)
+                #else
+                    throw GatewayError("this build has no PostgreSQL client (libpq)")
+                #endif
+            }
             try store.migrate()
             return store
         } catch {
-            throw GatewayError("database \(configuration.databasePath): \(error)")
+            throw GatewayError("database \(configuration.database): \(error)")
         }
     }
 }

@@ -59,7 +59,7 @@ public enum GatewayCommand {
             return 0
         case ["migrate"]:
             _ = try Gateway.openStore(configuration)
-            print("pushseal-gateway: \(configuration.databasePath) is at the current schema")
+            print("pushseal-gateway: \(configuration.database) is at the current schema")
             return 0
         case ["token", "create"]:
             var scopes = Set<AccessScope>()

@@ -11,13 +11,17 @@ internal import PushSealCore
 ///           "topics": ["com.example.shop"]},
 ///  "workers": 4}
 /// ```
+///
+/// `"database"` is `sqlite:FILE` or `postgres://USER@HOST:PORT/DATABASE`; with PostgreSQL,
+/// `database_password_file` names a `.pgpass` file (else libpq reads `PGPASSFILE`) and
+/// `database_connections` bounds the pool (2 to 200; the workers plus 4 by default).
 public struct GatewayConfiguration: Sendable {
     /// The IPv4 or IPv6 address to listen on (`listen` writes an IPv6 one in brackets).
     public let listenHost: String
     /// The port (0: any free one).
     public let listenPort: UInt16
-    /// The SQLite file.
-    public let databasePath: String
+    /// The database: a SQLite file, or PostgreSQL.
+    public let database: GatewayDatabase
     /// The sender's private JWK files, at most one per suite.
     public let senderKeyFiles: [String]
     /// The APNs `.p8` file.
@@ -57,8 +61,11 @@ public struct GatewayConfiguration: Sendable {
             throw GatewayError("\(path) is not JSON: \(error)")
         }
         try Self.refuseUnknown(
-            root, ["listen", "database", "sender_key_files", "apns", "workers", "contract_file", "lease_seconds"],
-            at: .root)
+            root,
+            [
+                "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
+                "workers", "contract_file", "lease_seconds",
+            ], at: .root)
         let listen = try Self.string(root, "listen", at: .root)
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
             throw Self.invalid(JSONPath.root.member("listen"), "must be ADDRESS:PORT, as 127.0.0.1:8080 or [::1]:8080")
@@ -66,11 +73,6 @@ public struct GatewayConfiguration: Sendable {
         let host = listen[..<colon]
         listenHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : String(host)
         listenPort = port
-        let database = try Self.string(root, "database", at: .root)
-        guard database.hasPrefix("sqlite:"), database.count > 7 else {
-            throw Self.invalid(JSONPath.root.member("database"), "must be sqlite:FILE (postgres is not supported yet)")
-        }
-        databasePath = resolve(String(database.dropFirst(7)))
         guard case .array(let senders)? = root["sender_key_files"], !senders.isEmpty,
             senders.allSatisfy({ $0.stringValue != nil })
         else {
@@ -124,6 +126,21 @@ public struct GatewayConfiguration: Sendable {
             leaseSeconds = seconds
         }
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
+        let connections: Int
+        switch root["database_connections"] {
+        case nil: connections = workers + 4
+        case let value?:
+            guard let count = value.numberValue?.intValue, (2...200).contains(count) else {
+                throw Self.invalid(JSONPath.root.member("database_connections"), "must be an integer from 2 to 200")
+            }
+            connections = count
+        }
+        let passwordFile =
+            root["database_password_file"] == nil
+            ? nil : resolve(try Self.string(root, "database_password_file", at: .root))
+        database = try GatewayDatabase.parse(
+            try Self.string(root, "database", at: .root), passwordFile: passwordFile, connections: connections,
+            resolve: resolve)
     }
 
     private static func string(_ object: JSONObject, _ name: String, at path: JSONPath) throws(GatewayError) -> String {

@@ -82,5 +82,6 @@ struct APIError: Error, Sendable {
 
     /// 503: the database cannot be used; retry later.
     static let unavailable = APIError(
-        status: 503, code: "unavailable", message: "the gateway cannot reach its database; retry later", path: nil)
+        status: 503, headers: [("Retry-After", "1")], code: "unavailable",
+        message: "the gateway cannot reach its database; retry later", path: nil)
 }

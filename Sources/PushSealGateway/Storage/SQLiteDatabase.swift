@@ -10,30 +10,7 @@ internal import Synchronization
 /// parameters; no value is ever spliced into SQL.
 final class SQLiteDatabase: Sendable {
     /// A column or parameter value.
-    enum Value: Sendable, Equatable {
-        case null
-        case integer(Int64)
-        case text(String)
-        case blob([UInt8])
-
-        /// The integer, if this is one.
-        var integer: Int64? {
-            if case .integer(let value) = self { return value }
-            return nil
-        }
-
-        /// The text, if this is text.
-        var text: String? {
-            if case .text(let value) = self { return value }
-            return nil
-        }
-
-        /// The bytes, if this is a blob.
-        var blob: [UInt8]? {
-            if case .blob(let value) = self { return value }
-            return nil
-        }
-    }
+    typealias Value = DatabaseValue
 
     /// A failure, with SQLite's message (never a value that was bound).
     struct Failure: Error, CustomStringConvertible {

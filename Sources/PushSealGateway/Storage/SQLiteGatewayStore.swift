@@ -53,19 +53,19 @@ final class SQLiteGatewayStore: GatewayStore {
     func addAccessToken(_ token: AccessTokenRecord) throws {
         try database.query(
             "INSERT INTO access_tokens (id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?)",
-            [.text(token.id), .blob(token.secretHash), .text(Self.text(token.scopes)), .integer(token.createdAt)])
+            [.text(token.id), .blob(token.secretHash), .text(token.scopesText), .integer(token.createdAt)])
     }
 
     func accessToken(id: String) throws -> AccessTokenRecord? {
         try database.query(
             "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens WHERE id = ?", [.text(id)]
-        ).first.map(Self.accessToken)
+        ).first.map(AccessTokenRecord.init(row:))
     }
 
     func accessTokens() throws -> [AccessTokenRecord] {
         try database.query(
             "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens ORDER BY created_at, id"
-        ).map(Self.accessToken)
+        ).map(AccessTokenRecord.init(row:))
     }
 
     func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
@@ -77,17 +77,6 @@ final class SQLiteGatewayStore: GatewayStore {
                 [.integer(time), .text(id)])
             return true
         }
-    }
-
-    private static func text(_ scopes: Set<AccessScope>) -> String {
-        scopes.sorted().map(\.rawValue).joined(separator: " ")
-    }
-
-    private static func accessToken(_ row: [SQLiteDatabase.Value]) -> AccessTokenRecord {
-        AccessTokenRecord(
-            id: row[0].text ?? "", secretHash: row[1].blob ?? [],
-            scopes: Set((row[2].text ?? "").split(separator: " ").compactMap { AccessScope(rawValue: String($0)) }),
-            createdAt: row[3].integer ?? 0, revokedAt: row[4].integer)
     }
 
     // MARK: Devices
@@ -112,7 +101,7 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func device(id: String) throws -> Device? {
-        try database.query("\(Self.deviceColumns) WHERE id = ?", [.text(id)]).first.flatMap(Self.device)
+        try database.query("\(Device.selectColumns) WHERE id = ?", [.text(id)]).first.flatMap(Device.init(row:))
     }
 
     func deleteDevice(id: String) throws -> Bool {
@@ -127,18 +116,8 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func devices(user: String) throws -> [Device] {
-        try database.query("\(Self.deviceColumns) WHERE user_id = ? ORDER BY id", [.text(user)]).compactMap(Self.device)
-    }
-
-    private static let deviceColumns =
-        "SELECT id, user_id, token, topic, environment, public_key, registered_at, unregistered_at FROM devices"
-
-    private static func device(_ row: [SQLiteDatabase.Value]) -> Device? {
-        guard let environment = row[4].text.flatMap(APNsEnvironment.init(rawValue:)) else { return nil }
-        return Device(
-            id: row[0].text ?? "", user: row[1].text ?? "", token: row[2].text ?? "", topic: row[3].text ?? "",
-            environment: environment, publicKeyJWK: row[5].text ?? "", registeredAt: row[6].integer ?? 0,
-            unregisteredAt: row[7].integer)
+        try database.query("\(Device.selectColumns) WHERE user_id = ? ORDER BY id", [.text(user)]).compactMap(
+            Device.init(row:))
     }
 
     // MARK: Pushes and the outbox
@@ -163,7 +142,7 @@ final class SQLiteGatewayStore: GatewayStore {
                     """,
                     [
                         .text(id), .text(delivery.device.id), .text(delivery.device.token),
-                        .text(delivery.device.environment.rawValue), .text(Self.text(delivery.headers)),
+                        .text(delivery.device.environment.rawValue), .text(OutboxHeaders.text(delivery.headers)),
                         .blob(delivery.body), delivery.expiration.map { .integer($0) } ?? .null, .integer(time),
                         .integer(time),
                     ])
@@ -180,11 +159,7 @@ final class SQLiteGatewayStore: GatewayStore {
             let deliveries = try sql.query(
                 "SELECT device_id, status, apns_id, reason, attempts FROM deliveries WHERE push_id = ? ORDER BY id",
                 [.text(id)]
-            ).map { row in
-                DeliveryState(
-                    deviceID: row[0].text ?? "", status: row[1].text.flatMap(DeliveryStatus.init(rawValue:)) ?? .queued,
-                    apnsID: row[2].text, reason: row[3].text, attempts: Int(row[4].integer ?? 0))
-            }
+            ).map(DeliveryState.init(row:))
             return PushRecord(id: id, acceptedAt: accepted[0].integer ?? 0, deliveries: deliveries)
         }
     }
@@ -205,16 +180,11 @@ final class SQLiteGatewayStore: GatewayStore {
                 """, [.integer(time), .integer(time), .integer(Int64(limit))])
             var claimed: [OutboxDelivery] = []
             for row in rows {
-                guard let environment = row[4].text.flatMap(APNsEnvironment.init(rawValue:)) else { continue }
+                guard let delivery = OutboxDelivery(row: row) else { continue }
                 try sql.query(
                     "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?",
                     [.text(owner), .integer(time + leaseMilliseconds), row[0]])
-                claimed.append(
-                    OutboxDelivery(
-                        id: row[0].integer ?? 0, pushID: row[1].text ?? "", deviceID: row[2].text ?? "",
-                        token: row[3].text ?? "", environment: environment, headers: Self.headers(row[5].text ?? ""),
-                        body: row[6].blob ?? [], expiration: row[7].integer, attempts: Int(row[8].integer ?? 0),
-                        acceptedAt: row[9].integer ?? 0, tokenIsGone: row[10].integer == 1))
+                claimed.append(delivery)
             }
             return claimed
         }
@@ -228,43 +198,12 @@ final class SQLiteGatewayStore: GatewayStore {
 
     func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws {
         try database.transaction { sql in
-            let id = SQLiteDatabase.Value.integer(delivery.id)
-            let count = SQLiteDatabase.Value.integer(Int64(attempts))
-            switch outcome {
-            case .sent(let apnsID):
-                try sql.query(
-                    "UPDATE deliveries SET status = 'sent', apns_id = ?, reason = NULL, attempts = ?, finished_at = ?, "
-                        + "lease_owner = NULL, lease_until = NULL WHERE id = ?",
-                    [apnsID.map { .text($0) } ?? .null, count, .integer(time), id])
-            case .failed(let reason):
-                try finish(sql, id, status: .failed, reason: reason, attempts: count, at: time)
-            case .expired:
-                try finish(sql, id, status: .expired, reason: "Expired", attempts: count, at: time)
-            case .retry(let due, let reason):
-                try sql.query(
-                    "UPDATE deliveries SET reason = ?, attempts = ?, next_attempt_at = ?, lease_owner = NULL, "
-                        + "lease_until = NULL WHERE id = ?", [.text(reason), count, .integer(due), id])
-            case .unregistered(let reason, let timestamp):
-                try finish(sql, id, status: .unregistered, reason: reason, attempts: count, at: time)
-                // A device that registered after APNs' timestamp (or after this push) keeps its token.
-                try sql.query(
-                    "UPDATE devices SET unregistered_at = ? WHERE id = ? AND token = ? AND registered_at <= ?",
-                    [
-                        .integer(time), .text(delivery.deviceID), .text(delivery.token),
-                        .integer(timestamp ?? delivery.acceptedAt),
-                    ])
+            for (statement, parameters) in OutboxFinish.statements(
+                delivery, outcome, attempts: attempts, at: time, placeholder: { "?\($0)" })
+            {
+                try sql.query(statement, parameters)
             }
         }
-    }
-
-    private func finish(
-        _ sql: SQLiteDatabase.Transaction, _ id: SQLiteDatabase.Value,
-        status: DeliveryStatus, reason: String, attempts: SQLiteDatabase.Value, at time: Int64
-    ) throws {
-        try sql.query(
-            "UPDATE deliveries SET status = ?, reason = ?, attempts = ?, finished_at = ?, lease_owner = NULL, "
-                + "lease_until = NULL WHERE id = ?",
-            [.text(status.rawValue), .text(reason), attempts, .integer(time), id])
     }
 
     func statistics() throws -> GatewayStatistics {
@@ -281,21 +220,6 @@ final class SQLiteGatewayStore: GatewayStore {
             statistics.activeDevices = Int(devices.first?[0].integer ?? 0)
             statistics.unregisteredDevices = Int(devices.first?[1].integer ?? 0)
             return statistics
-        }
-    }
-
-    /// Headers as stored: a JSON array of `[name, value]` pairs.
-    private static func text(_ headers: [(name: String, value: String)]) -> String {
-        JSONWriter.string(.array(headers.map { .array([.string($0.name), .string($0.value)]) }))
-    }
-
-    private static func headers(_ text: String) -> [(name: String, value: String)] {
-        guard case .array(let pairs)? = try? JSONParser.parse(text) else { return [] }
-        return pairs.compactMap { pair in
-            guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue,
-                let value = parts[1].stringValue
-            else { return nil }
-            return (name, value)
         }
     }
 }

@@ -1,0 +1,162 @@
+#if canImport(CLibPQ)
+    internal import CLibPQ
+    internal import PushSealCore
+
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+
+    /// One connection to PostgreSQL through libpq, used by one caller at a time: the pool hands it
+    /// over under its lock, which is what makes it Sendable. Statements always send their values
+    /// as parameters, never spliced into SQL; integers and text go as text, blobs as binary, and
+    /// results come back as text, typed by column.
+    final class PostgresConnection: @unchecked Sendable {
+        /// A failure, with PostgreSQL's message (never a parameter's value); `connectionLost`
+        /// when the connection itself is gone, so that the pool drops it.
+        struct Failure: Error, CustomStringConvertible {
+            /// What libpq or the server said.
+            let description: String
+            /// True when the connection no longer works.
+            let connectionLost: Bool
+        }
+
+        private let handle: OpaquePointer
+
+        /// Connects to `url` (a `postgres://` URL without a password), reading the password, if
+        /// one is needed, from `passwordFile` (PostgreSQL's `.pgpass` format) or `PGPASSFILE`.
+        /// Gives up after `timeoutSeconds`.
+        init(url: String, passwordFile: String?, timeoutSeconds: Int) throws {
+            // Notices ("relation already exists, skipping") would go to standard error, outside the log.
+            var keywords = ["dbname", "connect_timeout", "application_name", "options"]
+            var values = [url, String(max(2, timeoutSeconds)), "pushseal-gateway", "-c client_min_messages=warning"]
+            if let passwordFile {
+                keywords.append("passfile")
+                values.append(passwordFile)
+            }
+            let connection = Self.withCStrings(keywords) { keywords in
+                Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+            }
+            guard let connection else { throw Failure(description: "out of memory", connectionLost: true) }
+            guard PQstatus(connection) == CONNECTION_OK else {
+                let message = Self.message(PQerrorMessage(connection))
+                PQfinish(connection)
+                throw Failure(description: message, connectionLost: true)
+            }
+            handle = connection
+        }
+
+        deinit { PQfinish(handle) }
+
+        /// True while the connection works.
+        var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+
+        /// Runs SQL without parameters, possibly several statements (migrations, `LISTEN`).
+        func execute(_ sql: String) throws {
+            guard let result = PQexec(handle, sql) else { throw failure() }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+        }
+
+        /// Runs one statement with `parameters` ($1, $2, …); the rows it returns.
+        @discardableResult
+        func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+            var texts: [[UInt8]?] = []
+            var formats: [Int32] = []
+            for parameter in parameters {
+                switch parameter {
+                case .null: texts.append(nil); formats.append(0)
+                case .integer(let value): texts.append(Array(String(value).utf8) + [0]); formats.append(0)
+                case .text(let value): texts.append(Array(value.utf8) + [0]); formats.append(0)
+                case .blob(let value): texts.append(value); formats.append(1)
+                }
+            }
+            let lengths = texts.map { Int32($0?.count ?? 0) }
+            let result = Self.withPointers(texts) { pointers in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
+            }
+            guard let result else { throw failure() }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+            return (0..<PQntuples(result)).map { row in
+                (0..<PQnfields(result)).map { column in Self.value(result, row, column) }
+            }
+        }
+
+        /// Waits up to `timeoutMilliseconds` for a `NOTIFY` on a channel this connection listens
+        /// to; true when one (or more) came.
+        func waitForNotification(timeoutMilliseconds: Int32) throws -> Bool {
+            if try drainNotifications() { return true }
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard descriptor.fd >= 0 else { throw failure() }
+            let ready = poll(&descriptor, 1, timeoutMilliseconds)
+            guard ready > 0 else { return false }
+            guard PQconsumeInput(handle) == 1 else { throw failure() }
+            return try drainNotifications()
+        }
+
+        private func drainNotifications() throws -> Bool {
+            var any = false
+            while let notification = PQnotifies(handle) {
+                PQfreemem(notification)
+                any = true
+            }
+            return any
+        }
+
+        private static func value(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> DatabaseValue {
+            guard PQgetisnull(result, row, column) == 0, let text = PQgetvalue(result, row, column) else {
+                return .null
+            }
+            switch PQftype(result, column) {
+            case 16: return .integer(text.pointee == UInt8(ascii: "t") ? 1 : 0)  // bool
+            case 20, 21, 23: return .integer(Int64(String(cString: text)) ?? 0)  // int8, int2, int4
+            case 17:  // bytea, as text: \x and hex digits
+                var count = 0
+                guard let bytes = PQunescapeBytea(text, &count) else { return .blob([]) }
+                defer { PQfreemem(bytes) }
+                return .blob(Array(UnsafeBufferPointer(start: bytes, count: count)))
+            default: return .text(String(cString: text))
+            }
+        }
+
+        private func failure(_ result: OpaquePointer? = nil) -> Failure {
+            let message = result.flatMap { PQresultErrorMessage($0) } ?? PQerrorMessage(handle)
+            return Failure(description: Self.message(message), connectionLost: PQstatus(handle) != CONNECTION_OK)
+        }
+
+        /// libpq's message on one line.
+        private static func message(_ text: UnsafePointer<CChar>?) -> String {
+            let message = text.map { String(cString: $0) } ?? "unknown error"
+            return message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
+
+        private static func withCStrings<Result>(
+            _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+        ) -> Result {
+            let copies = strings.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            var pointers = copies.map { UnsafePointer($0) } + [nil]
+            return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress.map { UnsafePointer($0) }) }
+        }
+
+        private static func withPointers<Result>(
+            _ buffers: [[UInt8]?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+        ) -> Result {
+            let copies: [UnsafeMutablePointer<CChar>?] = buffers.map { buffer in
+                guard let buffer else { return nil }
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, buffer.count))
+                buffer.withUnsafeBytes { bytes in
+                    if let base = bytes.baseAddress {
+                        UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count)
+                    }
+                }
+                return copy
+            }
+            defer { copies.forEach { $0?.deallocate() } }
+            var pointers = copies.map { $0.map { UnsafePointer($0) } }
+            return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress.map { UnsafePointer($0) }) }
+        }
+    }
+#endif

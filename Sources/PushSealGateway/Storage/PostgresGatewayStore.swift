@@ -1,0 +1,251 @@
+#if canImport(CLibPQ)
+    internal import PushSealCore
+
+    /// ``GatewayStore`` on PostgreSQL (`"database": "postgres://user@host:port/db"`), shared by
+    /// any number of gateway instances: deliveries are claimed with `FOR UPDATE SKIP LOCKED` under
+    /// a lease, so two instances never hold the same delivery, and an instance that died leaves
+    /// its leases to run out. Accepting a push sends `NOTIFY pushseal_outbox`, which wakes idle
+    /// workers everywhere (``OutboxListener``); polling remains the fallback.
+    final class PostgresGatewayStore: GatewayStore {
+        /// The channel of outbox notifications.
+        static let channel = "pushseal_outbox"
+
+        /// The advisory lock key that serializes migrations (any constant the gateway alone uses).
+        private static let migrationLock: Int64 = 0x7073_6777_6d69_6772
+
+        let pool: PostgresPool
+
+        /// A store on `url` with at most `connections` connections.
+        init(url: String, passwordFile: String?, connections: Int) {
+            pool = PostgresPool(url: url, passwordFile: passwordFile, size: connections)
+        }
+
+        /// The migrations, in order: the schema version is the count applied.
+        static let migrations: [String] = [
+            """
+            CREATE TABLE access_tokens (
+                id TEXT PRIMARY KEY, secret_hash BYTEA NOT NULL, scopes TEXT NOT NULL,
+                created_at BIGINT NOT NULL, revoked_at BIGINT);
+            CREATE TABLE devices (
+                id TEXT PRIMARY KEY, user_id TEXT NOT NULL, token TEXT NOT NULL, topic TEXT NOT NULL,
+                environment TEXT NOT NULL, public_key TEXT NOT NULL,
+                registered_at BIGINT NOT NULL, unregistered_at BIGINT);
+            CREATE INDEX devices_by_user ON devices (user_id, id);
+            CREATE TABLE pushes (
+                id TEXT PRIMARY KEY, idempotency_key TEXT UNIQUE, accepted_at BIGINT NOT NULL);
+            CREATE TABLE deliveries (
+                id BIGSERIAL PRIMARY KEY, push_id TEXT NOT NULL REFERENCES pushes (id), device_id TEXT NOT NULL,
+                token TEXT NOT NULL, environment TEXT NOT NULL, headers TEXT NOT NULL, body BYTEA NOT NULL,
+                expiration BIGINT, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL, lease_owner TEXT, lease_until BIGINT,
+                apns_id TEXT, reason TEXT, accepted_at BIGINT NOT NULL, finished_at BIGINT);
+            CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id) WHERE status = 'queued';
+            CREATE INDEX deliveries_by_push ON deliveries (push_id, id);
+            CREATE INDEX deliveries_by_owner ON deliveries (lease_owner) WHERE status = 'queued';
+            """
+        ]
+
+        func migrate() throws {
+            try pool.withConnection { connection in
+                // Instances that start together take turns; the second finds the schema current.
+                try connection.query("SELECT pg_advisory_lock($1)", [.integer(Self.migrationLock)])
+                defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [.integer(Self.migrationLock)]) }
+                try connection.execute("CREATE TABLE IF NOT EXISTS pushseal_schema (version INTEGER NOT NULL)")
+                let version =
+                    try connection.query("SELECT max(version) FROM pushseal_schema").first?.first?.integer ?? 0
+                guard version <= Self.migrations.count else {
+                    throw GatewayError(
+                        "the database is at schema \(version), newer than this gateway's \(Self.migrations.count)")
+                }
+                for (index, migration) in Self.migrations.enumerated() where index >= version {
+                    try connection.execute(
+                        "BEGIN; \(migration); INSERT INTO pushseal_schema (version) VALUES (\(index + 1)); COMMIT")
+                }
+            }
+        }
+
+        func isReachable() -> Bool { (try? pool.withConnection { try $0.query("SELECT 1") }) != nil }
+
+        // MARK: Access tokens
+
+        func addAccessToken(_ token: AccessTokenRecord) throws {
+            try pool.withConnection {
+                try $0.query(
+                    "INSERT INTO access_tokens (id, secret_hash, scopes, created_at) VALUES ($1, $2, $3, $4)",
+                    [.text(token.id), .blob(token.secretHash), .text(token.scopesText), .integer(token.createdAt)])
+            }
+        }
+
+        func accessToken(id: String) throws -> AccessTokenRecord? {
+            try pool.withConnection {
+                try $0.query(
+                    "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens WHERE id = $1",
+                    [.text(id)])
+            }.first.map(AccessTokenRecord.init(row:))
+        }
+
+        func accessTokens() throws -> [AccessTokenRecord] {
+            try pool.withConnection {
+                try $0.query(
+                    "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens ORDER BY created_at, id")
+            }.map(AccessTokenRecord.init(row:))
+        }
+
+        func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
+            try pool.withConnection {
+                !(try $0.query(
+                    "UPDATE access_tokens SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2 RETURNING id",
+                    [.integer(time), .text(id)])).isEmpty
+            }
+        }
+
+        // MARK: Devices
+
+        func putDevice(_ device: Device) throws -> Bool {
+            // `xmax = 0` holds for a row this statement inserted, not for one it updated.
+            let rows = try pool.withConnection {
+                try $0.query(
+                    """
+                    INSERT INTO devices (id, user_id, token, topic, environment, public_key, registered_at, unregistered_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)
+                    ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, token = excluded.token,
+                        topic = excluded.topic, environment = excluded.environment, public_key = excluded.public_key,
+                        registered_at = excluded.registered_at, unregistered_at = NULL
+                    RETURNING (xmax = 0)
+                    """,
+                    [
+                        .text(device.id), .text(device.user), .text(device.token), .text(device.topic),
+                        .text(device.environment.rawValue), .text(device.publicKeyJWK), .integer(device.registeredAt),
+                    ])
+            }
+            return rows.first?.first?.integer == 1
+        }
+
+        func device(id: String) throws -> Device? {
+            try pool.withConnection { try $0.query("\(Device.selectColumns) WHERE id = $1", [.text(id)]) }
+                .first.flatMap(Device.init(row:))
+        }
+
+        func deleteDevice(id: String) throws -> Bool {
+            try pool.transaction { connection in
+                guard !(try connection.query("DELETE FROM devices WHERE id = $1 RETURNING id", [.text(id)])).isEmpty
+                else { return false }
+                try connection.query(
+                    "UPDATE deliveries SET status = 'unregistered', reason = 'DeviceDeleted', lease_owner = NULL "
+                        + "WHERE device_id = $1 AND status = 'queued'", [.text(id)])
+                return true
+            }
+        }
+
+        func devices(user: String) throws -> [Device] {
+            try pool.withConnection {
+                try $0.query("\(Device.selectColumns) WHERE user_id = $1 ORDER BY id", [.text(user)])
+            }.compactMap(Device.init(row:))
+        }
+
+        // MARK: Pushes and the outbox
+
+        func acceptPush(id: String, idempotencyKey: String?, at time: Int64, deliveries: [NewDelivery]) throws
+            -> String?
+        {
+            try pool.transaction { connection in
+                let inserted = try connection.query(
+                    "INSERT INTO pushes (id, idempotency_key, accepted_at) VALUES ($1, $2, $3) "
+                        + "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+                    [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time)])
+                if inserted.isEmpty, let idempotencyKey {
+                    return try connection.query(
+                        "SELECT id FROM pushes WHERE idempotency_key = $1", [.text(idempotencyKey)]
+                    ).first?.first?.text
+                }
+                for delivery in deliveries {
+                    try connection.query(
+                        """
+                        INSERT INTO deliveries (push_id, device_id, token, environment, headers, body, expiration, status,
+                            next_attempt_at, accepted_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $8)
+                        """,
+                        [
+                            .text(id), .text(delivery.device.id), .text(delivery.device.token),
+                            .text(delivery.device.environment.rawValue), .text(OutboxHeaders.text(delivery.headers)),
+                            .blob(delivery.body), delivery.expiration.map { .integer($0) } ?? .null, .integer(time),
+                        ])
+                }
+                // Delivered at commit, to every instance listening.
+                try connection.execute("NOTIFY \(Self.channel)")
+                return nil
+            }
+        }
+
+        func push(id: String) throws -> PushRecord? {
+            try pool.transaction { connection in
+                guard
+                    let accepted = try connection.query("SELECT accepted_at FROM pushes WHERE id = $1", [.text(id)])
+                        .first
+                else { return nil }
+                let deliveries = try connection.query(
+                    "SELECT device_id, status, apns_id, reason, attempts FROM deliveries WHERE push_id = $1 ORDER BY id",
+                    [.text(id)]
+                ).map(DeliveryState.init(row:))
+                return PushRecord(id: id, acceptedAt: accepted[0].integer ?? 0, deliveries: deliveries)
+            }
+        }
+
+        func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
+            -> [OutboxDelivery]
+        {
+            try pool.withConnection { connection in
+                try connection.query(
+                    """
+                    WITH due AS (
+                        SELECT id FROM deliveries
+                        WHERE status = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+                        ORDER BY next_attempt_at, id LIMIT $2
+                        FOR UPDATE SKIP LOCKED)
+                    UPDATE deliveries AS d SET lease_owner = $3, lease_until = $4
+                    FROM due WHERE d.id = due.id
+                    RETURNING d.id, d.push_id, d.device_id, d.token, d.environment, d.headers, d.body, d.expiration,
+                        d.attempts, d.accepted_at,
+                        EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.token = d.token
+                                AND devices.unregistered_at IS NOT NULL)
+                    """,
+                    [.integer(time), .integer(Int64(limit)), .text(owner), .integer(time + leaseMilliseconds)])
+            }.compactMap(OutboxDelivery.init(row:)).sorted { $0.id < $1.id }
+        }
+
+        func renewLeases(owner: String, until: Int64) throws {
+            try pool.withConnection {
+                try $0.query(
+                    "UPDATE deliveries SET lease_until = $1 WHERE lease_owner = $2 AND status = 'queued'",
+                    [.integer(until), .text(owner)])
+            }
+        }
+
+        func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws {
+            try pool.transaction { connection in
+                for (sql, parameters) in OutboxFinish.statements(
+                    delivery, outcome, attempts: attempts, at: time, placeholder: { "$\($0)" })
+                {
+                    try connection.query(sql, parameters)
+                }
+            }
+        }
+
+        func statistics() throws -> GatewayStatistics {
+            try pool.transaction { connection in
+                var statistics = GatewayStatistics()
+                for row in try connection.query("SELECT status, count(*) FROM deliveries GROUP BY status") {
+                    if let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) {
+                        statistics.deliveries[status] = Int(row[1].integer ?? 0)
+                    }
+                }
+                let devices = try connection.query(
+                    "SELECT count(*) FILTER (WHERE unregistered_at IS NULL), "
+                        + "count(*) FILTER (WHERE unregistered_at IS NOT NULL) FROM devices")
+                statistics.activeDevices = Int(devices.first?[0].integer ?? 0)
+                statistics.unregisteredDevices = Int(devices.first?[1].integer ?? 0)
+                return statistics
+            }
+        }
+    }
+#endif

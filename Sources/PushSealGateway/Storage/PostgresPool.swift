@@ -1,0 +1,132 @@
+#if canImport(CLibPQ)
+    internal import Foundation
+    internal import Synchronization
+
+    /// A bounded pool of PostgreSQL connections for one gateway instance. A caller waits at most
+    /// ``acquireTimeout`` for a connection; past that, or when the database cannot be reached,
+    /// it gets ``Unavailable`` (the API answers 503) instead of queueing without bound. A
+    /// connection that broke is dropped, and a new one is opened on the next demand, so the
+    /// gateway recovers by itself when the database returns.
+    final class PostgresPool: Sendable {
+        /// The database could not serve the call: no connection within the timeout, or none could
+        /// be opened.
+        struct Unavailable: Error, CustomStringConvertible {
+            /// Why.
+            let description: String
+        }
+
+        /// How long a caller waits for a free connection.
+        static let acquireTimeout: Double = 2
+
+        private struct State {
+            var idle: [PostgresConnection] = []
+            var open = 0
+        }
+
+        private let url: String
+        private let passwordFile: String?
+        private let size: Int
+        private let state = Mutex(State())
+        private let released = DispatchSemaphore(value: 0)
+
+        /// A pool of at most `size` connections to `url`.
+        init(url: String, passwordFile: String?, size: Int) {
+            self.url = url
+            self.passwordFile = passwordFile
+            self.size = size
+        }
+
+        /// Opens a connection outside the pool (the notification listener's own).
+        func connect() throws -> PostgresConnection {
+            do {
+                return try PostgresConnection(
+                    url: url, passwordFile: passwordFile, timeoutSeconds: Int(Self.acquireTimeout))
+            } catch {
+                throw Unavailable(description: "the database cannot be reached: \(error)")
+            }
+        }
+
+        /// Runs `body` with a connection of the pool.
+        @discardableResult
+        func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+            let connection = try acquire()
+            do {
+                let result = try body(connection)
+                release(connection)
+                return result
+            } catch let failure as PostgresConnection.Failure where failure.connectionLost || !connection.isOpen {
+                release(nil)
+                throw Unavailable(description: "the database connection was lost: \(failure)")
+            } catch {
+                release(connection)
+                throw error
+            }
+        }
+
+        /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
+        @discardableResult
+        func transaction<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+            try withConnection { connection in
+                try connection.execute("BEGIN")
+                do {
+                    let result = try body(connection)
+                    try connection.execute("COMMIT")
+                    return result
+                } catch {
+                    if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+        }
+
+        private enum Grant {
+            case idle(PostgresConnection)
+            case openNew
+            case wait
+        }
+
+        private func acquire() throws -> PostgresConnection {
+            let deadline = DispatchTime.now() + Self.acquireTimeout
+            while true {
+                let grant = state.withLock { state -> Grant in
+                    if let connection = state.idle.popLast() { return .idle(connection) }
+                    if state.open < size {
+                        state.open += 1
+                        return .openNew
+                    }
+                    return .wait
+                }
+                switch grant {
+                case .idle(let connection):
+                    if connection.isOpen { return connection }
+                    release(nil)
+                case .openNew:
+                    do {
+                        return try connect()
+                    } catch {
+                        release(nil)
+                        throw error
+                    }
+                case .wait:
+                    guard released.wait(timeout: deadline) == .success else {
+                        throw Unavailable(
+                            description: "no database connection was free within \(Self.acquireTimeout) s "
+                                + "(\(size) in the pool)")
+                    }
+                }
+            }
+        }
+
+        /// Returns `connection` to the pool, or gives up its place when it is nil (broken).
+        private func release(_ connection: PostgresConnection?) {
+            state.withLock { state in
+                if let connection {
+                    state.idle.append(connection)
+                } else {
+                    state.open -= 1
+                }
+            }
+            released.signal()
+        }
+    }
+#endif
