@@ -11,9 +11,9 @@ import Testing
 struct GatewayAPITests {
     static let token = GatewayWorld.deviceToken("00aa", 1)
 
-    @Test("health and readiness need no token; metrics are Prometheus text")
-    func probes() throws {
-        let world = try GatewayWorld()
+    @Test("health and readiness need no token; metrics are Prometheus text", arguments: GatewayBackend.allCases)
+    func probes(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         #expect(try world.request("GET", "/healthz").status == 200)
         #expect(try world.request("GET", "/readyz").status == 200)
         let metrics = try world.request("GET", "/metrics")
@@ -22,9 +22,9 @@ struct GatewayAPITests {
         #expect(text.contains("pushseal_gateway_queue_depth 0"))
     }
 
-    @Test("the gateway listens on an IPv6 address too (asked with curl: Foundation's client refuses [::1] URLs)")
-    func ipv6() throws {
-        let world = try GatewayWorld(listen: "[::1]:0")
+    @Test("the gateway listens on an IPv6 address too (asked with curl: Foundation's client refuses [::1] URLs)", arguments: GatewayBackend.allCases)
+    func ipv6(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend, listen: "[::1]:0")
         let curl = URL(fileURLWithPath: "/usr/bin/curl")
         let base = "http://[::1]:\(world.gateway.port)"
         let health = try CLIRunner.run(executable: curl, ["-sg", "\(base)/healthz"], input: Data(), in: nil)
@@ -36,9 +36,9 @@ struct GatewayAPITests {
         #expect(devices.output == #"{"devices":[]}"# + "\n")
     }
 
-    @Test("without a valid token: 401 and nothing else; without the scope: 403")
-    func authentication() throws {
-        let world = try GatewayWorld()
+    @Test("without a valid token: 401 and nothing else; without the scope: 403", arguments: GatewayBackend.allCases)
+    func authentication(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         for token in [nil, "nope", "psg_0011223344556677_" + String(repeating: "A", count: 43)] {
             let answer = try world.request("GET", "/v1/devices/a", token: token)
             #expect(answer.status == 401 && answer.errorCode == "unauthorized", "\(token ?? "none")")
@@ -59,9 +59,9 @@ struct GatewayAPITests {
         #expect(try world.request("GET", "/v1/devices/a", token: tampered).status == 401, "another secret")
     }
 
-    @Test("devices: register, read, list by user, update, delete; tokens stored lower-case")
-    func devices() throws {
-        let world = try GatewayWorld()
+    @Test("devices: register, read, list by user, update, delete; tokens stored lower-case", arguments: GatewayBackend.allCases)
+    func devices(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         let created = try world.registerDevice("phone-1", user: "u1", token: Self.token.uppercased())
         #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
         #expect(created.json?["token"] == .string(Self.token) && created.json?["state"] == .string("active"))
@@ -89,6 +89,7 @@ struct GatewayAPITests {
             (#""key":{"kty":"OKP","crv":"X25519","x":"AAAA"}"#, "$.key"),
         ])
     func registrationErrors(_ change: String, _ path: String) throws {
+        // Checked before the store is touched: one backend is enough.
         let world = try GatewayWorld()
         var members = [
             ("user", #""user":"u1""#), ("token", #""token":"\#(Self.token)""#),
@@ -107,9 +108,9 @@ struct GatewayAPITests {
         #expect(answer.errorPath == path, "\(String(decoding: answer.body, as: UTF8.self))")
     }
 
-    @Test("a private or shared key is refused: the gateway never holds a device's secret")
-    func privateKeys() throws {
-        let world = try GatewayWorld()
+    @Test("a private or shared key is refused: the gateway never holds a device's secret", arguments: GatewayBackend.allCases)
+    func privateKeys(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         _ = try CLIRunner.run(
             ["keys", "generate", "--suite", "x25519", "--out", "private.jwk"], in: world.directory.path)
         _ = try CLIRunner.run(
@@ -126,9 +127,9 @@ struct GatewayAPITests {
         }
     }
 
-    @Test("bodies: over 64 KiB is 413, not JSON is 400, not application/json is 415; unknown routes 404, methods 405")
-    func bodies() throws {
-        let world = try GatewayWorld()
+    @Test("bodies: over 64 KiB is 413, not JSON is 400, not application/json is 415; unknown routes 404, methods 405", arguments: GatewayBackend.allCases)
+    func bodies(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         let big = Data(repeating: 0x20, count: 70_000)
         let large = try world.request("POST", "/v1/pushes", token: world.adminToken, rawBody: big)
         #expect(large.status == 413 && large.errorCode == "body-too-large")
@@ -150,9 +151,9 @@ struct GatewayAPITests {
         #expect(nobody.status == 400 && nobody.errorPath == "$.payload", "checked even when no device matches")
     }
 
-    @Test("a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again")
-    func pushes() throws {
-        let world = try GatewayWorld()
+    @Test("a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again", arguments: GatewayBackend.allCases)
+    func pushes(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         try world.registerDevice("phone", user: "u1", token: Self.token)
         let body =
             #"{"to":{"user":"u1"},"payload":{"aps":{"alert":{"title":"Hi","body":"Secret 42"}}},"idempotency_key":"k1"}"#
@@ -188,6 +189,7 @@ struct GatewayAPITests {
             ),
         ])
     func pushErrors(_ body: String, _ path: String) throws {
+        // Checked before the store is touched: one backend is enough.
         let world = try GatewayWorld()
         try world.registerDevice("phone", user: "u1", token: Self.token)
         let answer = try world.request("POST", "/v1/pushes", json: body, token: world.adminToken)

@@ -14,10 +14,11 @@ struct GatewayDeliveryTests {
         #"{"aps":{"alert":{"title":"Order 1042","body":"Your parcel code is 7734-XQ"}},"note":"private-note-5521"}"#
 
     @Test(
-        "a user with three devices (X25519 and P-256) gets one push: each body opens with that device's store, in Swift and in Python"
+        "a user with three devices (X25519 and P-256) gets one push: each body opens with that device's store, in Swift and in Python",
+        arguments: GatewayBackend.allCases
     )
-    func threeDevices() throws {
-        let world = try GatewayWorld()
+    func threeDevices(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         let tokens = (1...3).map { GatewayWorld.deviceToken("00aa", $0) }
         try world.registerDevice("a", user: "u1", suite: "x25519", token: tokens[0])
         try world.registerDevice("b", user: "u1", suite: "x25519", token: tokens[1])
@@ -51,9 +52,9 @@ struct GatewayDeliveryTests {
         #expect(eventIDs.count == 1, "one event_id for the push, on every device")
     }
 
-    @Test("410 marks a device unregistered and later pushes skip it; one that registered after APNs' timestamp is kept")
-    func pruning() throws {
-        let world = try GatewayWorld()
+    @Test("410 marks a device unregistered and later pushes skip it; one that registered after APNs' timestamp is kept", arguments: GatewayBackend.allCases)
+    func pruning(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         let gone = GatewayWorld.deviceToken("0411", 1)
         let stale = GatewayWorld.deviceToken("0410", 2)
         let bad = GatewayWorld.deviceToken("0400", 3)
@@ -87,9 +88,9 @@ struct GatewayDeliveryTests {
         #expect(try world.store.device(id: "gone")?.unregisteredAt == nil, "registering again clears the mark")
     }
 
-    @Test("a transient failure (503 every time) stays queued for a later attempt, in the outbox, not in a worker")
-    func durableRetry() throws {
-        let world = try GatewayWorld()
+    @Test("a transient failure (503 every time) stays queued for a later attempt, in the outbox, not in a worker", arguments: GatewayBackend.allCases)
+    func durableRetry(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         try world.registerDevice("busy", user: "u1", token: GatewayWorld.deviceToken("5003", 1))
         let answer = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
@@ -121,9 +122,9 @@ struct GatewayDeliveryTests {
         #expect(DeliveryWorkers.outcome(permanent, attempts: 1, at: 0) == .failed(reason: "PayloadTooLarge"))
     }
 
-    @Test("no plaintext at rest: the database files (with WAL) hold no alert text or custom value")
-    func noPlaintextAtRest() throws {
-        let world = try GatewayWorld()
+    @Test("no plaintext at rest: the database files (with WAL) hold no alert text or custom value", arguments: GatewayBackend.allCases)
+    func noPlaintextAtRest(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
         try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         for _ in 0..<5 {
             let answer = try world.request(
@@ -131,17 +132,43 @@ struct GatewayDeliveryTests {
             #expect(answer.status == 202)
         }
         var found: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: world.directory.path)
-        where file.hasPrefix("gateway.db") {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: world.directory.file(file)))
+        var control = false
+        for file in try Self.databaseFiles(world) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
             for secret in ["7734-XQ", "private-note-5521", "Order 1042"] where bytes.range(of: Data(secret.utf8)) != nil
             {
                 found.append("\(file): \(secret)")
             }
-            let mode =
-                try FileManager.default.attributesOfItem(atPath: world.directory.file(file))[.posixPermissions] as? Int
+            // The device's token is stored in clear: finding it shows that the search sees the data.
+            control = control || bytes.range(of: Data(GatewayWorld.deviceToken("00aa", 1).utf8)) != nil
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(file) is \(String(mode ?? 0, radix: 8))")
         }
+        #expect(control, "the search found the device token, stored in clear")
         #expect(found.isEmpty, "\(found)")
+    }
+
+    /// The files that hold `world`'s database: the SQLite file with its WAL, or every file of the
+    /// test PostgreSQL server (tables and write-ahead log).
+    static func databaseFiles(_ world: GatewayWorld) throws -> [String] {
+        switch world.backend {
+        case .sqlite:
+            return try FileManager.default.contentsOfDirectory(atPath: world.directory.path)
+                .filter { $0.hasPrefix("gateway.db") }.map(world.directory.file)
+        case .postgres:
+            let root = try PostgresTestServer.shared.get().dataDirectory
+            let enumerator = FileManager.default.enumerator(atPath: root)
+            var files: [String] = []
+            while let path = enumerator?.nextObject() as? String {
+                let full = "\(root)/\(path)"
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    path.hasPrefix("base/") || path.hasPrefix("pg_wal/")
+                {
+                    files.append(full)
+                }
+            }
+            return files
+        }
     }
 }

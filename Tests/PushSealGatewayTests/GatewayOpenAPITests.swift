@@ -15,13 +15,13 @@ struct GatewayOpenAPITests {
     static let schemathesis = TestVectors.packageRoot.appendingPathComponent(
         ".build/schemathesis-venv/bin/schemathesis")
 
-    @Test("schemathesis finds no failure")
-    func schemathesisRun() throws {
+    @Test("schemathesis finds no failure", arguments: GatewayBackend.allCases)
+    func schemathesisRun(_ backend: GatewayBackend) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.schemathesis.path) else {
             Issue.record("schemathesis is not installed: run make schemathesis (make test does)")
             return
         }
-        let world = try GatewayWorld()
+        let world = try GatewayWorld(backend)
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let document = TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json").path
         let run = try CLIRunner.run(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PushSealGateway
 
-/// The SQLite store's outbox rules, without HTTP.
+/// The stores' outbox rules, without HTTP, on SQLite and on PostgreSQL.
 @Suite("pushseal-gateway store")
 struct GatewayStoreTests {
     static func device(_ id: String, registeredAt: Int64) -> Device {
@@ -12,11 +12,19 @@ struct GatewayStoreTests {
             environment: .production, publicKeyJWK: "{}", registeredAt: registeredAt, unregisteredAt: nil)
     }
 
-    @Test("a delivery still queued for a token another push found gone is claimed as gone, and only then")
-    func goneTokens() throws {
-        let directory = TemporaryDirectory()
-        let store = try SQLiteGatewayStore(path: directory.file("gateway.db"))
+    /// A new, migrated store of `backend` in `directory`.
+    static func store(_ backend: GatewayBackend, in directory: TemporaryDirectory) throws -> any GatewayStore {
+        let store = try backend.store(try backend.newDatabase(), in: directory)
         try store.migrate()
+        return store
+    }
+
+    @Test(
+        "a delivery still queued for a token another push found gone is claimed as gone, and only then",
+        arguments: GatewayBackend.allCases)
+    func goneTokens(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
         let device = Self.device("d", registeredAt: 100)
         _ = try store.putDevice(device)
         let delivery = NewDelivery(device: device, headers: [("apns-topic", device.topic)], body: [1], expiration: nil)
@@ -32,5 +40,35 @@ struct GatewayStoreTests {
         #expect(try store.acceptPush(id: "p3", idempotencyKey: nil, at: 500, deliveries: [delivery]) == nil)
         let third = try store.claimDeliveries(limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
         #expect(third.allSatisfy { !$0.tokenIsGone }, "registering again clears the mark")
+    }
+
+    @Test("a claim is exclusive and a lease that ran out is claimed again; an idempotency key stores one push",
+        arguments: GatewayBackend.allCases)
+    func claims(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
+        let device = Self.device("d", registeredAt: 100)
+        #expect(try store.putDevice(device), "new")
+        #expect(try store.putDevice(device) == false, "updated")
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", device.topic)], body: [0, 1, 0xFF], expiration: nil)
+        #expect(try store.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery, delivery]) == nil)
+        #expect(try store.acceptPush(id: "p2", idempotencyKey: "k", at: 201, deliveries: [delivery]) == "p1")
+        #expect(try store.push(id: "p2") == nil)
+
+        let first = try store.claimDeliveries(limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        let second = try store.claimDeliveries(limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "b")
+        #expect(first.count == 1 && second.count == 1 && first[0].id != second[0].id)
+        #expect(first[0].body == [0, 1, 0xFF] && first[0].headers.map(\.value) == [device.topic])
+        #expect(try store.claimDeliveries(limit: 5, at: 1_299, leaseMilliseconds: 1_000, owner: "c").isEmpty)
+        try store.renewLeases(owner: "a", until: 5_000)
+        let reclaimed = try store.claimDeliveries(limit: 5, at: 1_300, leaseMilliseconds: 1_000, owner: "c")
+        #expect(reclaimed.map(\.id) == [second[0].id], "b's lease ran out; a renewed its own")
+        try store.finish(first[0], .sent(apnsID: "A"), attempts: 1, at: 1_400)
+        try store.finish(reclaimed[0], .retry(at: 9_000, reason: "TooManyRequests"), attempts: 2, at: 1_400)
+        let states = try #require(try store.push(id: "p1")).deliveries
+        #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
+        #expect(try store.claimDeliveries(limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
+        #expect(try store.claimDeliveries(limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c").count == 1)
+        #expect(try store.statistics().deliveries == [.sent: 1, .queued: 1])
     }
 }

@@ -5,19 +5,48 @@ import Testing
 
 @testable import PushSealGateway
 
+/// The stores every gateway test runs on.
+enum GatewayBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// The `database` member of a configuration for a new, empty database.
+    func newDatabase() throws -> String {
+        switch self {
+        case .sqlite: "sqlite:gateway.db"
+        case .postgres: try PostgresTestServer.shared.get().createDatabase()
+        }
+    }
+
+    /// A store on `database` (as ``newDatabase()`` made it), in `directory`.
+    func store(_ database: String, in directory: TemporaryDirectory) throws -> any GatewayStore {
+        switch self {
+        case .sqlite: try SQLiteGatewayStore(path: directory.file(String(database.dropFirst(7))))
+        case .postgres: PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+        }
+    }
+}
+
 /// A gateway running in this process over a temporary directory: its configuration, sender keys
-/// (X25519 and P-256), a mock APNs, an SQLite file, and an admin token; with an HTTP client.
+/// (X25519 and P-256), a mock APNs, a database (an SQLite file, or one on the test PostgreSQL
+/// server), and an admin token; with an HTTP client.
 final class GatewayWorld: @unchecked Sendable {
     let directory = TemporaryDirectory()
     let apns: MockAPNs
     let gateway: Gateway
-    let store: SQLiteGatewayStore
+    let backend: GatewayBackend
+    /// The configuration's `database`.
+    let database: String
+    let store: any GatewayStore
     /// A token with every scope.
     let adminToken: String
     /// The host part of the API's URLs.
     let host: String
 
-    init(contract: String? = nil, listen: String = "127.0.0.1:0") throws {
+    init(_ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0") throws {
+        self.backend = backend
+        database = try backend.newDatabase()
         host = listen.hasPrefix("[") ? "[::1]" : "127.0.0.1"
         apns = try MockAPNs(in: directory)
         for suite in ["x25519", "p256"] {
@@ -27,7 +56,7 @@ final class GatewayWorld: @unchecked Sendable {
         }
         if let contract { _ = try directory.write("contract.json", contract) }
         let configuration = """
-            {"listen": "\(listen)", "database": "sqlite:gateway.db",
+            {"listen": "\(listen)", "database": "\(database)",
              "sender_key_files": ["sender-x25519.jwk", "sender-p256.jwk"],
              "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
                       "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)", "sandbox": "\(apns.url)"},
@@ -37,7 +66,7 @@ final class GatewayWorld: @unchecked Sendable {
         let path = try directory.write("gateway.json", configuration)
         let parsed = try GatewayConfiguration(json: Array(configuration.utf8), path: path)
         gateway = try Gateway(configuration: parsed, logging: false)
-        store = try SQLiteGatewayStore(path: directory.file("gateway.db"))
+        store = try backend.store(database, in: directory)
         adminToken = try Self.token(in: store, scopes: [.admin])
     }
 
@@ -47,7 +76,7 @@ final class GatewayWorld: @unchecked Sendable {
     }
 
     /// A new token with `scopes`, stored in `store`.
-    static func token(in store: SQLiteGatewayStore, scopes: Set<AccessScope>) throws -> String {
+    static func token(in store: any GatewayStore, scopes: Set<AccessScope>) throws -> String {
         let (text, record) = AccessTokens.make(scopes: scopes, at: GatewayClock.milliseconds())
         try store.addAccessToken(record)
         return text
