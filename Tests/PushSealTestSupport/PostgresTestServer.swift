@@ -81,8 +81,13 @@ package final class PostgresTestServer: @unchecked Sendable {
         let words: [String] = ["/bin/sh", "-c", script]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // In a session of its own, so that the test runner's clean-up of its process group spares it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(0x80))  // POSIX_SPAWN_SETSID, which Swift does not import
         var watchdog: pid_t = 0
-        guard posix_spawn(&watchdog, "/bin/sh", &actions, nil, &argv, environ) == 0 else {
+        guard posix_spawn(&watchdog, "/bin/sh", &actions, &attributes, &argv, environ) == 0 else {
             throw Failure(description: "the watchdog could not be started")
         }
     }
