@@ -22,7 +22,9 @@ struct GatewayAPITests {
         #expect(text.contains("pushseal_gateway_queue_depth 0"))
     }
 
-    @Test("the gateway listens on an IPv6 address too (asked with curl: Foundation's client refuses [::1] URLs)", arguments: GatewayBackend.allCases)
+    @Test(
+        "the gateway listens on an IPv6 address too (asked with curl: Foundation's client refuses [::1] URLs)",
+        arguments: GatewayBackend.allCases)
     func ipv6(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend, listen: "[::1]:0")
         let curl = URL(fileURLWithPath: "/usr/bin/curl")
@@ -59,7 +61,9 @@ struct GatewayAPITests {
         #expect(try world.request("GET", "/v1/devices/a", token: tampered).status == 401, "another secret")
     }
 
-    @Test("devices: register, read, list by user, update, delete; tokens stored lower-case", arguments: GatewayBackend.allCases)
+    @Test(
+        "devices: register, read, list by user, update, delete; tokens stored lower-case",
+        arguments: GatewayBackend.allCases)
     func devices(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         let created = try world.registerDevice("phone-1", user: "u1", token: Self.token.uppercased())
@@ -108,7 +112,9 @@ struct GatewayAPITests {
         #expect(answer.errorPath == path, "\(String(decoding: answer.body, as: UTF8.self))")
     }
 
-    @Test("a private or shared key is refused: the gateway never holds a device's secret", arguments: GatewayBackend.allCases)
+    @Test(
+        "a private or shared key is refused: the gateway never holds a device's secret",
+        arguments: GatewayBackend.allCases)
     func privateKeys(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         _ = try CLIRunner.run(
@@ -127,7 +133,9 @@ struct GatewayAPITests {
         }
     }
 
-    @Test("bodies: over 64 KiB is 413, not JSON is 400, not application/json is 415; unknown routes 404, methods 405", arguments: GatewayBackend.allCases)
+    @Test(
+        "bodies: over 64 KiB is 413, not JSON is 400, not application/json is 415; unknown routes 404, methods 405",
+        arguments: GatewayBackend.allCases)
     func bodies(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         let big = Data(repeating: 0x20, count: 70_000)
@@ -151,7 +159,9 @@ struct GatewayAPITests {
         #expect(nobody.status == 400 && nobody.errorPath == "$.payload", "checked even when no device matches")
     }
 
-    @Test("a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again", arguments: GatewayBackend.allCases)
+    @Test(
+        "a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again",
+        arguments: GatewayBackend.allCases)
     func pushes(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         try world.registerDevice("phone", user: "u1", token: Self.token)

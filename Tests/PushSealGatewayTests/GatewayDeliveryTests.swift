@@ -52,7 +52,9 @@ struct GatewayDeliveryTests {
         #expect(eventIDs.count == 1, "one event_id for the push, on every device")
     }
 
-    @Test("410 marks a device unregistered and later pushes skip it; one that registered after APNs' timestamp is kept", arguments: GatewayBackend.allCases)
+    @Test(
+        "410 marks a device unregistered and later pushes skip it; one that registered after APNs' timestamp is kept",
+        arguments: GatewayBackend.allCases)
     func pruning(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         let gone = GatewayWorld.deviceToken("0411", 1)
@@ -88,7 +90,9 @@ struct GatewayDeliveryTests {
         #expect(try world.store.device(id: "gone")?.unregisteredAt == nil, "registering again clears the mark")
     }
 
-    @Test("a transient failure (503 every time) stays queued for a later attempt, in the outbox, not in a worker", arguments: GatewayBackend.allCases)
+    @Test(
+        "a transient failure (503 every time) stays queued for a later attempt, in the outbox, not in a worker",
+        arguments: GatewayBackend.allCases)
     func durableRetry(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         try world.registerDevice("busy", user: "u1", token: GatewayWorld.deviceToken("5003", 1))
@@ -122,7 +126,9 @@ struct GatewayDeliveryTests {
         #expect(DeliveryWorkers.outcome(permanent, attempts: 1, at: 0) == .failed(reason: "PayloadTooLarge"))
     }
 
-    @Test("no plaintext at rest: the database files (with WAL) hold no alert text or custom value", arguments: GatewayBackend.allCases)
+    @Test(
+        "no plaintext at rest: the database files (with WAL) hold no alert text or custom value",
+        arguments: GatewayBackend.allCases)
     func noPlaintextAtRest(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))

@@ -4,36 +4,49 @@ import Testing
 
 @testable import PushSealGateway
 
-/// `pushseal-gateway` as a separate process, the way an operator runs it: a mock APNs, a sender
-/// key, a configuration on a free port, an admin token made by `token create`, and a device store
-/// that trusts the sender, registered as device `phone` of user `u` once the gateway runs. The
-/// process and the mock are stopped when the world goes away, whatever the test did.
+/// `pushseal-gateway` as separate processes, the way an operator runs it: a mock APNs, a sender
+/// key, one configuration per instance on a free port (all on one database), an admin token made
+/// by `token create`, and a device store that trusts the sender, registered as device `phone` of
+/// user `u` once a gateway runs. The processes and the mock are stopped when the world goes
+/// away, whatever the test did.
 final class GatewayProcessWorld {
     static let executable = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("pushseal-gateway")
 
     let directory = TemporaryDirectory()
     let apns: MockAPNs
-    let port: UInt16
+    /// Each instance's port.
+    let ports: [UInt16]
     let token: String
     /// The device's public JWK.
     let deviceKey: String
-    /// The running gateway's process id, if one runs.
-    private(set) var pid: pid_t?
+    /// The configuration's `database`.
+    let database: String
+    /// Each running instance's process id.
+    private var pids: [Int: pid_t] = [:]
     /// How the last gateway ended: its `waitpid` status.
     private(set) var exitStatus: Int32?
 
-    /// - Parameter extra: more members of the configuration (`"workers": 2`).
-    init(extra: String = "") throws {
+    /// The first instance's port.
+    var port: UInt16 { ports[0] }
+
+    /// - Parameters:
+    ///   - extra: more members of the configuration (`"workers": 2`).
+    ///   - database: the configuration's `database`.
+    ///   - instances: how many gateways share it (each on its own port, started one by one).
+    init(extra: String = "", database: String = "sqlite:gateway.db", instances: Int = 1) throws {
         apns = try MockAPNs(in: directory)
+        self.database = database
         _ = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "sender.jwk"], in: directory.path)
-        port = try Self.freePort()
-        _ = try directory.write(
-            "gateway.json",
-            """
-            {"listen": "127.0.0.1:\(port)", "database": "sqlite:gateway.db", "sender_key_files": ["sender.jwk"],
-             "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
-                      "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)"}, "ca_file": "\(apns.certificate)"}\(extra)}
-            """)
+        ports = try (0..<instances).map { _ in try Self.freePort() }
+        for (instance, port) in ports.enumerated() {
+            _ = try directory.write(
+                Self.configuration(instance),
+                """
+                {"listen": "127.0.0.1:\(port)", "database": "\(database)", "sender_key_files": ["sender.jwk"],
+                 "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
+                          "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)"}, "ca_file": "\(apns.certificate)"}\(extra)}
+                """)
+        }
         let made = try CLIRunner.run(
             executable: Self.executable, ["token", "create", "--config", "gateway.json", "--scope", "admin"],
             input: Data(), in: directory.path)
@@ -48,14 +61,19 @@ final class GatewayProcessWorld {
     }
 
     deinit {
-        kill(SIGKILL)
+        for instance in ports.indices { kill(SIGKILL, instance: instance) }
         apns.stop()
+    }
+
+    /// The configuration file of `instance`.
+    static func configuration(_ instance: Int) -> String {
+        instance == 0 ? "gateway.json" : "gateway-\(instance).json"
     }
 
     /// Starts the gateway and waits until it answers `/healthz`.
     /// - Parameter blocked: signals blocked in the child from the start, as a careless parent
     ///   (a supervisor, a test runner) may leave them.
-    func start(blocking blocked: [Int32] = []) throws {
+    func start(blocking blocked: [Int32] = [], instance: Int = 0) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -71,35 +89,35 @@ final class GatewayProcessWorld {
             posix_spawn_file_actions_addopen(
                 &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        let arguments = [Self.executable.path, "serve", "--config", directory.file("gateway.json")]
+        let arguments = [Self.executable.path, "serve", "--config", directory.file(Self.configuration(instance))]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         guard posix_spawn(&child, Self.executable.path, &actions, &attributes, &argv, environ) == 0 else {
             throw GatewayError("the gateway could not be started")
         }
-        pid = child
+        pids[instance] = child
         for _ in 0..<200 {
-            if try send("GET", "/healthz") == 200 { return }
+            if try send("GET", "/healthz", instance: instance) == 200 { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw GatewayError("the gateway did not start")
     }
 
-    /// Sends `signal` to the gateway, if it runs.
-    func signal(_ signal: Int32) {
-        if let pid { Glibc.kill(pid, signal) }
+    /// Sends `signal` to the gateway `instance`, if it runs.
+    func signal(_ signal: Int32, instance: Int = 0) {
+        if let pid = pids[instance] { Glibc.kill(pid, signal) }
     }
 
-    /// Waits at most `seconds` for the gateway to end; whether it did.
-    func waitForExit(seconds: Double) -> Bool {
-        guard let child = pid else { return true }
+    /// Waits at most `seconds` for the gateway `instance` to end; whether it did.
+    func waitForExit(seconds: Double, instance: Int = 0) -> Bool {
+        guard let child = pids[instance] else { return true }
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
             var status: Int32 = 0
             if waitpid(child, &status, WNOHANG) == child {
                 exitStatus = status
-                pid = nil
+                pids[instance] = nil
                 return true
             }
             Thread.sleep(forTimeInterval: 0.02)
@@ -107,10 +125,10 @@ final class GatewayProcessWorld {
         return false
     }
 
-    /// Sends `signal` to the gateway, if it runs, and waits for it to end.
-    func kill(_ signal: Int32) {
-        self.signal(signal)
-        _ = waitForExit(seconds: 60)
+    /// Sends `signal` to the gateway `instance`, if it runs, and waits for it to end.
+    func kill(_ signal: Int32, instance: Int = 0) {
+        self.signal(signal, instance: instance)
+        _ = waitForExit(seconds: 60, instance: instance)
     }
 
     /// Registers the device `phone` of user `u`; the status.
@@ -121,10 +139,11 @@ final class GatewayProcessWorld {
         )
     }
 
-    /// Sends a request with the admin token; the status, or nil when no answer came.
-    func send(_ method: String, _ path: String, _ body: String? = nil) throws -> Int? {
+    /// Sends a request with the admin token to `instance`; the status, or nil when no answer came.
+    func send(_ method: String, _ path: String, _ body: String? = nil, instance: Int = 0) throws -> Int? {
         try GatewayHTTP.send(
-            method, "http://127.0.0.1:\(port)\(path)", body: body.map { Data($0.utf8) }, token: token)?.status
+            method, "http://127.0.0.1:\(ports[instance])\(path)", body: body.map { Data($0.utf8) }, token: token)?
+            .status
     }
 
     /// A port nobody listens on now.

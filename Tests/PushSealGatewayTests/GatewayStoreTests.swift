@@ -42,7 +42,8 @@ struct GatewayStoreTests {
         #expect(third.allSatisfy { !$0.tokenIsGone }, "registering again clears the mark")
     }
 
-    @Test("a claim is exclusive and a lease that ran out is claimed again; an idempotency key stores one push",
+    @Test(
+        "a claim is exclusive and a lease that ran out is claimed again; an idempotency key stores one push",
         arguments: GatewayBackend.allCases)
     func claims(_ backend: GatewayBackend) throws {
         let directory = TemporaryDirectory()
@@ -50,7 +51,8 @@ struct GatewayStoreTests {
         let device = Self.device("d", registeredAt: 100)
         #expect(try store.putDevice(device), "new")
         #expect(try store.putDevice(device) == false, "updated")
-        let delivery = NewDelivery(device: device, headers: [("apns-topic", device.topic)], body: [0, 1, 0xFF], expiration: nil)
+        let delivery = NewDelivery(
+            device: device, headers: [("apns-topic", device.topic)], body: [0, 1, 0xFF], expiration: nil)
         #expect(try store.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery, delivery]) == nil)
         #expect(try store.acceptPush(id: "p2", idempotencyKey: "k", at: 201, deliveries: [delivery]) == "p1")
         #expect(try store.push(id: "p2") == nil)

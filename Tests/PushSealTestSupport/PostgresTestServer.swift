@@ -3,8 +3,9 @@ import Foundation
 /// A throwaway PostgreSQL server for the tests, from Debian's `postgresql` package: `initdb` into a
 /// temporary folder as the unprivileged `postgres` user (when the tests run as root, which
 /// PostgreSQL refuses to be), listening on a free loopback port with trust authentication. One
-/// server serves the whole test process, each test in a database of its own; a watchdog stops it
-/// and removes the folder when the process ends, however it ends.
+/// shared server serves the whole test process, each test in a database of its own; a test that
+/// stops its server makes one of its own. A watchdog stops a server and removes its folder when
+/// the process ends, however it ends.
 package final class PostgresTestServer: @unchecked Sendable {
     /// Why the server could not be started.
     package struct Failure: Error, CustomStringConvertible {
@@ -23,7 +24,8 @@ package final class PostgresTestServer: @unchecked Sendable {
     private let lock = NSLock()
     private var databases = 0
 
-    private init() throws {
+    /// Starts a server of the caller's own (to stop and start it without disturbing others).
+    package init() throws {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard
             let version = versions.compactMap(Int.init).sorted().last(where: {
@@ -37,7 +39,9 @@ package final class PostgresTestServer: @unchecked Sendable {
         port = Self.freePort()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if getuid() == 0 { try Self.run(["/bin/chown", "postgres", folder]) }
-        try run(["\(binaries)/initdb", "-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+        try run([
+            "\(binaries)/initdb", "-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync",
+        ])
         try start()
         try watch()
     }
@@ -71,12 +75,14 @@ package final class PostgresTestServer: @unchecked Sendable {
     /// Stops the server and removes its folder once this process is gone.
     private func watch() throws {
         let stop = "\(binaries)/pg_ctl -D \(folder)/data -m immediate stop"
-        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(Self.asPostgres(stop)) >/dev/null 2>&1; rm -rf \(folder)"
+        let script =
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(Self.asPostgres(stop)) >/dev/null 2>&1; rm -rf \(folder)"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         let words: [String] = ["/bin/sh", "-c", script]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]

@@ -52,13 +52,14 @@ final class DeliveryWorkers: Sendable {
     /// Starts the workers.
     func start() {
         for index in 0..<count {
-            let owner = "\(RandomUUID.make())-\(index)"
+            let lease = BatchLease(worker: "\(RandomUUID.make())-\(index)")
             running.enter()
             DispatchQueue(label: "pushseal-gateway.worker.\(index)").async { [self] in
                 let renewal = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pushseal-gateway.lease"))
                 renewal.schedule(
                     deadline: .now(), repeating: .milliseconds(Int(leaseMilliseconds / 3)), leeway: .milliseconds(100))
                 renewal.setEventHandler { [self] in
+                    guard let owner = lease.owner else { return }
                     try? store.renewLeases(owner: owner, until: GatewayClock.milliseconds() + leaseMilliseconds)
                 }
                 renewal.resume()
@@ -66,7 +67,7 @@ final class DeliveryWorkers: Sendable {
                     renewal.cancel()
                     running.leave()
                 }
-                run(owner: owner)
+                run(lease: lease)
             }
         }
     }
@@ -82,10 +83,12 @@ final class DeliveryWorkers: Sendable {
         running.wait()
     }
 
-    private func run(owner: String) {
+    private func run(lease: BatchLease) {
         var clients: [APNsEnvironment: APNsClient] = [:]
         while !stopping.load(ordering: .sequentiallyConsistent) {
             let claimed: [OutboxDelivery]
+            let owner = lease.begin()
+            defer { lease.end() }
             do {
                 claimed = try store.claimDeliveries(
                     limit: Self.batchSize, at: GatewayClock.milliseconds(), leaseMilliseconds: leaseMilliseconds,
@@ -194,4 +197,31 @@ final class DeliveryWorkers: Sendable {
         if let reason { members.append(("reason", .string(reason))) }
         log.write(status.rawValue, members)
     }
+}
+
+/// The lease a worker holds on its current batch. Each batch has an owner name of its own, and
+/// renewal stops when the batch ends: a delivery whose outcome could not be recorded (the
+/// database was away) is then no longer renewed, and is claimed again once its lease runs out,
+/// instead of staying leased for as long as its worker lives.
+private final class BatchLease: Sendable {
+    private let worker: String
+    private let state = Mutex<(batch: Int, owner: String?)>((0, nil))
+
+    init(worker: String) { self.worker = worker }
+
+    /// The owner name of the batch being claimed, renewed until ``end()``.
+    func begin() -> String {
+        state.withLock { state in
+            state.batch += 1
+            let owner = "\(worker)-\(state.batch)"
+            state.owner = owner
+            return owner
+        }
+    }
+
+    /// The batch is over: its lease is no longer renewed.
+    func end() { state.withLock { $0.owner = nil } }
+
+    /// The owner to renew, while a batch runs.
+    var owner: String? { state.withLock { $0.owner } }
 }
