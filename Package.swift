@@ -142,7 +142,8 @@ let package = Package(
             ]),
         .executableTarget(name: "pushseal-gateway", dependencies: ["PushSealGateway"]),
         .executableTarget(
-            name: "PushSealBench", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
+            name: "PushSealBench",
+            dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport"]),
         .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
         .testTarget(
             name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"],

@@ -10,48 +10,69 @@ import PushSealCore
 /// `POST /v1/pushes` (one device each, and a user of 10 devices), deliveries per second to the
 /// mock end to end, their ratio to `pushseal send` in the same run, the accept-to-APNs latency
 /// from the gateway's histogram, and the gateway's peak RSS. Requests come from one `curl
-/// --parallel` process (16 connections), so accepting is measured without a process per request.
+/// --parallel` process (16 connections, spread over the instances as a load balancer would), so
+/// accepting is measured without a process per request. It runs on SQLite, and on PostgreSQL
+/// with one and with three instances.
 enum GatewayBench {
     struct Result {
+        /// `sqlite`, or `postgres` with the number of instances.
+        let setup: String
         let acceptOneDevice: Double
         let acceptTenDevices: Double
+        /// The 99th percentile of `POST /v1/pushes`' answer time, seconds (one device each).
+        let acceptP99: Double
         let deliveriesPerSecond: Double
         let latencyP50: Double
         let latencyP99: Double
+        /// The largest instance's.
         let peakResidentBytes: Int
     }
 
     static let pushes = 1_000
     static let userPushes = 200
 
-    static func run(cli: String, gateway: String, python: String, payload: JSONObject) -> Result? {
+    /// Measures `instances` gateways on `database` (`sqlite:` when nil, a `postgres://` URL otherwise).
+    static func run(
+        cli: String, gateway: String, python: String, payload: JSONObject, database: String? = nil, instances: Int = 1
+    ) -> Result? {
         let directory = "/tmp/pushseal-bench-gateway-\(getpid())"
         _ = ProcessBench.run(["rm", "-rf", directory])
         _ = ProcessBench.run(["mkdir", "-p", directory])
         defer { _ = ProcessBench.run(["rm", "-rf", directory]) }
         guard let mock = MockAPNsProcess.start(python: python, directory: directory) else { return nil }
         defer { mock.stop() }
-        let port = 18_000 + Int(getpid() % 1_000)
+        let firstPort = 18_000 + Int(getpid() % 1_000) * 4
         _ = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519", "--out", "\(directory)/sender.jwk"])
-        let configuration = """
-            {"listen": "127.0.0.1:\(port)", "database": "sqlite:\(directory)/gateway.db",
-             "sender_key_files": ["\(directory)/sender.jwk"],
-             "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
-                      "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
-                      "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}}
-            """
-        let config = ProcessBench.temporaryFile("gateway.json", Array(configuration.utf8))
-        let made = ProcessBench.run([gateway, "token", "create", "--config", config, "--scope", "admin"])
-        let token = String(decoding: made.output.filter { $0 != 0x0A }, as: UTF8.self)
-        guard made.status == 0, let server = ProcessBench.spawn([gateway, "serve", "--config", config]) else {
-            return nil
+        var configs: [String] = []
+        for instance in 0..<instances {
+            let configuration = """
+                {"listen": "127.0.0.1:\(firstPort + instance)", "database": "\(database ?? "sqlite:\(directory)/gateway.db")",
+                 "sender_key_files": ["\(directory)/sender.jwk"],
+                 "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
+                          "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
+                          "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}}
+                """
+            configs.append(ProcessBench.temporaryFile("gateway-\(instance).json", Array(configuration.utf8)))
         }
-        defer { server.stop() }
-        let base = "http://127.0.0.1:\(port)"
-        var waited = 0
-        while ProcessBench.run(["curl", "-sf", "\(base)/healthz"], discardOutput: true).status != 0 && waited < 100 {
-            usleep(50_000)
-            waited += 1
+        let made = ProcessBench.run([gateway, "token", "create", "--config", configs[0], "--scope", "admin"])
+        let token = String(decoding: made.output.filter { $0 != 0x0A }, as: UTF8.self)
+        guard made.status == 0 else { return nil }
+        var servers: [ProcessBench.Background] = []
+        defer { servers.forEach { $0.stop() } }
+        for config in configs {
+            guard let server = ProcessBench.spawn([gateway, "serve", "--config", config]) else { return nil }
+            servers.append(server)
+        }
+        let bases = (0..<instances).map { "http://127.0.0.1:\(firstPort + $0)" }
+        let base = bases[0]
+        for instanceBase in bases {
+            var waited = 0
+            while ProcessBench.run(["curl", "-sf", "\(instanceBase)/healthz"], discardOutput: true).status != 0
+                && waited < 100
+            {
+                usleep(50_000)
+                waited += 1
+            }
         }
 
         let key = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519"])
@@ -70,26 +91,30 @@ enum GatewayBench {
         _ = curl(registrations, token: token, name: "register")
 
         let content = JSONWriter.string(.object(payload))
-        let one = curl(
-            Array(
-                repeating: request("POST", "\(base)/v1/pushes", #"{"to":{"devices":["d0"]},"payload":\#(content)}"#),
-                count: pushes),
+        let (one, answerTimes) = curl(
+            (0..<pushes).map {
+                request(
+                    "POST", "\(bases[$0 % instances])/v1/pushes", #"{"to":{"devices":["d0"]},"payload":\#(content)}"#)
+            },
             token: token, name: "one")
         let oneDrained = drain(base)
         let clock = ContinuousClock()
         let start = clock.now
-        let ten = curl(
-            Array(
-                repeating: request("POST", "\(base)/v1/pushes", #"{"to":{"user":"ten"},"payload":\#(content)}"#),
-                count: userPushes),
+        let (ten, _) = curl(
+            (0..<userPushes).map {
+                request("POST", "\(bases[$0 % instances])/v1/pushes", #"{"to":{"user":"ten"},"payload":\#(content)}"#)
+            },
             token: token, name: "ten")
         _ = drain(base)
         let tenSeconds = Stopwatch.seconds(since: start, clock)
-        let metrics = String(decoding: ProcessBench.run(["curl", "-s", "\(base)/metrics"]).output, as: UTF8.self)
-        let peak = peakResidentBytes(server.pid)
-        guard one > 0, ten > 0, oneDrained > 0 else { return nil }
+        let metrics = bases.map {
+            String(decoding: ProcessBench.run(["curl", "-s", "\($0)/metrics"]).output, as: UTF8.self)
+        }
+        let peak = servers.map { peakResidentBytes($0.pid) }.max() ?? 0
+        guard one > 0, ten > 0, oneDrained > 0, !answerTimes.isEmpty else { return nil }
         return Result(
-            acceptOneDevice: Double(pushes) / one, acceptTenDevices: Double(userPushes) / ten,
+            setup: database == nil ? "sqlite" : "postgres ×\(instances)", acceptOneDevice: Double(pushes) / one,
+            acceptTenDevices: Double(userPushes) / ten, acceptP99: Spread(answerTimes).quantile(0.99),
             deliveriesPerSecond: Double(userPushes * 10) / tenSeconds,
             latencyP50: quantile(0.5, metrics), latencyP99: quantile(0.99, metrics), peakResidentBytes: peak)
     }
@@ -104,14 +129,18 @@ enum GatewayBench {
         return "request = \"\(method)\"\nurl = \"\(url)\"\ndata = \"\(escaped)\"\n"
     }
 
-    /// Runs the requests with 16 in parallel; the wall time in seconds, or 0 on failure.
-    private static func curl(_ requests: [String], token: String, name: String) -> Double {
+    /// Runs the requests with 16 in parallel; the wall time in seconds (0 on failure) and each
+    /// request's answer time.
+    private static func curl(_ requests: [String], token: String, name: String) -> (Double, [Double]) {
         let headers = "header = \"Authorization: Bearer \(token)\"\nheader = \"Content-Type: application/json\"\n"
-        let config = requests.map { headers + $0 + "output = \"/dev/null\"\n" }.joined(separator: "next\n")
+        let config = requests.map { headers + $0 + "output = \"/dev/null\"\nwrite-out = \"%{time_total}\\\\n\"\n" }
+            .joined(separator: "next\n")
         let path = ProcessBench.temporaryFile("curl-\(name)", Array(config.utf8))
-        let run = ProcessBench.run(
-            ["curl", "-s", "--fail-early", "--parallel", "--parallel-max", "16", "--config", path], discardOutput: true)
-        return run.status == 0 ? run.seconds : 0
+        let run = ProcessBench.run([
+            "curl", "-s", "--fail-early", "--parallel", "--parallel-max", "16", "--config", path,
+        ])
+        let times = String(decoding: run.output, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+        return (run.status == 0 ? run.seconds : 0, times)
     }
 
     /// Waits until the outbox is empty; the seconds waited.
@@ -126,18 +155,21 @@ enum GatewayBench {
         return 0
     }
 
-    /// The upper bound of the histogram bucket that holds quantile `q`.
-    private static func quantile(_ q: Double, _ metrics: String) -> Double {
-        var buckets: [(bound: Double, count: Double)] = []
-        for line in metrics.split(separator: "\n")
-        where line.hasPrefix("pushseal_gateway_accept_to_apns_seconds_bucket{le=\"") {
-            let parts = line.split(separator: " ")
-            let bound = parts[0].split(separator: "\"")[1]
-            guard let count = Double(parts.last ?? ""), let value = Double(bound) else { continue }
-            buckets.append((value, count))
+    /// The upper bound of the histogram bucket that holds quantile `q`, over every instance's histogram.
+    private static func quantile(_ q: Double, _ metrics: [String]) -> Double {
+        var counts: [Double: Double] = [:]
+        for text in metrics {
+            for line in text.split(separator: "\n")
+            where line.hasPrefix("pushseal_gateway_accept_to_apns_seconds_bucket{le=\"") {
+                let parts = line.split(separator: " ")
+                let bound = parts[0].split(separator: "\"")[1]
+                guard let count = Double(parts.last ?? ""), let value = Double(bound) else { continue }
+                counts[value, default: 0] += count
+            }
         }
-        guard let total = buckets.last?.count, total > 0 else { return 0 }
-        return buckets.first { $0.count >= q * total }?.bound ?? 0
+        let buckets = counts.sorted { $0.key < $1.key }
+        guard let total = buckets.last?.value, total > 0 else { return 0 }
+        return buckets.first { $0.value >= q * total }?.key ?? 0
     }
 
     /// VmHWM of a running process, in bytes.

@@ -14,7 +14,7 @@ struct Report {
     let batch: CLIBench.BatchResult?
     let decrypt: CLIBench.DecryptResult?
     let send: SendBench.Result?
-    let gateway: GatewayBench.Result?
+    let gateway: [GatewayBench.Result]
     let media: MediaBench.Result?
     /// Whether the measuring thread ran pinned to one core.
     let pinnedCore: Bool
@@ -92,14 +92,15 @@ struct Report {
                 "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
                     + "\(format(send.thirtyTwoStreams)) with 32")
         }
-        if let gateway {
+        for gateway in self.gateway {
             let ratio = send.map { gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1) }
             lines.append(
-                "gateway: accepts \(format(gateway.acceptOneDevice)) pushes/s (one device each), "
-                    + "\(format(gateway.acceptTenDevices)) (a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s "
-                    + "to the mock (×\(format(ratio ?? 0, 2)) of send with 32 streams); accept to APNs p50 ≤ "
-                    + "\(format(gateway.latencyP50, 2)) s, p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS "
-                    + "\(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB")
+                "gateway (\(gateway.setup)): accepts \(format(gateway.acceptOneDevice)) pushes/s (one device each; "
+                    + "p99 answer \(format(gateway.acceptP99 * 1000, 1)) ms), \(format(gateway.acceptTenDevices)) "
+                    + "(a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s to the mock (×"
+                    + "\(format(ratio ?? 0, 2)) of send with 32 streams); accept to APNs p50 ≤ \(format(gateway.latencyP50, 2)) s, "
+                    + "p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS \(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB"
+            )
         }
         if let media {
             let megabytes = Double(MediaBench.sampleLength) / 1_000_000
@@ -180,20 +181,31 @@ struct Report {
                     ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
                 ]))
         }
-        if let gateway {
+        if !gateway.isEmpty {
             object["gateway"] = .object(
-                JSONObject([
-                    ("acceptOneDevicePushesPerSecond", number(gateway.acceptOneDevice)),
-                    ("acceptTenDevicesPushesPerSecond", number(gateway.acceptTenDevices)),
-                    ("deliveriesPerSecond", number(gateway.deliveriesPerSecond)),
-                    (
-                        "deliveriesToSendRatio",
-                        send.map { number(gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1), 2) } ?? .null
-                    ),
-                    ("acceptToAPNsP50SecondsAtMost", number(gateway.latencyP50, 2)),
-                    ("acceptToAPNsP99SecondsAtMost", number(gateway.latencyP99, 2)),
-                    ("peakResidentBytes", .number(JSONNumber(gateway.peakResidentBytes))),
-                ]))
+                JSONObject(
+                    gateway.map { gateway in
+                        (
+                            gateway.setup,
+                            .object(
+                                JSONObject([
+                                    ("acceptOneDevicePushesPerSecond", number(gateway.acceptOneDevice)),
+                                    ("acceptP99Seconds", number(gateway.acceptP99, 4)),
+                                    ("acceptTenDevicesPushesPerSecond", number(gateway.acceptTenDevices)),
+                                    ("deliveriesPerSecond", number(gateway.deliveriesPerSecond)),
+                                    (
+                                        "deliveriesToSendRatio",
+                                        send.map {
+                                            number(gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1), 2)
+                                        }
+                                            ?? .null
+                                    ),
+                                    ("acceptToAPNsP50SecondsAtMost", number(gateway.latencyP50, 2)),
+                                    ("acceptToAPNsP99SecondsAtMost", number(gateway.latencyP99, 2)),
+                                    ("peakResidentBytes", .number(JSONNumber(gateway.peakResidentBytes))),
+                                ]))
+                        )
+                    }))
         }
         return object
     }

@@ -7,20 +7,26 @@ struct Spread {
     let maximum: Double
     let count: Int
 
-    /// The spread of `samples`, which must not be empty. Quartiles interpolate between ranks.
+    private let sorted: [Double]
+
+    /// The spread of `samples`, which must not be empty. Quantiles interpolate between ranks.
     init(_ samples: [Double]) {
-        let sorted = samples.sorted()
-        func quantile(_ fraction: Double) -> Double {
-            let position = fraction * Double(sorted.count - 1)
-            let below = Int(position)
-            let above = min(below + 1, sorted.count - 1)
-            return sorted[below] + (sorted[above] - sorted[below]) * (position - Double(below))
-        }
-        median = quantile(0.5)
-        lowerQuartile = quantile(0.25)
-        upperQuartile = quantile(0.75)
+        sorted = samples.sorted()
         minimum = sorted[0]
         maximum = sorted[sorted.count - 1]
         count = sorted.count
+        median = Self.quantile(0.5, sorted)
+        lowerQuartile = Self.quantile(0.25, sorted)
+        upperQuartile = Self.quantile(0.75, sorted)
+    }
+
+    /// The quantile `fraction` (0.99: the 99th percentile).
+    func quantile(_ fraction: Double) -> Double { Self.quantile(fraction, sorted) }
+
+    private static func quantile(_ fraction: Double, _ sorted: [Double]) -> Double {
+        let position = fraction * Double(sorted.count - 1)
+        let below = Int(position)
+        let above = min(below + 1, sorted.count - 1)
+        return sorted[below] + (sorted[above] - sorted[below]) * (position - Double(below))
     }
 }

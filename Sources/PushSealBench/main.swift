@@ -2,6 +2,7 @@
 // measured in one run on one machine. It prints a table and writes bench/results.json.
 // Benchmarks are not tests: targets are reported, never enforced.
 import PushSealCore
+import PushSealTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -72,9 +73,29 @@ let python = options.suitesOnly ? [:] : PythonPeerBench.run(python: options.pyth
 let batch = options.suitesOnly ? nil : CLIBench.batch(cli: options.cli, payload: payload, lines: options.batchLines)
 let decrypt = CLIBench.decryptProcess(cli: options.cli, payload: payload)
 let send = options.suitesOnly ? nil : SendBench.run(cli: options.cli, python: options.python, payload: payload)
-let gateway =
-    options.suitesOnly
-    ? nil : GatewayBench.run(cli: options.cli, gateway: options.gateway, python: options.python, payload: payload)
+// The gateway on SQLite, then on a throwaway PostgreSQL (as the tests start it) with one and three instances.
+var gateway: [GatewayBench.Result] = []
+if !options.suitesOnly {
+    func measure(_ database: String?, _ instances: Int) {
+        if let result = GatewayBench.run(
+            cli: options.cli, gateway: options.gateway, python: options.python, payload: payload, database: database,
+            instances: instances)
+        {
+            gateway.append(result)
+        } else {
+            printError(
+                "bench: the gateway (\(database == nil ? "sqlite" : "postgres") ×\(instances)) could not be measured\n")
+        }
+    }
+    measure(nil, 1)
+    do {
+        let server = try PostgresTestServer()
+        measure(try server.createDatabase(), 1)
+        measure(try server.createDatabase(), 3)
+    } catch {
+        printError("bench: PostgreSQL could not be started: \(error)\n")
+    }
+}
 let media: MediaBench.Result?
 do {
     media = try MediaBench.run(cli: options.cli, python: options.python)
