@@ -1,4 +1,6 @@
+import Dispatch
 import PushSealTestSupport
+import Synchronization
 import Testing
 
 @testable import PushSealGateway
@@ -72,5 +74,22 @@ struct GatewayStoreTests {
         #expect(try store.claimDeliveries(limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
         #expect(try store.claimDeliveries(limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c").count == 1)
         #expect(try store.statistics().deliveries == [.sent: 1, .queued: 1])
+    }
+
+    @Test("instances that start together migrate one PostgreSQL database once, under the advisory lock")
+    func concurrentMigrations() throws {
+        let database = try GatewayBackend.postgres.newDatabase()
+        let stores = (0..<4).map { _ in PostgresGatewayStore(url: database, passwordFile: nil, connections: 2) }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+            do {
+                try stores[index].migrate()
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let versions = try stores[0].pool.withConnection { try $0.query("SELECT version FROM pushseal_schema") }
+        #expect(versions.map { $0[0].integer } == [Int64(PostgresGatewayStore.migrations.count)], "applied once")
     }
 }
