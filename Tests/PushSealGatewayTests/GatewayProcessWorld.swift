@@ -37,7 +37,7 @@ final class GatewayProcessWorld {
         apns = try MockAPNs(in: directory)
         self.database = database
         _ = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "sender.jwk"], in: directory.path)
-        ports = try (0..<instances).map { _ in try Self.freePort() }
+        ports = try (0..<instances).map { _ in try ChildProcess.freeLoopbackPort() }
         for (instance, port) in ports.enumerated() {
             _ = try directory.write(
                 Self.configuration(instance),
@@ -74,28 +74,9 @@ final class GatewayProcessWorld {
     /// - Parameter blocked: signals blocked in the child from the start, as a careless parent
     ///   (a supervisor, a test runner) may leave them.
     func start(blocking blocked: [Int32] = [], instance: Int = 0) throws {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in blocked { sigaddset(&mask, signal) }
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let arguments = [Self.executable.path, "serve", "--config", directory.file(Self.configuration(instance))]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        guard posix_spawn(&child, Self.executable.path, &actions, &attributes, &argv, environ) == 0 else {
-            throw GatewayError("the gateway could not be started")
-        }
+        let child = try ChildProcess.start(
+            [Self.executable.path, "serve", "--config", directory.file(Self.configuration(instance))],
+            blocking: blocked)
         pids[instance] = child
         for _ in 0..<200 {
             if try send("GET", "/healthz", instance: instance) == 200 { return }
@@ -144,22 +125,5 @@ final class GatewayProcessWorld {
         try GatewayHTTP.send(
             method, "http://127.0.0.1:\(ports[instance])\(path)", body: body.map { Data($0.utf8) }, token: token)?
             .status
-    }
-
-    /// A port nobody listens on now.
-    static func freePort() throws -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let port: UInt16? = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                guard bind(socket, pointer, length) == 0, getsockname(socket, pointer, &length) == 0 else { return nil }
-                return UInt16(bigEndian: UnsafeRawPointer(pointer).load(fromByteOffset: 2, as: UInt16.self))
-            }
-        }
-        return try #require(port)
     }
 }

@@ -36,7 +36,7 @@ package final class PostgresTestServer: @unchecked Sendable {
         }
         binaries = "/usr/lib/postgresql/\(version)/bin"
         folder = "/tmp/pushseal-postgres-\(getpid())-\(UUID().uuidString.prefix(8))"
-        port = Self.freePort()
+        port = Int(try ChildProcess.freeLoopbackPort())
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if getuid() == 0 { try Self.run(["/bin/chown", "postgres", folder]) }
         try run([
@@ -77,76 +77,25 @@ package final class PostgresTestServer: @unchecked Sendable {
         let stop = "\(binaries)/pg_ctl -D \(folder)/data -m immediate stop"
         let script =
             "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(Self.asPostgres(stop)) >/dev/null 2>&1; rm -rf \(folder)"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let words: [String] = ["/bin/sh", "-c", script]
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        // In a session of its own, so that the test runner's clean-up of its process group spares it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(0x80))  // POSIX_SPAWN_SETSID, which Swift does not import
-        var watchdog: pid_t = 0
-        guard posix_spawn(&watchdog, "/bin/sh", &actions, &attributes, &argv, environ) == 0 else {
-            throw Failure(description: "the watchdog could not be started")
-        }
+        _ = try ChildProcess.start(["/bin/sh", "-c", script], newSession: true)
     }
 
-    /// `command` as the `postgres` user when this process is root.
+    /// What runs a command as the `postgres` user when this process is root (PostgreSQL refuses root).
+    private static let asPostgres = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
+
+    /// `command`, a shell command line, as the `postgres` user.
     private static func asPostgres(_ command: String) -> String {
-        getuid() == 0 ? "/usr/sbin/runuser -u postgres -- \(command)" : command
+        (asPostgres + [command]).joined(separator: " ")
     }
 
     private func run(_ arguments: [String]) throws {
-        let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
-        try Self.run(command, errorsTo: "\(folder)/commands.log")
+        try Self.run(Self.asPostgres + arguments, errorsTo: "\(folder)/commands.log")
     }
 
-    /// Runs `arguments` and waits for them; their standard error goes to the file `log`, or
-    /// nowhere. posix_spawn and waitpid, not Foundation's Process, whose wait missed the end of a
-    /// `runuser pg_ctl start` here (the server it leaves behind holds no descriptor of ours).
     private static func run(_ arguments: [String], errorsTo log: String? = nil) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        guard posix_spawn(&child, arguments[0], &actions, nil, &argv, environ) == 0 else {
-            throw Failure(description: "\(arguments[0]) could not be started")
-        }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        // Exited normally with status 0.
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
+        guard try ChildProcess.run(arguments, errors: log) else {
             let message = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
             throw Failure(description: "\(arguments.joined(separator: " ")) failed: \(message)")
         }
-    }
-
-    /// A port that was free a moment ago.
-    private static func freePort() -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
