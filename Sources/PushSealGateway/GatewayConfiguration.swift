@@ -109,32 +109,10 @@ public struct GatewayConfiguration: Sendable {
         case .string(let file)?: caFile = resolve(file)
         default: throw Self.invalid(apnsPath.member("ca_file"), "must be a file name or null")
         }
-        switch root["workers"] {
-        case nil: workers = 4
-        case let value?:
-            guard let count = value.numberValue?.intValue, (1...64).contains(count) else {
-                throw Self.invalid(JSONPath.root.member("workers"), "must be an integer from 1 to 64")
-            }
-            workers = count
-        }
-        switch root["lease_seconds"] {
-        case nil: leaseSeconds = 30
-        case let value?:
-            guard let seconds = value.numberValue?.intValue, (5...600).contains(seconds) else {
-                throw Self.invalid(JSONPath.root.member("lease_seconds"), "must be an integer from 5 to 600")
-            }
-            leaseSeconds = seconds
-        }
+        workers = try Self.integer(root, "workers", in: 1...64) ?? 4
+        leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
-        let connections: Int
-        switch root["database_connections"] {
-        case nil: connections = workers + 4
-        case let value?:
-            guard let count = value.numberValue?.intValue, (2...200).contains(count) else {
-                throw Self.invalid(JSONPath.root.member("database_connections"), "must be an integer from 2 to 200")
-            }
-            connections = count
-        }
+        let connections = try Self.integer(root, "database_connections", in: 2...200) ?? workers + 4
         let passwordFile =
             root["database_password_file"] == nil
             ? nil : resolve(try Self.string(root, "database_password_file", at: .root))
@@ -148,6 +126,18 @@ public struct GatewayConfiguration: Sendable {
             throw invalid(path.member(name), "must be a non-empty string")
         }
         return text
+    }
+
+    /// The optional member `name`, an integer within `range`; nil when absent.
+    private static func integer(_ object: JSONObject, _ name: String, in range: ClosedRange<Int>) throws(GatewayError)
+        -> Int?
+    {
+        guard let value = object[name] else { return nil }
+        guard let integer = value.numberValue?.intValue, range.contains(integer) else {
+            throw invalid(
+                JSONPath.root.member(name), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return integer
     }
 
     private static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(GatewayError) {

@@ -21,9 +21,10 @@ enum GatewayBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
 
     /// A store on `database` (as ``newDatabase()`` made it), in `directory`.
     func store(_ database: String, in directory: TemporaryDirectory) throws -> any GatewayStore {
-        switch self {
-        case .sqlite: try SQLiteGatewayStore(path: directory.file(String(database.dropFirst(7))))
-        case .postgres: PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+        switch try GatewayDatabase.parse(database, passwordFile: nil, connections: 2, resolve: directory.file) {
+        case .sqlite(let path): try SQLiteGatewayStore(path: path)
+        case .postgres(let url, let passwordFile, let connections):
+            PostgresGatewayStore(url: url, passwordFile: passwordFile, connections: connections)
         }
     }
 }

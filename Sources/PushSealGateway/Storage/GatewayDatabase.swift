@@ -15,7 +15,8 @@ public enum GatewayDatabase: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The database of the `database` member `text`; nil with a reason when it is neither form.
+    /// The database of the `database` member `text`; relative SQLite paths go through `resolve`.
+    /// - Throws: ``GatewayError`` when `text` is neither form, or holds a password.
     static func parse(_ text: String, passwordFile: String?, connections: Int, resolve: (String) -> String)
         throws(GatewayError) -> GatewayDatabase
     {
