@@ -1,6 +1,5 @@
 #if canImport(CLibPQ)
     internal import Foundation
-    internal import Synchronization
 
     /// A bounded pool of PostgreSQL connections for one gateway instance. A caller waits at most
     /// ``acquireTimeout`` for a connection; past that, or when the database cannot be reached,
@@ -18,16 +17,14 @@
         /// How long a caller waits for a free connection.
         static let acquireTimeout: Double = 2
 
-        private struct State {
-            var idle: [PostgresConnection] = []
-            var open = 0
-        }
-
         private let url: String
         private let passwordFile: String?
         private let size: Int
-        private let state = Mutex(State())
-        private let released = DispatchSemaphore(value: 0)
+        /// Guards `idle` and `open`, and wakes a caller waiting for a connection.
+        private let condition = NSCondition()
+        nonisolated(unsafe) private var idle: [PostgresConnection] = []
+        /// Connections handed out or idle.
+        nonisolated(unsafe) private var open = 0
 
         /// A pool of at most `size` connections to `url`.
         init(url: String, passwordFile: String?, size: Int) {
@@ -79,54 +76,45 @@
             }
         }
 
-        private enum Grant {
-            case idle(PostgresConnection)
-            case openNew
-            case wait
-        }
-
+        /// A free connection: an idle one, a new one while the pool has room, or, after waiting
+        /// at most ``acquireTimeout``, ``Unavailable``.
         private func acquire() throws -> PostgresConnection {
-            let deadline = DispatchTime.now() + Self.acquireTimeout
+            let deadline = Date().addingTimeInterval(Self.acquireTimeout)
+            condition.lock()
             while true {
-                let grant = state.withLock { state -> Grant in
-                    if let connection = state.idle.popLast() { return .idle(connection) }
-                    if state.open < size {
-                        state.open += 1
-                        return .openNew
-                    }
-                    return .wait
-                }
-                switch grant {
-                case .idle(let connection):
+                if let connection = idle.popLast() {
+                    condition.unlock()
                     if connection.isOpen { return connection }
                     release(nil)
-                case .openNew:
+                    condition.lock()
+                    continue
+                }
+                if open < size {
+                    open += 1
+                    condition.unlock()
                     do {
                         return try connect()
                     } catch {
                         release(nil)
                         throw error
                     }
-                case .wait:
-                    guard released.wait(timeout: deadline) == .success else {
-                        throw Unavailable(
-                            description: "no database connection was free within \(Self.acquireTimeout) s "
-                                + "(\(size) in the pool)")
-                    }
+                }
+                guard condition.wait(until: deadline) else {
+                    condition.unlock()
+                    throw Unavailable(
+                        description:
+                            "no database connection was free within \(Self.acquireTimeout) s (\(size) in the pool)")
                 }
             }
         }
 
-        /// Returns `connection` to the pool, or gives up its place when it is nil (broken).
+        /// Returns `connection` to the pool, or gives up its place when it is nil (broken), and
+        /// wakes one waiting caller.
         private func release(_ connection: PostgresConnection?) {
-            state.withLock { state in
-                if let connection {
-                    state.idle.append(connection)
-                } else {
-                    state.open -= 1
-                }
-            }
-            released.signal()
+            condition.lock()
+            if let connection { idle.append(connection) } else { open -= 1 }
+            condition.signal()
+            condition.unlock()
         }
     }
 #endif
