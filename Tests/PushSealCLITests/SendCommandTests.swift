@@ -107,12 +107,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory)
         defer { mock.stop() }
-        let sealed = try world.encrypt(#"{"aps":{"alert":{"title":"Order","body":"Shipped"}}}"#).output
-            .trimmingCharacters(in: .newlines)
-        var input = ""
-        for index in 1...3_000 {
-            input += #"{"token":"\#(Self.token("00dd", index))","topic":"com.example.shop","sealed":\#(sealed)}"# + "\n"
-        }
+        let (sealed, input) = try Self.sealedJobs(3_000, body: "Shipped", in: world)
         let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
         #expect(result.lines.count == 3_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
@@ -127,13 +122,7 @@ struct SendCommandTests {
         let world = try CLIWorld()
         let mock = try MockAPNs(in: world.directory)
         defer { mock.stop() }
-        let body = String(repeating: "x", count: 1_300)
-        let sealed = try world.encrypt(#"{"aps":{"alert":{"title":"Order","body":"\#(body)"}}}"#).output
-            .trimmingCharacters(in: .newlines)
-        var input = ""
-        for index in 1...300 {
-            input += #"{"token":"\#(Self.token("00dd", index))","topic":"com.example.shop","sealed":\#(sealed)}"# + "\n"
-        }
+        let (sealed, input) = try Self.sealedJobs(300, body: String(repeating: "x", count: 1_300), in: world)
         let result = try world.run(mock.sendArguments + ["--concurrency", "64"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
         let requests = mock.requests()
@@ -143,6 +132,17 @@ struct SendCommandTests {
         #expect(
             mostOpen * sealed.utf8.count <= 32_767, "\(mostOpen) bodies of \(sealed.utf8.count) bytes were open at once"
         )
+    }
+
+    /// One payload with alert `body`, sealed by `world`, and `count` jobs that send it to distinct tokens.
+    static func sealedJobs(_ count: Int, body: String, in world: CLIWorld) throws -> (sealed: String, input: String) {
+        let sealed = try world.encrypt(#"{"aps":{"alert":{"title":"Order","body":"\#(body)"}}}"#).output
+            .trimmingCharacters(in: .newlines)
+        var input = ""
+        for index in 1...count {
+            input += #"{"token":"\#(Self.token("00dd", index))","topic":"com.example.shop","sealed":\#(sealed)}"# + "\n"
+        }
+        return (sealed, input)
     }
 
     /// The parsed output lines of a `send` run.
