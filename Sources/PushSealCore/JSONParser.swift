@@ -65,7 +65,9 @@ public struct JSONParser {
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard position < bytes.count else { throw error("unexpected end of input") }
         switch bytes[position] {
-        case UInt8(ascii: "{"): return .object(try parseObject())
+        case UInt8(ascii: "{"):
+            var noSiblings: [SiblingName]? = nil
+            return .object(try parseObject(siblingNames: &noSiblings))
         case UInt8(ascii: "["): return .array(try parseArray())
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
@@ -91,15 +93,22 @@ public struct JSONParser {
         position += 1
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONObject {
+    /// Parses an object. `siblingNames`, when given, holds the member names of the previous
+    /// object in the same array and receives this object's: arrays of objects repeat their member
+    /// names, and a name whose bytes match the sibling's at the same index reuses its text.
+    private mutating func parseObject(siblingNames: inout [SiblingName]?) throws(JSONParseError) -> JSONObject {
         try enterContainer()
         defer { depth -= 1 }
         var members: [(name: String, value: JSONValue)] = []
         members.reserveCapacity(8)
         var names: Set<ExactText> = []
+        // True while every name so far matched the sibling's at its index: the sibling's names were
+        // distinct, so a further match cannot be a duplicate.
+        var matchesSibling = siblingNames != nil
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
+            siblingNames?.removeAll(keepingCapacity: true)
             return JSONObject(members: members)
         }
         while true {
@@ -108,16 +117,26 @@ public struct JSONParser {
                 throw error("expected a member name")
             }
             let nameOffset = position
-            let name = try parseString()
-            let duplicate: Bool
-            if members.count < Self.linearDuplicateCheckLimit {
-                duplicate = members.contains { $0.name.isExactly(name) }
+            let name: String
+            if matchesSibling, let sibling = siblingNames?[safe: members.count], matches(sibling, at: position + 1) {
+                name = sibling.text
+                position += sibling.count + 2
             } else {
-                if names.isEmpty { names = Set(members.map { ExactText($0.name) }) }
-                duplicate = !names.insert(ExactText(name)).inserted
-            }
-            guard !duplicate else {
-                throw JSONParseError(message: "duplicate member name \"\(name)\"", offset: nameOffset)
+                matchesSibling = false
+                name = try parseString()
+                let duplicate: Bool
+                if members.count < Self.linearDuplicateCheckLimit {
+                    duplicate = members.contains { $0.name.isExactly(name) }
+                } else {
+                    if names.isEmpty { names = Set(members.map { ExactText($0.name) }) }
+                    duplicate = !names.insert(ExactText(name)).inserted
+                }
+                guard !duplicate else {
+                    throw JSONParseError(message: "duplicate member name \"\(name)\"", offset: nameOffset)
+                }
+                siblingNames?.record(
+                    SiblingName(text: name, start: nameOffset + 1, count: position - nameOffset - 2),
+                    at: members.count)
             }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -130,11 +149,25 @@ public struct JSONParser {
                 position += 1
             } else if bytes[position] == UInt8(ascii: "}") {
                 position += 1
+                siblingNames?.removeSubrange(members.count...)
                 return JSONObject(members: members)
             } else {
                 throw error("expected ',' or '}'")
             }
         }
+    }
+
+    /// True when the input at `start` holds `sibling`'s bytes followed by the closing quote. The
+    /// same bytes decode to the same text, escapes included.
+    private func matches(_ sibling: SiblingName, at start: Int) -> Bool {
+        let end = start + sibling.count
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return false }
+        var offset = 0
+        while offset < sibling.count {
+            guard bytes[start + offset] == bytes[sibling.start + offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     private mutating func parseArray() throws(JSONParseError) -> [JSONValue] {
@@ -147,9 +180,14 @@ public struct JSONParser {
             position += 1
             return elements
         }
+        var siblingNames: [SiblingName]? = []
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            if position < bytes.count, bytes[position] == UInt8(ascii: "{") {
+                elements.append(.object(try parseObject(siblingNames: &siblingNames)))
+            } else {
+                elements.append(try parseValue())
+            }
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -195,16 +233,16 @@ public struct JSONParser {
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {
-        position += 1
         // Fast path: no escape before the closing quote, so the string is a slice of the input;
         // pure ASCII needs no UTF-8 validation.
-        let start = position
+        let start = position + 1
+        var index = start
         var highBits: UInt8 = 0
-        while position < bytes.count {
-            let byte = bytes[position]
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                position += 1
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                position = index + 1
                 if highBits & 0x80 == 0 { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JSONParseError(message: "invalid UTF-8 in a string", offset: start)
@@ -213,7 +251,7 @@ public struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             highBits |= byte
-            position += 1
+            index += 1
         }
         position = start
         var output: [UInt8] = []
@@ -288,6 +326,26 @@ public struct JSONParser {
         }
         position += 4
         return value
+    }
+}
+
+/// A member name of the previous object in an array: its text, and where its bytes (between the
+/// quotes, escapes as written) lie in the input.
+private struct SiblingName {
+    let text: String
+    let start: Int
+    let count: Int
+}
+
+extension [SiblingName] {
+    /// The name at `index`, if there is one.
+    fileprivate subscript(safe index: Int) -> SiblingName? {
+        index < count ? self[index] : nil
+    }
+
+    /// Stores `name` at `index`, replacing the previous sibling's or appending.
+    fileprivate mutating func record(_ name: SiblingName, at index: Int) {
+        if index < count { self[index] = name } else { append(name) }
     }
 }
 

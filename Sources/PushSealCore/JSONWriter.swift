@@ -5,10 +5,9 @@
 public enum JSONWriter {
     /// The compact encoding of `value`.
     public static func bytes(_ value: JSONValue) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(4096)
-        write(value, into: &output)
-        return output
+        var sink = JSONByteSink(capacity: 4096)
+        write(value, into: &sink)
+        return sink.bytes()
     }
 
     /// The compact encoding of `value` as a string.
@@ -18,56 +17,79 @@ public enum JSONWriter {
 
     /// Appends the compact encoding of `value` to `output`.
     public static func write(_ value: JSONValue, into output: inout [UInt8]) {
-        switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let number): output.append(contentsOf: number.literal.utf8)
-        case .string(let string): writeString(string, into: &output)
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            var first = true
-            for element in elements {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                write(element, into: &output)
-            }
-            output.append(UInt8(ascii: "]"))
-        case .object(let object):
-            output.append(UInt8(ascii: "{"))
-            var first = true
-            for member in object.members {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(member.name, into: &output)
-                output.append(UInt8(ascii: ":"))
-                write(member.value, into: &output)
-            }
-            output.append(UInt8(ascii: "}"))
-        }
+        var sink = JSONByteSink(capacity: 1024)
+        write(value, into: &sink)
+        sink.append(to: &output)
     }
 
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        let needsEscaping = string.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        guard needsEscaping else {
-            output.append(contentsOf: string.utf8)
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
-                HexDigits.append(byte, to: &output)
-            default: output.append(byte)
+        var sink = JSONByteSink(capacity: string.utf8.count + 16)
+        writeString(string, into: &sink)
+        sink.append(to: &output)
+    }
+
+    private static func write(_ value: JSONValue, into sink: inout JSONByteSink) {
+        switch value {
+        case .null: sink.append("null")
+        case .bool(let flag): sink.append(flag ? "true" : "false")
+        case .number(let number): sink.append(utf8: number.literal)
+        case .string(let string): writeString(string, into: &sink)
+        case .array(let elements):
+            sink.append(UInt8(ascii: "["))
+            for index in elements.indices {
+                if index > 0 { sink.append(UInt8(ascii: ",")) }
+                write(elements[index], into: &sink)
             }
+            sink.append(UInt8(ascii: "]"))
+        case .object(let object):
+            sink.append(UInt8(ascii: "{"))
+            for index in object.members.indices {
+                if index > 0 { sink.append(UInt8(ascii: ",")) }
+                writeString(object.members[index].name, into: &sink)
+                sink.append(UInt8(ascii: ":"))
+                write(object.members[index].value, into: &sink)
+            }
+            sink.append(UInt8(ascii: "}"))
         }
-        output.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeString(_ string: String, into sink: inout JSONByteSink) {
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0, into: &sink) }
+        if written == nil {
+            var copy = string
+            copy.withUTF8 { writeString(utf8: $0, into: &sink) }
+        }
+    }
+
+    /// Appends the UTF-8 text `text` quoted and escaped: each run of bytes that needs no escape
+    /// is copied at once.
+    private static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into sink: inout JSONByteSink) {
+        sink.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in text.indices {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            sink.append(UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            appendEscape(of: byte, to: &sink)
+            runStart = index + 1
+        }
+        sink.append(UnsafeBufferPointer(rebasing: text[runStart...]))
+        sink.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape RFC 8259 requires for `byte` (a quote, a backslash or a control character).
+    private static func appendEscape(of byte: UInt8, to sink: inout JSONByteSink) {
+        sink.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): sink.append(byte)
+        case 0x0A: sink.append(UInt8(ascii: "n"))
+        case 0x0D: sink.append(UInt8(ascii: "r"))
+        case 0x09: sink.append(UInt8(ascii: "t"))
+        default:
+            var escape = Array("u00".utf8)
+            HexDigits.append(byte, to: &escape)
+            escape.withUnsafeBufferPointer { sink.append($0) }
+        }
     }
 }

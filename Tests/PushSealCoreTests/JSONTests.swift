@@ -57,6 +57,33 @@ struct JSONTests {
         #expect(try JSONParser.parse(distinct).objectValue?.count == 100)
     }
 
+    static let siblingDuplicates: [(String, Int)] = [
+        (#"[{"a":1,"b":2},{"a":3,"a":4}]"#, 22), (#"[{"a":1,"b":2},{"b":3,"b":4}]"#, 22),
+        (#"[{"a":1},{"a":1,"b":2,"a":3}]"#, 22), (#"[{"a\"":1},{"a\"":2,"a\"":3}]"#, 20),
+        (#"[[{"a":1}],[{"a":2,"a":3}]]"#, 19), (#"[{"a":1},{},{"a":2,"a":3}]"#, 19),
+    ]
+
+    static let siblingRoundTrips: [(String, String?)] = [
+        (#"[{"k":1,"l":2},{"k":3,"m":4},{"k":5,"l":6,"n":7},{"l":8,"k":9}]"#, nil),
+        (#"[{"ab":1},{"a":2,"ab":3},{"a":4}]"#, nil), (#"[{"a":1},{"ab":2},{"a\"":3},{"a\"b":4}]"#, nil),
+        (#"[{"\u0041":1},{"A":2,"\u0041x":3}]"#, #"[{"A":1},{"A":2,"Ax":3}]"#),
+    ]
+
+    @Test("objects in an array take their member names from the previous object, and still refuse duplicates")
+    func siblingNames() throws {
+        for (text, offset) in Self.siblingDuplicates {
+            do {
+                _ = try JSONParser.parse(text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.offset == offset && error.message.hasPrefix("duplicate member name"), "\(text): \(error)")
+            }
+        }
+        for (text, written) in Self.siblingRoundTrips {
+            #expect(JSONWriter.string(try JSONParser.parse(text)) == written ?? text)
+        }
+    }
+
     @Test("member names are compared by their UTF-8 bytes, not by canonical equivalence")
     func namesAreBytes() throws {
         // U+212A KELVIN SIGN is canonically equivalent to "K": a different name all the same.
@@ -67,6 +94,17 @@ struct JSONTests {
         let large = "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + #","K":1,"\u212a":2}"#
         #expect(try JSONParser.parse(large).objectValue?.count == 22)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(#"{"\u212a":1,"\u212a":2}"#) }
+    }
+
+    @Test("the writer grows past its first buffer and appends after bytes already written")
+    func longOutput() throws {
+        let long = String(repeating: "é\"\u{1}x", count: 5_000)
+        let text = JSONWriter.string(.array([.string(long), .object(JSONObject([(long, .null)]))]))
+        #expect(try JSONParser.parse(text) == .array([.string(long), .object(JSONObject([(long, .null)]))]))
+        var output = Array("prefix:".utf8)
+        JSONWriter.write(.string("a\nb"), into: &output)
+        JSONWriter.writeString("c", into: &output)
+        #expect(String(decoding: output, as: UTF8.self) == #"prefix:"a\nb""c""#)
     }
 
     @Test("nesting is limited to 64 levels")
