@@ -5,7 +5,7 @@
 #endif
 
 /// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
-/// [--suites-only yes] [--profile SUITE-MODE-OPERATION]`.
+/// [--suites-only yes] [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
     var gateway = ".build/release/pushseal-gateway"
@@ -15,8 +15,10 @@ struct BenchOptions {
     var batchLines = 20_000
     /// Only the primitives, the suites and one decrypt's RSS: for a second backend's rows.
     var suitesOnly = false
-    /// Only this work, 2,000 times, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
+    /// Only this work, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
     var profile: String?
+    /// How many times `profile` runs: enough for callgrind by default; a sampling profiler wants more.
+    var profileRounds = 2_000
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()
@@ -31,6 +33,7 @@ struct BenchOptions {
             case "--batch-lines": batchLines = Int(value) ?? batchLines
             case "--suites-only": suitesOnly = value == "yes"
             case "--profile": profile = value
+            case "--profile-rounds": profileRounds = Int(value) ?? profileRounds
             default: printError("bench: ignoring unknown option \(flag)\n")
             }
         }

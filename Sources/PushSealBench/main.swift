@@ -47,7 +47,7 @@ if let profile = options.profile {
         printError("bench: --profile takes one of \((choices + json).map(\.0).joined(separator: ", "))\n")
         exit(2)
     }
-    for _ in 0..<2_000 { try work() }
+    for _ in 0..<options.profileRounds { try work() }
     exit(0)
 }
 
