@@ -74,16 +74,18 @@ enum PayloadValidator {
             throw invalid(apsPath.member("alert"), "must be a string or an object, not \(alert.typeName)")
         }
         for (name, value) in object {
-            let path = apsPath.member("alert").member(name)
+            // The path is built only for an error: most payloads have none.
+            let path = { apsPath.member("alert").member(name) }
             guard isOne(of: alertMembers, name) else {
-                throw invalid(path, "is not an alert member (known: \(alertMembers.sorted().joined(separator: ", ")))")
+                throw invalid(
+                    path(), "is not an alert member (known: \(alertMembers.sorted().joined(separator: ", ")))")
             }
             if name.hasSuffix("-args") {
                 guard case .array(let arguments) = value, arguments.allSatisfy({ $0.stringValue != nil }) else {
-                    throw invalid(path, "must be an array of strings, not \(value.typeName)")
+                    throw invalid(path(), "must be an array of strings, not \(value.typeName)")
                 }
             } else if value.stringValue == nil {
-                throw invalid(path, "must be a string, not \(value.typeName)")
+                throw invalid(path(), "must be a string, not \(value.typeName)")
             }
         }
     }
@@ -94,18 +96,20 @@ enum PayloadValidator {
             throw invalid(apsPath.member("sound"), "must be a string or a critical-sound object, not \(sound.typeName)")
         }
         for (name, value) in object {
-            let path = apsPath.member("sound").member(name)
+            let path = { apsPath.member("sound").member(name) }
             switch ExactText(name) {
             case "critical":
-                guard [0, 1].contains(value.numberValue?.intValue) else { throw invalid(path, "must be 0 or 1") }
+                guard [0, 1].contains(value.numberValue?.intValue) else { throw invalid(path(), "must be 0 or 1") }
             case "name":
-                guard value.stringValue != nil else { throw invalid(path, "must be a string, not \(value.typeName)") }
+                guard value.stringValue != nil else {
+                    throw invalid(path(), "must be a string, not \(value.typeName)")
+                }
             case "volume":
                 guard let volume = value.numberValue?.doubleValue, (0...1).contains(volume) else {
-                    throw invalid(path, "must be a number from 0 to 1, not \(describe(value))")
+                    throw invalid(path(), "must be a number from 0 to 1, not \(describe(value))")
                 }
             default:
-                throw invalid(path, "is not a sound member (known: critical, name, volume)")
+                throw invalid(path(), "is not a sound member (known: critical, name, volume)")
             }
         }
     }
