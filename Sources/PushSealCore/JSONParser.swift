@@ -345,7 +345,12 @@ extension [SiblingName] {
 
     /// Stores `name` at `index`, replacing the previous sibling's or appending.
     fileprivate mutating func record(_ name: SiblingName, at index: Int) {
-        if index < count { self[index] = name } else { append(name) }
+        if index < count {
+            self[index] = name
+        } else {
+            if isEmpty { reserveCapacity(8) }
+            append(name)
+        }
     }
 }
 
