@@ -22,6 +22,18 @@ struct GatewayAPITests {
         #expect(text.contains("pushseal_gateway_queue_depth 0"))
     }
 
+    @Test("when its database is gone, the API answers 503 unavailable with Retry-After: 1, and /readyz fails")
+    func databaseGone() throws {
+        let world = try GatewayWorld(.postgres)
+        #expect(try world.request("GET", "/v1/users/someone/devices", token: world.adminToken).status == 200)
+        try PostgresTestServer.shared.get().dropDatabase(world.database)
+        let answer = try world.request("GET", "/v1/users/someone/devices", token: world.adminToken)
+        #expect(answer.status == 503)
+        #expect(answer.headers["retry-after"] == "1")
+        #expect(answer.errorCode == "unavailable")
+        #expect(try world.request("GET", "/readyz").status == 503)
+    }
+
     @Test(
         "the gateway listens on an IPv6 address too (asked with curl: Foundation's client refuses [::1] URLs)",
         arguments: GatewayBackend.allCases)

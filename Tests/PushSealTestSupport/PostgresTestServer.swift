@@ -69,6 +69,15 @@ package final class PostgresTestServer: @unchecked Sendable {
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
+    /// Drops the database of `url` (as ``createDatabase()`` made it), closing its connections:
+    /// what a gateway sees when its database is gone.
+    package func dropDatabase(_ url: String) throws {
+        guard let name = url.split(separator: "/").last.map(String.init) else {
+            throw Failure(description: "no database name in \(url)")
+        }
+        try run(["\(binaries)/dropdb", "--force", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
+    }
+
     /// The server's files, for tests that search what it stored.
     package var dataDirectory: String { "\(folder)/data" }
 
