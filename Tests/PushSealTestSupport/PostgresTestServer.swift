@@ -65,7 +65,7 @@ package final class PostgresTestServer: @unchecked Sendable {
             databases += 1
             return "pushseal_test_\(databases)"
         }
-        try run(["\(binaries)/createdb", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
+        try run(["\(binaries)/createdb"] + connection + [name])
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
@@ -75,8 +75,11 @@ package final class PostgresTestServer: @unchecked Sendable {
         guard let name = url.split(separator: "/").last.map(String.init) else {
             throw Failure(description: "no database name in \(url)")
         }
-        try run(["\(binaries)/dropdb", "--force", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
+        try run(["\(binaries)/dropdb", "--force"] + connection + [name])
     }
+
+    /// How the client commands reach the server, as its superuser.
+    private var connection: [String] { ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres"] }
 
     /// The server's files, for tests that search what it stored.
     package var dataDirectory: String { "\(folder)/data" }
