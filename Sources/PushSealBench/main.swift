@@ -41,6 +41,7 @@ if let profile = options.profile {
     let payloadBytes = JSONWriter.bytes(.object(payload))
     let json: [(String, () throws -> Void)] = [
         ("json-parse", { _ = try JSONParser.parse(payloadBytes) }),
+        ("json-read", { _ = PrimitiveCosts.readAll(try JSONParser.parse(payloadBytes)) }),
         ("json-write", { _ = JSONWriter.bytes(.object(payload)) }),
     ]
     guard let (_, work) = (choices + json).first(where: { $0.0 == profile }) else {

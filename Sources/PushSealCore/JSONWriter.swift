@@ -43,14 +43,53 @@ public enum JSONWriter {
             }
             sink.append(UInt8(ascii: "]"))
         case .object(let object):
+            if let (document, index) = object.parsed {
+                write(document, at: index, into: &sink)
+                return
+            }
+            let members = object.members
             sink.append(UInt8(ascii: "{"))
-            for index in object.members.indices {
+            for index in members.indices {
                 if index > 0 { sink.append(UInt8(ascii: ",")) }
-                writeString(object.members[index].name, into: &sink)
+                writeString(members[index].name, into: &sink)
                 sink.append(UInt8(ascii: ":"))
-                write(object.members[index].value, into: &sink)
+                write(members[index].value, into: &sink)
             }
             sink.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Writes the value at tape index `index` of a parsed document, straight from its bytes: the
+    /// same output as writing the values it stands for.
+    private static func write(_ document: JSONDocument, at index: Int, into sink: inout JSONByteSink) {
+        let entry = document.tape[index]
+        switch entry.kind {
+        case .null: sink.append("null")
+        case .true: sink.append("true")
+        case .false: sink.append("false")
+        case .number: document.withBytes(of: entry) { sink.append($0) }
+        // A string without escapes holds no byte that needs one: a quote or a backslash would have
+        // ended it or been an escape, and the parser refuses control characters.
+        case .string:
+            sink.append(UInt8(ascii: "\""))
+            document.withBytes(of: entry) { sink.append($0) }
+            sink.append(UInt8(ascii: "\""))
+        case .escapedString: document.withBytes(of: entry) { writeString(utf8: $0, into: &sink) }
+        case .array, .object:
+            let isObject = entry.kind == .object
+            sink.append(UInt8(ascii: isObject ? "{" : "["))
+            var child = index + 1
+            for position in 0..<entry.count {
+                if position > 0 { sink.append(UInt8(ascii: ",")) }
+                if isObject {
+                    write(document, at: child, into: &sink)
+                    sink.append(UInt8(ascii: ":"))
+                    child += 1
+                }
+                write(document, at: child, into: &sink)
+                child = document.tape[child].end
+            }
+            sink.append(UInt8(ascii: isObject ? "}" : "]"))
         }
     }
 

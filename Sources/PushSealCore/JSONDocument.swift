@@ -1,0 +1,133 @@
+internal import PushSealPrimitives
+
+/// JSON text as ``JSONParser`` left it: the validated bytes, the decoded bytes of every string
+/// written with escapes, and a tape of every value in document order.
+///
+/// A parse checks everything and creates no `String`: a ``JSONObject`` read from a document makes
+/// the strings of the members it is asked for, when it is asked. An envelope's content is opened,
+/// checked and handed on without paying for the text nobody reads, and a content written back
+/// out (`userInfo`) is copied from the tape.
+///
+/// The text is the parser's own copy, and it and the decoded bytes are wiped when the last
+/// object read from them is released: a key file's or a decrypted content's bytes do not outlive
+/// their use in freed memory (the strings made from them are Swift's, and are not wiped).
+final class JSONDocument: Sendable {
+    /// The JSON text.
+    let text: SecretBytes
+    /// The decoded UTF-8 of the strings written with escapes, one after another; nil when none was.
+    let unescaped: SecretBytes?
+    /// Every value. An object's entry is followed by its members' (the name's entry, then the
+    /// value's), an array's by its elements'.
+    let tape: [JSONTapeEntry]
+
+    init(text: SecretBytes, unescaped: SecretBytes?, tape: [JSONTapeEntry]) {
+        self.text = text
+        self.unescaped = unescaped
+        self.tape = tape
+    }
+
+    /// The value at `index`, its strings made now. An object stays in the document.
+    func value(at index: Int) -> JSONValue {
+        let entry = tape[index]
+        switch entry.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number: return .number(JSONNumber(validatedLiteral: string(of: entry)))
+        case .string, .escapedString: return .string(string(of: entry))
+        case .object: return .object(JSONObject(document: self, index: index))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(entry.count)
+            var element = index + 1
+            for _ in 0..<entry.count {
+                elements.append(value(at: element))
+                element = tape[element].end
+            }
+            return .array(elements)
+        }
+    }
+
+    /// The members of the object at `index`, in order.
+    func members(ofObjectAt index: Int) -> [(name: String, value: JSONValue)] {
+        var members: [(name: String, value: JSONValue)] = []
+        members.reserveCapacity(tape[index].count)
+        var name = index + 1
+        for _ in 0..<tape[index].count {
+            members.append((name: string(of: tape[name]), value: value(at: name + 1)))
+            name = tape[name + 1].end
+        }
+        return members
+    }
+
+    /// The value of the member of the object at `index` whose name has the UTF-8 bytes `name`.
+    func member(named name: UnsafeBufferPointer<UInt8>, inObjectAt index: Int) -> JSONValue? {
+        var member = index + 1
+        for _ in 0..<tape[index].count {
+            if withBytes(of: tape[member], { $0.hasSameBytes(as: name) }) { return value(at: member + 1) }
+            member = tape[member + 1].end
+        }
+        return nil
+    }
+
+    /// The text of a string or a number's literal.
+    func string(of entry: JSONTapeEntry) -> String {
+        withBytes(of: entry) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 of a string (escapes decoded) or a number's literal.
+    func withBytes<Result>(of entry: JSONTapeEntry, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let source = entry.kind == .escapedString ? unescaped ?? text : text
+        return source.withBytePointer { body(UnsafeBufferPointer(start: $0 + entry.start, count: entry.count)) }
+    }
+}
+
+/// One value of a ``JSONDocument``.
+struct JSONTapeEntry {
+    /// What the value is, and for a string where its bytes are.
+    enum Kind: UInt8 {
+        case null, `true`, `false`, number
+        /// A string with no escape: its bytes lie in the text.
+        case string
+        /// A string with escapes: its decoded bytes lie in the document's `unescaped`.
+        case escapedString
+        case array, object
+    }
+
+    let kind: Kind
+    private let storedStart: Int32
+    private var storedCount: Int32
+    private var storedEnd: Int32
+
+    /// A scalar at tape index `index`: bytes `start..<start + count` of its source.
+    init(_ kind: Kind, start: Int, count: Int, index: Int) {
+        self.kind = kind
+        storedStart = Int32(truncatingIfNeeded: start)
+        storedCount = Int32(truncatingIfNeeded: count)
+        storedEnd = Int32(truncatingIfNeeded: index + 1)
+    }
+
+    /// Where a string's or a number's bytes start in their source.
+    var start: Int { Int(storedStart) }
+    /// A string's or a number's byte count; a container's member or element count.
+    var count: Int { Int(storedCount) }
+    /// The tape index just past this value and everything in it.
+    var end: Int { Int(storedEnd) }
+
+    /// Closes a container: it holds `count` members or elements, and its last descendant is
+    /// just before tape index `end`.
+    mutating func close(count: Int, end: Int) {
+        storedCount = Int32(truncatingIfNeeded: count)
+        storedEnd = Int32(truncatingIfNeeded: end)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// True when both hold the same bytes; the lengths are compared first, since names mostly
+    /// differ in length.
+    func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for index in 0..<count where self[index] != other[index] { return false }
+        return true
+    }
+}
