@@ -8,22 +8,32 @@ internal import PushSealPrimitives
 /// checked and handed on without paying for the text nobody reads, and a content written back
 /// out (`userInfo`) is copied from the tape.
 ///
-/// The text is the parser's own copy, and it and the decoded bytes are wiped when the last
-/// object read from them is released: a key file's or a decrypted content's bytes do not outlive
-/// their use in freed memory (the strings made from them are Swift's, and are not wiped).
-final class JSONDocument: Sendable {
-    /// The JSON text.
-    let text: SecretBytes
-    /// The decoded UTF-8 of the strings written with escapes, one after another; nil when none was.
-    let unescaped: SecretBytes?
+/// The document keeps its own copy of the text and of the decoded bytes, and wipes it when it is
+/// released: a key file's or a decrypted content's bytes do not outlive their use in freed memory
+/// (the strings made from them are Swift's, and are not wiped).
+// @unchecked: the storage is written only by `init`, and by `deinit` when no other reference
+// to the document exists.
+final class JSONDocument: @unchecked Sendable {
+    /// The JSON text, then the decoded UTF-8 of the strings written with escapes, one after another.
+    private let storage: UnsafeMutableBufferPointer<UInt8>
+    /// Where the decoded bytes start in `storage`.
+    private let unescapedStart: Int
     /// Every value. An object's entry is followed by its members' (the name's entry, then the
     /// value's), an array's by its elements'.
     let tape: [JSONTapeEntry]
 
-    init(text: SecretBytes, unescaped: SecretBytes?, tape: [JSONTapeEntry]) {
-        self.text = text
-        self.unescaped = unescaped
+    /// A document that copies `text` and `unescaped`.
+    init(text: UnsafeBufferPointer<UInt8>, unescaped: [UInt8], tape: [JSONTapeEntry]) {
+        storage = .allocate(capacity: max(text.count + unescaped.count, 1))
+        _ = storage.initialize(fromContentsOf: text)
+        _ = UnsafeMutableBufferPointer(rebasing: storage[text.count...]).initialize(fromContentsOf: unescaped)
+        unescapedStart = text.count
         self.tape = tape
+    }
+
+    deinit {
+        wipe(UnsafeMutableRawBufferPointer(storage))
+        storage.deallocate()
     }
 
     /// The value at `index`, its strings made now. An object stays in the document.
@@ -77,8 +87,8 @@ final class JSONDocument: Sendable {
 
     /// Calls `body` with the UTF-8 of a string (escapes decoded) or a number's literal.
     func withBytes<Result>(of entry: JSONTapeEntry, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let source = entry.kind == .escapedString ? unescaped ?? text : text
-        return source.withBytePointer { body(UnsafeBufferPointer(start: $0 + entry.start, count: entry.count)) }
+        let start = entry.kind == .escapedString ? unescapedStart + entry.start : entry.start
+        return body(UnsafeBufferPointer(rebasing: storage[start..<start + entry.count]))
     }
 }
 

@@ -8,7 +8,7 @@ internal import PushSealPrimitives
 ///
 /// Everything is checked during the parse, which records the values on a tape (``JSONDocument``)
 /// instead of building them: the objects it returns make their strings when they are read.
-public struct JSONParser {
+public struct JSONParser: ~Copyable {
     /// Nesting deeper than this is refused.
     public static let maximumDepth = 64
 
@@ -20,15 +20,17 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
-    private var tape: [JSONTapeEntry] = []
+    private var tape: GrowableBuffer<JSONTapeEntry>
     /// The decoded bytes of the strings with escapes; wiped after the parse.
     private var unescaped: [UInt8] = []
 
     /// Parses `bytes` as one JSON value, with nothing but white space around it.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        let text = SecretBytes(copying: bytes)
-        return try text.withBytePointer { parse(buffer: UnsafeBufferPointer(start: $0, count: text.count), text: text) }
-            .get()
+        let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { parse(buffer: $0) }
+        if let result { return try result.get() }
+        var copy = Array(bytes)
+        defer { wipe(&copy) }
+        return try copy.withUnsafeBufferPointer { parse(buffer: $0) }.get()
     }
 
     /// Parses `text` as one JSON value.
@@ -36,9 +38,7 @@ public struct JSONParser {
         try parse(text.utf8)
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, text: SecretBytes) -> Result<
-        JSONValue, JSONParseError
-    > {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
         guard buffer.count < Int32.max else {
             return .failure(JSONParseError(message: "input larger than 2 GiB", offset: 0))
         }
@@ -54,13 +54,13 @@ public struct JSONParser {
         } catch {
             return .failure(error)
         }
-        let unescaped = parser.unescaped.isEmpty ? nil : SecretBytes(copying: parser.unescaped)
-        return .success(JSONDocument(text: text, unescaped: unescaped, tape: parser.tape).value(at: 0))
+        let document = JSONDocument(text: buffer, unescaped: parser.unescaped, tape: parser.tape.array())
+        return .success(document.value(at: 0))
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        tape.reserveCapacity(bytes.count / 8 + 4)
+        tape = GrowableBuffer(capacity: bytes.count / 8 + 4)
     }
 
     private func error(_ message: String) -> JSONParseError {

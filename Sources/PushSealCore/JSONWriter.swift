@@ -5,9 +5,9 @@
 public enum JSONWriter {
     /// The compact encoding of `value`.
     public static func bytes(_ value: JSONValue) -> [UInt8] {
-        var sink = JSONByteSink(capacity: 4096)
+        var sink = GrowableBuffer<UInt8>(capacity: 4096)
         write(value, into: &sink)
-        return sink.bytes()
+        return sink.array()
     }
 
     /// The compact encoding of `value` as a string.
@@ -17,19 +17,19 @@ public enum JSONWriter {
 
     /// Appends the compact encoding of `value` to `output`.
     public static func write(_ value: JSONValue, into output: inout [UInt8]) {
-        var sink = JSONByteSink(capacity: 1024)
+        var sink = GrowableBuffer<UInt8>(capacity: 1024)
         write(value, into: &sink)
         sink.append(to: &output)
     }
 
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into output: inout [UInt8]) {
-        var sink = JSONByteSink(capacity: string.utf8.count + 16)
+        var sink = GrowableBuffer<UInt8>(capacity: string.utf8.count + 16)
         writeString(string, into: &sink)
         sink.append(to: &output)
     }
 
-    private static func write(_ value: JSONValue, into sink: inout JSONByteSink) {
+    private static func write(_ value: JSONValue, into sink: inout GrowableBuffer<UInt8>) {
         switch value {
         case .null: sink.append("null")
         case .bool(let flag): sink.append(flag ? "true" : "false")
@@ -61,7 +61,7 @@ public enum JSONWriter {
 
     /// Writes the value at tape index `index` of a parsed document, straight from its bytes: the
     /// same output as writing the values it stands for.
-    private static func write(_ document: JSONDocument, at index: Int, into sink: inout JSONByteSink) {
+    private static func write(_ document: JSONDocument, at index: Int, into sink: inout GrowableBuffer<UInt8>) {
         let entry = document.tape[index]
         switch entry.kind {
         case .null: sink.append("null")
@@ -93,7 +93,7 @@ public enum JSONWriter {
         }
     }
 
-    private static func writeString(_ string: String, into sink: inout JSONByteSink) {
+    private static func writeString(_ string: String, into sink: inout GrowableBuffer<UInt8>) {
         let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0, into: &sink) }
         if written == nil {
             var copy = string
@@ -103,7 +103,7 @@ public enum JSONWriter {
 
     /// Appends the UTF-8 text `text` quoted and escaped: each run of bytes that needs no escape
     /// is copied at once.
-    private static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into sink: inout JSONByteSink) {
+    private static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into sink: inout GrowableBuffer<UInt8>) {
         sink.append(UInt8(ascii: "\""))
         var runStart = 0
         for index in text.indices {
@@ -118,7 +118,7 @@ public enum JSONWriter {
     }
 
     /// Appends the escape RFC 8259 requires for `byte` (a quote, a backslash or a control character).
-    private static func appendEscape(of byte: UInt8, to sink: inout JSONByteSink) {
+    private static func appendEscape(of byte: UInt8, to sink: inout GrowableBuffer<UInt8>) {
         sink.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): sink.append(byte)

@@ -93,6 +93,11 @@ extension SecretBytes {
     }
 }
 
+/// Overwrites the bytes of `buffer` with zeros in a way the optimiser cannot remove.
+package func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+    if let base = buffer.baseAddress { SecureMemory.zero(base, buffer.count) }
+}
+
 /// Overwrites `bytes` with zeros in a way the optimiser cannot remove.
 package func wipe(_ bytes: inout [UInt8]) {
     bytes.withUnsafeMutableBytes { buffer in
