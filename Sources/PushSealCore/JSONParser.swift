@@ -217,7 +217,9 @@ public struct JSONParser: ~Copyable {
         tape.append(JSONTapeEntry(.number, start: start, count: position - start, index: tape.count))
     }
 
-    /// Parses a string; its entry is for the caller to put on the tape.
+    /// Parses a string; its entry is for the caller to put on the tape. A string without escapes
+    /// is read here, inlined where strings are expected; the others by `parseEscapedString`.
+    @inline(__always)
     private mutating func parseString() throws(JSONParseError) -> JSONTapeEntry {
         // Fast path: no escape before the closing quote, so the string is a slice of the input;
         // pure ASCII needs no UTF-8 validation.
@@ -238,9 +240,15 @@ public struct JSONParser: ~Copyable {
             highBits |= byte
             index += 1
         }
-        // Escapes: the decoded bytes go to `unescaped`, which never needs more room than the
-        // input (an escape is longer than what it decodes to), so it is never moved and leaves no
-        // stray copy behind when it is wiped.
+        return try parseEscapedString(from: start)
+    }
+
+    /// Parses the string whose first byte is at `start`, and which has an escape (or is
+    /// malformed). The decoded bytes go to `unescaped`, which never needs more room than the
+    /// input (an escape is longer than what it decodes to), so it is never moved and leaves no
+    /// stray copy behind when it is wiped.
+    @inline(never)
+    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> JSONTapeEntry {
         if unescaped.capacity == 0 { unescaped.reserveCapacity(bytes.count) }
         position = start
         let decodedStart = unescaped.count
@@ -340,6 +348,7 @@ public struct JSONParser: ~Copyable {
 
     /// A bit of 64 that names with the same bytes share: chosen by the length and the first and
     /// last bytes.
+    @inline(__always)
     private func summaryBit(of name: JSONTapeEntry) -> UInt64 {
         withBytes(of: name) { bytes in
             guard let first = bytes.first, let last = bytes.last else { return 1 }
