@@ -6,8 +6,8 @@ internal import PushSealPrimitives
 /// control characters, duplicate member names (the same UTF-8 bytes), trailing bytes, and nesting deeper than
 /// ``maximumDepth`` (so hostile input cannot exhaust the stack). Errors name the byte offset.
 ///
-/// Everything is checked during the parse, which records the values on a tape
-/// instead of building them: the objects it returns make their strings when they are read.
+/// Everything is checked during the parse, which records the values on a tape instead of
+/// building them: the objects it returns make their strings when they are read.
 public struct JSONParser: ~Copyable {
     /// Nesting deeper than this is refused.
     public static let maximumDepth = 64
