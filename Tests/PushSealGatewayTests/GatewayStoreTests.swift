@@ -76,6 +76,32 @@ struct GatewayStoreTests {
         #expect(try store.statistics().deliveries == [.sent: 1, .queued: 1])
     }
 
+    @Test("a push accepted by one PostgreSQL instance wakes another's listener; a repeated idempotency key does not")
+    func notifications() throws {
+        let database = try GatewayBackend.postgres.newDatabase()
+        let accepting = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+        let listening = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+        try accepting.migrate()
+        let wakes = DispatchSemaphore(value: 0)
+        let listener = OutboxListener(pool: listening.pool) { wakes.signal() }
+        defer { listener.stop() }
+        // The listener's LISTEN is in place once a NOTIFY sent now reaches it.
+        let ready = ContinuousClock.now.advanced(by: .seconds(10))
+        repeat {
+            try accepting.pool.withConnection { try $0.execute("NOTIFY \(PostgresGatewayStore.channel)") }
+        } while wakes.wait(timeout: .now() + 0.2) == .timedOut && ContinuousClock.now < ready
+        while wakes.wait(timeout: .now() + 0.3) == .success {}
+
+        #expect(wakes.wait(timeout: .now() + 0.5) == .timedOut, "nothing wakes an idle listener")
+        let device = Self.device("d", registeredAt: 100)
+        _ = try accepting.putDevice(device)
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", device.topic)], body: [1], expiration: nil)
+        #expect(try accepting.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery]) == nil)
+        #expect(wakes.wait(timeout: .now() + 5) == .success, "the accept woke the other instance")
+        #expect(try accepting.acceptPush(id: "p2", idempotencyKey: "k", at: 300, deliveries: [delivery]) == "p1")
+        #expect(wakes.wait(timeout: .now() + 1) == .timedOut, "a repeat stores nothing and wakes no one")
+    }
+
     @Test("instances that start together migrate one PostgreSQL database once, under the advisory lock")
     func concurrentMigrations() throws {
         let database = try GatewayBackend.postgres.newDatabase()
