@@ -6,7 +6,8 @@ internal import PushSealPOSIX
 
 /// The files the configuration names, read only when they are regular files and not links; those
 /// that hold secrets (the APNs `.p8`, the sender's private JWKs) also only with no permission for
-/// group or others (0600 or stricter).
+/// group or others (0600 or stricter). Each is opened with `O_NONBLOCK`, so that a FIFO in a
+/// file's place is refused at once instead of hanging the start until someone writes to it.
 enum ConfiguredFile {
     /// The bytes of a file that holds a secret; the caller wipes them once used.
     /// - Throws: ``GatewayError`` naming the file and what is wrong with it.
@@ -20,7 +21,7 @@ enum ConfiguredFile {
     }
 
     private static func read(_ path: String, secret: Bool) throws(GatewayError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw GatewayError("\(path) cannot be read: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var info = stat()
