@@ -30,6 +30,15 @@ struct MediaDescriptorFileTests {
         #expect(!FileManager.default.fileExists(atPath: world.directory.file("empty.psm")))
     }
 
+    @Test("a FIFO in place of the file is refused at once: not a regular file, nothing written")
+    func fifo() throws {
+        let world = try CLIWorld()
+        #expect(mkfifo(world.directory.file("photo.jpg"), 0o600) == 0)
+        let result = try world.run(["media", "seal", "photo.jpg", "--out", "photo.psm"])
+        #expect(result.status == 2 && result.errors.contains("photo.jpg is not a regular file"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: world.directory.file("photo.psm")))
+    }
+
     @Test("without --url the placeholder is on .invalid, the object's name percent-encoded")
     func placeholder() throws {
         let world = try CLIWorld()
