@@ -26,7 +26,8 @@ public enum MediaSealer {
         } catch {
             throw PushSealError(.invalidPayload, "--url \(url): \(error)")
         }
-        let input = open(file, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so that a FIFO is refused below instead of waiting here for a writer.
+        let input = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard input >= 0 else { throw failure(file, "cannot be read", errno) }
         defer { close(input) }
         var info = stat()
