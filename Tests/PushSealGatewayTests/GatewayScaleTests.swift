@@ -73,17 +73,27 @@ struct GatewayScaleTests {
 
         let received = world.apns.requests().filter { $0["status"] as? Int == 200 }
         // In runs of 2,000 bodies: one run of 20,000 can outlast the runner's timeout on a loaded machine.
-        var lines: [Substring] = []
+        // Each run's lines are paired with its own requests, so that a run that went wrong is
+        // reported as such, not as pushes lost from there on.
+        var pairs: [(line: Substring, request: [String: Any])] = []
         for start in stride(from: 0, to: received.count, by: 2_000) {
-            let bodies = received[start..<min(received.count, start + 2_000)].compactMap { $0["body"] as? String }
+            let requests = Array(received[start..<min(received.count, start + 2_000)])
+            let bodies = requests.map { $0["body"] as? String ?? "" }
             let opened = try CLIRunner.run(
                 ["decrypt", "--store", "store", "--json-lines"], input: Data(bodies.joined(separator: "\n").utf8),
                 in: world.directory.path)
-            lines += opened.output.split(separator: "\n")
+            let lines = opened.output.split(separator: "\n")
+            #expect(
+                lines.count == bodies.count && opened.inputError == nil,
+                """
+                decrypting bodies \(start)..<\(start + bodies.count): \(lines.count) lines, status \(opened.status), \
+                input \(opened.inputError ?? "written"), \(bodies.filter(\.isEmpty).count) empty bodies, \
+                errors: \(opened.errors.suffix(500))
+                """)
+            if lines.count == bodies.count { pairs += zip(lines, requests).map { ($0, $1) } }
         }
-        #expect(lines.count == received.count, "every body was decrypted")
         var delivered: [String: Int] = [:]
-        for (line, request) in zip(lines, received) {
+        for (line, request) in pairs {
             let result = try JSONParser.parse(String(line)).objectValue
             guard
                 let eventID = result?["notification"]?.objectValue?["userInfo"]?.objectValue?["event_id"]?.stringValue,

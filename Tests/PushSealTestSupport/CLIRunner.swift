@@ -10,6 +10,9 @@ package enum CLIRunner {
         package let output: String
         /// Standard error.
         package let errors: String
+        /// Why standard input was not written in full, or nil when it was. A child that exits
+        /// without reading its input has it set (broken pipe); one that should read it all must not.
+        package var inputError: String? = nil
 
         /// Standard output's non-empty lines.
         package var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
@@ -76,23 +79,45 @@ package enum CLIRunner {
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
         defer { watchdog.cancel() }
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
+        let inputWriter = InputWriter(stdin.fileHandleForWriting, input)
         let errorData = ErrorCollector(stderr.fileHandleForReading)
         if outputFile != nil { try? stdout.fileHandleForWriting.close() }
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData.finish(), as: UTF8.self))
+            errors: String(decoding: errorData.finish(), as: UTF8.self), inputError: inputWriter.finish())
     }
 
     /// As ``run(_:input:in:)`` with text input.
     package static func run(_ arguments: [String], input: String, in directory: String? = nil) throws -> Result {
         try run(arguments, input: Data(input.utf8), in: directory)
+    }
+
+    /// Writes the child's standard input on its own thread, then closes it, and says whether all
+    /// of it was written.
+    private final class InputWriter: @unchecked Sendable {
+        private var failure: String?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle, _ input: Data) {
+            Thread {
+                do {
+                    try handle.write(contentsOf: input)
+                } catch {
+                    self.failure = "\(error)"
+                }
+                try? handle.close()
+                self.done.signal()
+            }.start()
+        }
+
+        /// Why the input was not written in full, once the writer is done (at most 10 s after the
+        /// child ended), or nil when it was.
+        func finish() -> String? {
+            guard done.wait(timeout: .now() + 10) == .success else { return "still writing 10 s after the child ended" }
+            return failure
+        }
     }
 
     /// Drains a pipe on its own thread so that neither pipe can fill and block the child.
