@@ -100,7 +100,5 @@ package func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
 
 /// Overwrites `bytes` with zeros in a way the optimiser cannot remove.
 package func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buffer in
-        if let base = buffer.baseAddress { SecureMemory.zero(base, buffer.count) }
-    }
+    bytes.withUnsafeMutableBytes { wipe($0) }
 }
