@@ -5,8 +5,7 @@ import PackageDescription
 //
 // The architecture, bottom up:
 //   CSodium, COpenSSL, CLibSSL,  system C libraries, found through pkg-config (Linux only: on
-//   CSQLite, CCurl,              Apple platforms SQLite is the system's and there is no C to ship);
-//   CPushSealShims               the shims wrap libcurl's variadic calls
+//   CSQLite, CNGHTTP2            Apple platforms SQLite is the system's and there is no C to ship)
 //   PushSealURL                  the one media URL rule: an https URL parsed strictly, for the sealer
 //                                and the fetcher alike
 //   PushSealPrimitives           the only crypto code: secrets, AEADs, X25519, P-256, HKDF, on one of
@@ -15,9 +14,11 @@ import PackageDescription
 //   PushSealPOSIX                whole reads and writes on file descriptors, and wiping: for the modules
 //                                below that do I/O, and for the CryptoKit backend
 //   PushSealEncryptor            server side: validate, seal, size-check an APNs payload
-//   PushSealHTTPS                media downloads on Linux: a streamed HTTPS GET, HTTP/1.1 over libssl
+//   PushSealHTTPS                HTTPS on Linux over libssl: the verified TLS connection (media downloads
+//                                and APNs share it) and the media download, a streamed HTTP/1.1 GET
 //   PushSealDecryptor            device side: key store, opening and rewriting, event ledger, extension session
-//   PushSealDelivery             `pushseal send`: HTTP/2 to APNs over libcurl, token auth, retries
+//   PushSealDelivery             `pushseal send`: HTTP/2 to APNs (libnghttp2 over PushSealHTTPS's TLS),
+//                                token auth, retries
 //   PushSealCLI                  the `pushseal` commands, as a library so that tests can drive them
 //   pushseal                     the executable: a five-line entry point
 //   CMicroHTTPD, CLibPQ          libmicrohttpd, the HTTP server library under the gateway, and libpq,
@@ -71,15 +72,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // Headers only: libcurl is opened at run time by CPushSealShims (no pkgConfig, which would
-        // link it into every process).
+        // libnghttp2: HTTP/2 framing, HPACK and flow control for APNs; it does no I/O of its own.
         .systemLibrary(
-            name: "CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
         ),
-        .target(
-            name: "CPushSealShims", dependencies: ["CCurl"],
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libssl, for the TLS client of media downloads (PushSealHTTPS).
         .systemLibrary(
             name: "CLibSSL",
@@ -115,9 +113,8 @@ let package = Package(
         .target(
             name: "PushSealDelivery",
             dependencies: [
-                "PushSealEncryptor", "PushSealCore", "PushSealPrimitives",
-                .target(name: "CCurl", condition: .linuxOnly),
-                .target(name: "CPushSealShims", condition: .linuxOnly),
+                "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealURL",
+                .target(name: "CNGHTTP2", condition: .linuxOnly), .target(name: "PushSealHTTPS", condition: .linuxOnly),
             ]),
         .target(
             name: "PushSealCLI",
@@ -216,7 +213,7 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
     ]
 }
 
-for target in package.targets where target.type != .system && target.name != "CPushSealShims" {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

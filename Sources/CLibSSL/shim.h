@@ -1,7 +1,7 @@
 #ifndef PUSHSEAL_CLIBSSL_SHIM_H
 #define PUSHSEAL_CLIBSSL_SHIM_H
 /*
- * OpenSSL's TLS client (libssl), for media downloads. Only OpenSSL 3 APIs, nothing deprecated.
+ * OpenSSL's TLS client (libssl), for media downloads and APNs. Only OpenSSL 3 APIs, nothing deprecated.
  * The inline functions give Swift the calls OpenSSL spells as macros.
  */
 #define OPENSSL_API_COMPAT 30000
@@ -20,6 +20,12 @@ static inline int CLibSSL_configure_client(SSL_CTX *context) {
 /* Server Name Indication. Returns 1 on success. */
 static inline int CLibSSL_set_server_name(SSL *connection, const char *name) {
     return (int)SSL_set_tlsext_host_name(connection, name);
+}
+
+/* SSL_write may report part of a buffer written, and a write repeated after WANT_WRITE may pass the
+ * same bytes from another address: the HTTP/2 client writes from a buffer that grows and moves. */
+static inline void CLibSSL_allow_partial_writes(SSL *connection) {
+    SSL_set_mode(connection, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 }
 
 #endif

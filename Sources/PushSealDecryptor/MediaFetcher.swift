@@ -98,7 +98,7 @@ public struct MediaFetcher: Sendable {
                 case .insecure: return MediaFailure(.insecureURL, error.detail)
                 case .localDestination: return MediaFailure(.localDestination, error.detail)
                 case .timeout: return MediaFailure(.timeout, error.detail)
-                case .tooManyRedirects, .unreachable, .malformed, .stopped:
+                case .tooManyRedirects, .unreachable, .untrusted, .malformed, .stopped:
                     return MediaFailure(.unreachable, error.detail)
                 }
             }

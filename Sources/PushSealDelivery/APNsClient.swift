@@ -1,8 +1,11 @@
 internal import PushSealCore
 
-/// Sends jobs to APNs over one HTTP/2 connection with up to `concurrency` streams at once,
-/// retrying as ``RetryPolicy`` says, and reports exactly one ``DeliveryResult`` per item, in
-/// input order.
+/// Sends jobs to APNs over one HTTP/2 connection with up to `concurrency` streams at once (and
+/// never more than the server's SETTINGS_MAX_CONCURRENT_STREAMS), retrying as ``RetryPolicy``
+/// says, and reports exactly one ``DeliveryResult`` per item, in input order.
+///
+/// A request the server refused unprocessed (a GOAWAY's later streams, `REFUSED_STREAM`) is sent
+/// again at once on a new connection and does not count as an attempt.
 ///
 /// ```swift
 /// let tokens = try ProviderTokenIssuer(authKeyPEM: p8, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
@@ -14,13 +17,14 @@ public final class APNsClient {
     private let tokens: ProviderTokenIssuer
     private let concurrency: Int
     private let policy: RetryPolicy
-    private let connection: HTTP2Connection
+    private let connection: HTTP2Client
 
     /// A client for `endpoint`, authenticating with `tokens`.
     /// - Parameters:
     ///   - endpoint: production, sandbox, or another host.
     ///   - tokens: the provider token issuer, shared by every request.
-    ///   - concurrency: the most streams in flight at once (1 to 1000).
+    ///   - concurrency: the most streams in flight at once (1 to 1000); the server's own limit
+    ///     (APNs: 1,000 once the connection is trusted, fewer at first) bounds it further.
     ///   - policy: when to retry.
     ///   - caFile: certificates to trust instead of the system's (a mock server's, in tests).
     public init(
@@ -32,21 +36,12 @@ public final class APNsClient {
         self.tokens = tokens
         self.concurrency = concurrency
         self.policy = policy
-        self.connection = try HTTP2Connection(caFile: caFile)
+        self.connection = try HTTP2Client(baseURL: endpoint.baseURL, caFile: caFile)
     }
 
-    /// The most request-body bytes left unanswered at once: half of HTTP/2's initial
-    /// connection window of 65,535 bytes (RFC 9113 §6.9.2).
-    ///
-    /// A server returns window credit in batches (h2 and nghttp2 once half the window is
-    /// consumed), and libcurl cannot tell the client how large the server made the window. Past
-    /// this budget the connection stalls on flow control, and libcurl 7.88 then polls the socket
-    /// for writing in a busy loop until the credit comes: measured against the mock with 364-byte
-    /// bodies, `--concurrency 100` spent 2.3× the CPU of `--concurrency 90` for the same pushes.
-    /// Against a server that keeps the default window the budget costs nothing (the window allows
-    /// no more per round trip); against one that enlarged it, a connection carries at most 32 KiB of
-    /// bodies per round trip, about 80 pushes of 400 bytes.
-    static let flowControlBudget = 32_767
+    /// How often one job may be refused unprocessed before the refusal counts as a transport
+    /// failure (a server that refuses everything must not keep a job cycling for ever).
+    static let unprocessedLimit = 8
 
     /// A job between attempts.
     private struct Attempt {
@@ -56,6 +51,7 @@ public final class APNsClient {
         var token = ""
         var tokenReplaced = false
         var lastReason: String?
+        var refusals = 0
     }
 
     /// Sends every item and calls `report` once per item, in the items' order. Items are pulled
@@ -68,8 +64,7 @@ public final class APNsClient {
         var nextToReport = 0
         var finished: [Int: DeliveryResult] = [:]
         var inFlight: [Int: Attempt] = [:]
-        var bodyBytesInFlight = 0
-        // The next job read from the input, when the window had no room for it yet.
+        // The next job read from the input, when the connection had no room for it yet.
         var next: Attempt?
         var waiting: [(due: ContinuousClock.Instant, attempt: Attempt)] = []
         // Results wait for earlier ones; stop reading ahead once this many are unreported.
@@ -83,22 +78,16 @@ public final class APNsClient {
             }
         }
 
-        // Room for one more body: always for the first stream, else within the flow-control budget.
-        func fitsWindow(_ attempt: Attempt) -> Bool {
-            inFlight.isEmpty || bodyBytesInFlight + attempt.job.body.count <= Self.flowControlBudget
-        }
-
         func start(_ attempt: Attempt) {
             var attempt = attempt
             attempt.count += 1
             do {
                 attempt.token = try tokens.token()
                 let headers = [("authorization", "bearer \(attempt.token)")] + attempt.job.headers
-                try connection.post(
-                    id: attempt.sequence, url: endpoint.url(deviceToken: attempt.job.deviceToken), headers: headers,
+                connection.post(
+                    id: attempt.sequence, path: endpoint.path(deviceToken: attempt.job.deviceToken), headers: headers,
                     body: attempt.job.body)
                 inFlight[attempt.sequence] = attempt
-                bodyBytesInFlight += attempt.job.body.count
             } catch {
                 finish(attempt.sequence, result(attempt, .failed, reason: "\(error)"))
             }
@@ -106,9 +95,8 @@ public final class APNsClient {
 
         while true {
             let now = clock.now
-            filling: while inFlight.count < concurrency {
+            filling: while inFlight.count < concurrency && connection.hasRoom {
                 if let index = waiting.firstIndex(where: { $0.due <= now }) {
-                    guard fitsWindow(waiting[index].attempt) else { break filling }
                     start(waiting.remove(at: index).attempt)
                     continue filling
                 }
@@ -129,7 +117,7 @@ public final class APNsClient {
                     }
                     continue filling
                 }
-                if let attempt = next, fitsWindow(attempt) {
+                if let attempt = next {
                     next = nil
                     start(attempt)
                     continue filling
@@ -145,7 +133,12 @@ public final class APNsClient {
             }
             for (sequence, response) in connection.poll(timeoutMilliseconds: timeout) {
                 guard var attempt = inFlight.removeValue(forKey: sequence) else { continue }
-                bodyBytesInFlight -= attempt.job.body.count
+                if response.unprocessed && attempt.refusals < Self.unprocessedLimit {
+                    attempt.refusals += 1
+                    attempt.count -= 1
+                    waiting.append((clock.now, attempt))
+                    continue
+                }
                 let answer = APNsAnswer(response)
                 switch policy.decide(
                     status: response.status, reason: answer.reason, timestamp: answer.timestamp, attempt: attempt.count,
@@ -194,7 +187,7 @@ private struct APNsAnswer {
     let reason: String?
     let timestamp: Int?
 
-    init(_ response: HTTP2Connection.Response) {
+    init(_ response: HTTP2Response) {
         apnsID = response.headers["apns-id"]
         let body = (try? JSONParser.parse(response.body))?.objectValue
         reason = body?["reason"]?.stringValue ?? response.transportError

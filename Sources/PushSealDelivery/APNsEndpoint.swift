@@ -13,6 +13,6 @@ public struct APNsEndpoint: Sendable, Hashable {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
     }
 
-    /// The request URL for a device token.
-    func url(deviceToken: String) -> String { "\(baseURL)/3/device/\(deviceToken)" }
+    /// The request path for a device token.
+    func path(deviceToken: String) -> String { "/3/device/\(deviceToken)" }
 }

@@ -10,13 +10,16 @@ package struct HTTPSFailure: Error, Equatable, Sendable, CustomStringConvertible
         case tooManyRedirects
         /// The deadline passed, or the caller cancelled.
         case timeout
-        /// No answer: the name did not resolve, no address connected, the TLS handshake or the
-        /// certificate failed, or the connection broke.
+        /// No answer: the name did not resolve, no address connected, the TLS handshake failed,
+        /// or the connection broke.
         case unreachable
         /// The URL or the server's response does not parse.
         case malformed
         /// The caller's response or body handler asked to stop.
         case stopped
+        /// The server's certificate does not verify, or the certificates to trust cannot be
+        /// loaded: no retry can fix it.
+        case untrusted
         /// The host resolves only to local addresses (loopback, private, link-local, unique-local),
         /// and the caller did not allow them.
         case localDestination

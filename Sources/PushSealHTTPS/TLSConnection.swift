@@ -1,15 +1,18 @@
 #if canImport(CLibSSL)
     internal import CLibSSL
-    import PushSealURL
+    package import PushSealURL
     import Glibc
 
-    /// The TLS client settings one transfer shares across its redirects: TLS 1.2 or later, the
-    /// peer's certificate verified against the system's roots or the given file, HTTP/1.1 by ALPN.
-    final class TLSContext {
+    /// TLS client settings shared by the connections made with them: TLS 1.2 or later, the peer's
+    /// certificate verified against the system's roots or the given file, the application
+    /// protocols offered by ALPN (`http/1.1` for media downloads, `h2` for APNs).
+    package final class TLSContext {
         let context: OpaquePointer
 
-        /// - Parameter caFile: certificates to trust instead of the system's (a test server's).
-        init(caFile: String?) throws(HTTPSFailure) {
+        /// - Parameters:
+        ///   - caFile: certificates to trust instead of the system's (a test server's).
+        ///   - protocols: the ALPN protocol names offered, most preferred first.
+        package init(caFile: String?, protocols: [String] = ["http/1.1"]) throws(HTTPSFailure) {
             guard let context = SSL_CTX_new(TLS_client_method()) else {
                 throw HTTPSFailure(.unreachable, "OpenSSL cannot make a TLS context: \(TLSContext.lastError())")
             }
@@ -27,8 +30,8 @@
                     "cannot load the certificates to trust (\(caFile ?? "the system's")): \(TLSContext.lastError())")
             }
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-            let protocols: [UInt8] = [8] + Array("http/1.1".utf8)
-            guard SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count)) == 0 else {
+            let wire = protocols.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+            guard SSL_CTX_set_alpn_protos(context, wire, UInt32(wire.count)) == 0 else {
                 throw HTTPSFailure(.unreachable, "OpenSSL refused the ALPN list")
             }
         }
@@ -46,9 +49,11 @@
         }
     }
 
-    /// One verified TLS connection to a URL's host: a non-blocking socket under OpenSSL, every
-    /// wait bounded by the transfer's deadline. Closed when released.
-    final class TLSConnection {
+    /// One verified TLS connection to a URL's host: a non-blocking socket under OpenSSL. Used
+    /// either blocking, every wait bounded by the transfer's deadline (``write(_:)``,
+    /// ``read(into:)``), or driven by the caller's own poll loop (``readAvailable(into:)``,
+    /// ``writeAvailable(_:)``). Closed when released.
+    package final class TLSConnection {
         private let socket: Int32
         private let connection: OpaquePointer
         private let wait: TransferWait
@@ -66,7 +71,7 @@
 
         /// Connects to `url`'s host and completes a handshake whose certificate names that host.
         /// Local addresses are dropped unless `allowLocal`; a host left with none is refused.
-        static func open(
+        package static func open(
             to url: HTTPSURL, context: TLSContext, allowLocal: Bool, wait: TransferWait
         ) throws(HTTPSFailure) -> TLSConnection {
             let resolved = try HostResolver.addresses(of: url.host, port: url.port, wait: wait)
@@ -82,6 +87,7 @@
                 close(socket)
                 throw HTTPSFailure(.unreachable, "OpenSSL cannot make a connection: \(TLSContext.lastError())")
             }
+            CLibSSL_allow_partial_writes(connection)
             let tls = TLSConnection(socket: socket, connection: connection, wait: wait)
             try tls.handshake(with: url)
             return tls
@@ -122,7 +128,7 @@
             let verification = SSL_get_verify_result(connection)
             guard verification == X509_V_OK else {
                 let reason = String(cString: X509_verify_cert_error_string(verification))
-                throw HTTPSFailure(.unreachable, "the certificate of \(url.authority) is not trusted: \(reason)")
+                throw HTTPSFailure(.untrusted, "the certificate of \(url.authority) is not trusted: \(reason)")
             }
         }
 
@@ -154,23 +160,76 @@
         private func perform(_ what: String, _ operation: (OpaquePointer) -> Int32) throws(HTTPSFailure) -> Bool {
             while true {
                 try wait.check()
-                ERR_clear_error()
-                errno = 0
-                let result = BrokenPipeGuard.run { operation(connection) }
-                if result == 1 { return true }
-                switch SSL_get_error(connection, result) {
-                case SSL_ERROR_WANT_READ: try wait.poll(socket, for: Int16(POLLIN))
-                case SSL_ERROR_WANT_WRITE: try wait.poll(socket, for: Int16(POLLOUT))
-                case SSL_ERROR_ZERO_RETURN: return false
-                case SSL_ERROR_SYSCALL where ERR_peek_error() == 0 && errno == 0: return false
-                case SSL_ERROR_SSL where SSL_get_verify_result(connection) != X509_V_OK:
-                    let reason = String(cString: X509_verify_cert_error_string(SSL_get_verify_result(connection)))
-                    ERR_clear_error()
-                    throw HTTPSFailure(.unreachable, "\(what) failed: the certificate is not trusted: \(reason)")
-                default:
-                    throw HTTPSFailure(.unreachable, "\(what) failed: \(TLSContext.lastError())")
+                switch try attempt(what, operation) {
+                case .done: return true
+                case .closed: return false
+                case .wantsRead: try wait.poll(socket, for: Int16(POLLIN))
+                case .wantsWrite: try wait.poll(socket, for: Int16(POLLOUT))
                 }
             }
+        }
+
+        /// What one try of a TLS operation came to.
+        package enum Attempt: Equatable {
+            /// It succeeded.
+            case done
+            /// The peer closed the connection.
+            case closed
+            /// It can go on once the socket is readable.
+            case wantsRead
+            /// It can go on once the socket is writable.
+            case wantsWrite
+        }
+
+        /// Tries `operation` once, without waiting.
+        private func attempt(_ what: String, _ operation: (OpaquePointer) -> Int32) throws(HTTPSFailure) -> Attempt {
+            ERR_clear_error()
+            errno = 0
+            let result = BrokenPipeGuard.run { operation(connection) }
+            if result == 1 { return .done }
+            switch SSL_get_error(connection, result) {
+            case SSL_ERROR_WANT_READ: return .wantsRead
+            case SSL_ERROR_WANT_WRITE: return .wantsWrite
+            case SSL_ERROR_ZERO_RETURN: return .closed
+            case SSL_ERROR_SYSCALL where ERR_peek_error() == 0 && errno == 0: return .closed
+            case SSL_ERROR_SSL where SSL_get_verify_result(connection) != X509_V_OK:
+                let reason = String(cString: X509_verify_cert_error_string(SSL_get_verify_result(connection)))
+                ERR_clear_error()
+                throw HTTPSFailure(.untrusted, "\(what) failed: the certificate is not trusted: \(reason)")
+            case SSL_ERROR_SYSCALL where errno != 0:
+                throw HTTPSFailure(.unreachable, "\(what) failed: \(String(cString: strerror(errno)))")
+            default:
+                throw HTTPSFailure(.unreachable, "\(what) failed: \(TLSContext.lastError())")
+            }
+        }
+
+        /// The socket, for the caller's own `poll`.
+        package var descriptor: Int32 { socket }
+
+        /// The application protocol the server chose by ALPN (`h2`, `http/1.1`), or nil when it chose none.
+        package var negotiatedProtocol: String? {
+            var name: UnsafePointer<UInt8>?
+            var length: UInt32 = 0
+            SSL_get0_alpn_selected(connection, &name, &length)
+            guard let name, length > 0 else { return nil }
+            return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+        }
+
+        /// Reads what has arrived into `buffer`, without waiting.
+        /// - Returns: `done` with the byte count, or why nothing was read.
+        package func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPSFailure) -> (Attempt, Int) {
+            var count = 0
+            let outcome = try attempt("reading") { SSL_read_ex($0, buffer.baseAddress, buffer.count, &count) }
+            return (outcome, outcome == .done ? count : 0)
+        }
+
+        /// Writes as much of `bytes` as the socket takes now, without waiting.
+        /// - Returns: `done` with the byte count written (perhaps fewer than given), or why none was.
+        ///   After `wantsRead` or `wantsWrite`, the next call must pass the same bytes again first.
+        package func writeAvailable(_ bytes: UnsafeRawBufferPointer) throws(HTTPSFailure) -> (Attempt, Int) {
+            var count = 0
+            let outcome = try attempt("writing") { SSL_write_ex($0, bytes.baseAddress, bytes.count, &count) }
+            return (outcome, outcome == .done ? count : 0)
         }
     }
 #endif

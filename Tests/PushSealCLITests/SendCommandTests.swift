@@ -67,7 +67,7 @@ struct SendCommandTests {
         #expect(requests.allSatisfy { ($0["reason"] as? String) != "NotSealed" }, "every body was a sealed payload")
         #expect(
             requests.allSatisfy { ($0["headers"] as? [String: String])?["content-type"] == "application/json" },
-            "the body is declared JSON, never libcurl's default form type")
+            "the body is declared JSON")
     }
 
     @Test("a 1,000-job batch with scripted failures gives exactly 1,000 lines, in order, with the right statuses")
@@ -117,21 +117,79 @@ struct SendCommandTests {
         #expect(requests.allSatisfy { ($0["body"] as? String) == sealed }, "every body arrived whole")
     }
 
-    @Test("request bodies unanswered at once stay within half the server's 65,535-byte window")
-    func flowControlBudget() throws {
+    @Test("at a 50 ms round trip and --concurrency 100, streams stay open by the dozen, not 21")
+    func streamsAtLatency() throws {
         let world = try CLIWorld()
-        let mock = try MockAPNs(in: world.directory)
+        let mock = try MockAPNs(in: world.directory, delayMilliseconds: 50)
         defer { mock.stop() }
-        let (sealed, input) = try Self.sealedJobs(300, body: String(repeating: "x", count: 1_300), in: world)
+        // Bodies of about 1.5 KB: 21 of them filled the 32 KiB budget the libcurl transport kept.
+        let (sealed, input) = try Self.sealedJobs(1_000, body: String(repeating: "x", count: 1_000), in: world)
+        #expect(sealed.utf8.count > 1_400)
+        let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        #expect(result.lines.count == 1_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        let requests = mock.requests()
+        #expect(requests.count == 1_000)
+        let mostOpen = requests.compactMap { $0["streams_open"] as? Int }.max() ?? 0
+        #expect(mostOpen > 50, "at most \(mostOpen) streams were open at once")
+        #expect(mostOpen <= 100, "never more than --concurrency")
+        #expect(requests.allSatisfy { ($0["body"] as? String) == sealed }, "every body arrived whole")
+    }
+
+    @Test("a server whose SETTINGS allow 5 concurrent streams never sees a sixth, and gets every push")
+    func serverStreamLimit() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, delayMilliseconds: 20, maximumConcurrentStreams: 5)
+        defer { mock.stop() }
+        let (_, input) = try Self.sealedJobs(200, body: "Shipped", in: world)
+        let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        #expect(result.lines.count == 200 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        #expect(mock.violations().isEmpty, "\(mock.violations())")
+        let open = mock.requests().compactMap { $0["streams_open"] as? Int }
+        #expect(open.count == 200)
+        #expect(open.max() == 5, "the limit was used in full and never passed: \(open.max() ?? 0)")
+    }
+
+    @Test(
+        "GOAWAY every 100 requests: what the server accepted is answered, the rest is sent again, none lost or doubled")
+    func goAwayMidRun() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, delayMilliseconds: 20, goAwayAfter: 100)
+        defer { mock.stop() }
+        let (_, input) = try Self.sealedJobs(1_000, body: "Shipped", in: world)
         let result = try world.run(mock.sendArguments + ["--concurrency", "64"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
-        let requests = mock.requests()
-        #expect(requests.count == 300)
-        // Without the budget, the headers of streams whose bodies wait for window credit arrive first.
-        let mostOpen = requests.compactMap { $0["streams_open"] as? Int }.max() ?? 0
+        let lines = try Self.results(result)
+        #expect(lines.count == 1_000)
         #expect(
-            mostOpen * sealed.utf8.count <= 32_767, "\(mostOpen) bodies of \(sealed.utf8.count) bytes were open at once"
-        )
+            lines.allSatisfy { $0["status"] == .string("sent") },
+            "\(lines.first { $0["status"] != .string("sent") }.map { "\($0)" } ?? "")")
+        #expect(
+            lines.allSatisfy { $0["attempts"] == .number(JSONNumber(1)) },
+            "a request the GOAWAY refused is not an attempt")
+        let requests = mock.requests()
+        let tokens = requests.compactMap { $0["token"] as? String }
+        #expect(tokens.count == 1_000 && Set(tokens).count == 1_000, "each push was processed exactly once")
+        let connections = Set(requests.compactMap { $0["connection"] as? Int })
+        #expect(connections.count >= 10, "a new connection after each GOAWAY: \(connections.count)")
+    }
+
+    @Test("--concurrency 1000 against a server that allows 1,000 streams: every push delivered exactly once")
+    func thousandStreams() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, delayMilliseconds: 50, maximumConcurrentStreams: 1_000)
+        defer { mock.stop() }
+        let (_, input) = try Self.sealedJobs(3_000, body: String(repeating: "x", count: 1_000), in: world)
+        let result = try world.run(mock.sendArguments + ["--concurrency", "1000"], input: input)
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        #expect(result.lines.count == 3_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        let requests = mock.requests()
+        let tokens = requests.compactMap { $0["token"] as? String }
+        #expect(tokens.count == 3_000 && Set(tokens).count == 3_000, "each push reached the server exactly once")
+        #expect(mock.violations().isEmpty, "\(mock.violations())")
+        let mostOpen = requests.compactMap { $0["streams_open"] as? Int }.max() ?? 0
+        #expect(mostOpen > 100, "more streams than the default limit were used: \(mostOpen)")
     }
 
     /// One payload with alert `body`, sealed by `world`, and `count` jobs that send it to distinct tokens.

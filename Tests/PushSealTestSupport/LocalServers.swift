@@ -70,8 +70,19 @@ package final class MockAPNs: @unchecked Sendable {
     package var certificate: String { server.certificate }
 
     /// Makes an auth key in `directory` and starts the mock; returns once it listens.
-    /// - Parameter http1: speak HTTP/1.1 only, as a server that is not APNs.
-    package init(in directory: TemporaryDirectory, http1: Bool = false) throws {
+    /// - Parameters:
+    ///   - http1: speak HTTP/1.1 only, as a server that is not APNs.
+    ///   - delayMilliseconds: answer each request this late, as APNs across the internet does.
+    ///   - maximumConcurrentStreams: the mock's SETTINGS_MAX_CONCURRENT_STREAMS (100 unless given).
+    ///   - goAwayAfter: send GOAWAY after this many requests of each connection.
+    package init(
+        in directory: TemporaryDirectory, http1: Bool = false, delayMilliseconds: Int = 0,
+        maximumConcurrentStreams: Int? = nil, goAwayAfter: Int? = nil
+    ) throws {
+        var options = http1 ? ["--http1"] : []
+        if delayMilliseconds > 0 { options += ["--delay-ms", "\(delayMilliseconds)"] }
+        if let maximumConcurrentStreams { options += ["--max-concurrent-streams", "\(maximumConcurrentStreams)"] }
+        if let goAwayAfter { options += ["--goaway-after", "\(goAwayAfter)"] }
         authKey = directory.file("AuthKey_\(Self.keyID).p8")
         log = directory.file("mock-requests.jsonl")
         let python = try PythonPeer.interpreter.get()
@@ -83,14 +94,21 @@ package final class MockAPNs: @unchecked Sendable {
             [
                 "serve", "--auth-key", authKey, "--key-id", Self.keyID, "--team-id", Self.teamID, "--log", log,
                 "--lifetime", "300",
-            ] + (http1 ? ["--http1"] : []), in: directory)
+            ] + options, in: directory)
     }
 
     /// Stops the mock.
     package func stop() { server.stop() }
 
-    /// The requests the mock received, in arrival order: token, status, reason, jwt (a digest).
-    package func requests() -> [[String: Any]] {
+    /// The requests the mock answered, in arrival order: token, status, reason, jwt (a digest),
+    /// streams_open, connection.
+    package func requests() -> [[String: Any]] { logLines().filter { $0["violation"] == nil } }
+
+    /// The HTTP/2 rules a client broke, as the mock's h2 library named them (more streams than
+    /// the mock's limit, say); each cost the client its connection.
+    package func violations() -> [String] { logLines().compactMap { $0["violation"] as? String } }
+
+    private func logLines() -> [[String: Any]] {
         guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -28,13 +28,24 @@ server that is not APNs, which a client must refuse rather than use.
 
 Each request appends one JSON line to the log: token, status, reason, a digest of the
 provider token (so tests can count how many distinct provider tokens were used), the body, the
-`apns-` and `content-type` headers, and `streams_open`, the requests begun on the connection and
-not yet answered when this one ended (this one included). The server keeps h2's defaults: at most
-100 concurrent streams and a 65,535-byte window, credited back once half of it is consumed.
+`apns-` and `content-type` headers, `streams_open`, the requests begun on the connection and not
+yet answered when this one ended (this one included), and `connection`, the connection's number.
+A client that breaks HTTP/2's rules (more streams than SETTINGS_MAX_CONCURRENT_STREAMS allows)
+logs a line with `violation` instead, and loses its connection.
+
+The server keeps h2's defaults (a 65,535-byte window, credited back as soon as the data is read)
+unless told otherwise:
+
+    --delay-ms N                   answer each request N ms after it arrived, as APNs does across
+                                   the internet (the requests wait concurrently, not in turn)
+    --max-concurrent-streams N     SETTINGS_MAX_CONCURRENT_STREAMS (default 100)
+    --goaway-after N               after the Nth request of each connection, send GOAWAY naming it
+                                   as the last accepted stream; answer the accepted ones, never the
+                                   later ones (the client must send those again), then close
 
     python mock_apns.py make-key --out AuthKey.p8
     python mock_apns.py serve --auth-key AuthKey.p8 --key-id KEY --team-id TEAM --log requests.jsonl \\
-                              --ready ready.json [--port 0]
+                              --ready ready.json [--port 0] [--delay-ms 50] [--max-concurrent-streams 5]
 """
 
 from __future__ import annotations
@@ -56,6 +67,9 @@ import uuid
 import h2.config
 import h2.connection
 import h2.events
+import h2.exceptions
+import h2.settings
+from hyperframe.frame import GoAwayFrame
 from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -80,11 +94,18 @@ class Behaviour:
         self.log = open(log_path, "a", buffering=1)
         self.seen: dict[str, int] = {}
         self.rejected_token: dict[str, str] = {}
+        # Provider tokens whose signature verified, with their iat: a client reuses one token for
+        # thousands of requests, and verifying each again would make the mock the bottleneck.
+        self.verified: dict[str, int] = {}
+        self.connections = 0
 
     def verify_token(self, authorization: str | None) -> str | None:
         """The reason the provider token is refused, or None when it is valid."""
         if not authorization or not authorization.startswith("bearer "):
             return "MissingProviderToken"
+        known_iat = self.verified.get(authorization)
+        if known_iat is not None:
+            return None if time.time() - 3600 <= known_iat else "ExpiredProviderToken"
         try:
             header_b64, claims_b64, signature_b64 = authorization[7:].split(".")
             header = json.loads(b64url_decode(header_b64))
@@ -104,6 +125,7 @@ class Behaviour:
             self.public_key.verify(der, f"{header_b64}.{claims_b64}".encode(), ec.ECDSA(hashes.SHA256()))
         except InvalidSignature:
             return "InvalidProviderToken"
+        self.verified[authorization] = iat
         return None
 
     @staticmethod
@@ -164,12 +186,14 @@ class Behaviour:
 
     def record(
         self, token: str, status: int, reason: str | None, authorization: str | None, body: bytes = b"",
-        headers: dict | None = None, streams_open: int | None = None,
+        headers: dict | None = None, streams_open: int | None = None, connection: int | None = None,
     ) -> None:
         digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
         entry = {"token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace")}
         if streams_open is not None:
             entry["streams_open"] = streams_open
+        if connection is not None:
+            entry["connection"] = connection
         if headers is not None:
             entry["headers"] = {
                 name: value for name, value in headers.items() if name.startswith("apns-") or name == "content-type"
@@ -177,47 +201,111 @@ class Behaviour:
         self.log.write(json.dumps(entry) + "\n")
 
 
-async def serve_connection(behaviour: Behaviour, reader, writer) -> None:
+async def serve_connection(behaviour: Behaviour, reader, writer, options) -> None:
+    behaviour.connections += 1
+    number = behaviour.connections
     connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+    connection.local_settings = h2.settings.Settings(
+        client=False,
+        initial_values={
+            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: options.max_concurrent_streams,
+            h2.settings.SettingCodes.MAX_HEADER_LIST_SIZE: connection.DEFAULT_MAX_HEADER_LIST_SIZE,
+        },
+    )
     connection.initiate_connection()
     writer.write(connection.data_to_send())
+    loop = asyncio.get_running_loop()
     streams: dict[int, dict] = {}
+    # Requests begun and not yet answered, by stream id.
+    unanswered: set[int] = set()
+    begun = 0
+    # The last stream a GOAWAY accepted, once one was sent.
+    last_accepted: int | None = None
+    # Response bodies, by stream, waiting for the client's flow-control window.
+    unsent: dict[int, bytes] = {}
+
+    def finish_if_gone_away() -> None:
+        if last_accepted is not None and not any(stream_id <= last_accepted for stream_id in unanswered):
+            writer.close()
+
+    def respond(stream_id: int, status: int, answer: dict, apns_id: str) -> None:
+        unanswered.discard(stream_id)
+        if writer.is_closing():
+            return
+        body = json.dumps(answer).encode() if answer else b""
+        response = [(":status", str(status)), ("apns-id", apns_id)]
+        if body:
+            response.append(("content-type", "application/json"))
+        connection.send_headers(stream_id, response, end_stream=not body)
+        if body:
+            unsent[stream_id] = body
+            send_body(stream_id)
+        writer.write(connection.data_to_send())
+        finish_if_gone_away()
+
+    def send_body(stream_id: int) -> None:
+        """What the peer's flow-control windows allow of a body, in frames no larger than it takes."""
+        body = unsent.pop(stream_id)
+        try:
+            while body:
+                allowed = min(connection.local_flow_control_window(stream_id), connection.max_outbound_frame_size)
+                if allowed <= 0:
+                    unsent[stream_id] = body
+                    return
+                connection.send_data(stream_id, body[:allowed], end_stream=len(body) <= allowed)
+                body = body[allowed:]
+        except h2.exceptions.StreamClosedError:
+            pass  # the client reset the stream (an answer too large for it)
+
     try:
         while True:
             data = await reader.read(65536)
             if not data:
                 break
-            for event in connection.receive_data(data):
+            try:
+                events = connection.receive_data(data)
+            except h2.exceptions.ProtocolError as error:
+                behaviour.log.write(json.dumps({"violation": f"{type(error).__name__}: {error}", "connection": number}) + "\n")
+                writer.write(connection.data_to_send())
+                break
+            for event in events:
                 if isinstance(event, h2.events.RequestReceived):
                     streams[event.stream_id] = {"headers": dict(event.headers), "body": b""}
+                    unanswered.add(event.stream_id)
+                    begun += 1
+                    if last_accepted is None and begun == options.goaway_after:
+                        last_accepted = event.stream_id
+                        writer.write(GoAwayFrame(0, last_stream_id=last_accepted, error_code=0).serialize())
                 elif isinstance(event, h2.events.DataReceived):
                     streams[event.stream_id]["body"] += event.data
                     connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                 elif isinstance(event, h2.events.StreamEnded):
-                    # Requests begun and not yet answered, this one included.
-                    streams_open = len(streams)
                     stream = streams.pop(event.stream_id)
+                    if last_accepted is not None and event.stream_id > last_accepted:
+                        # Refused by the GOAWAY: never processed, never answered.
+                        unanswered.discard(event.stream_id)
+                        continue
                     headers = stream["headers"]
                     status, answer = behaviour.answer(headers.get(":path", ""), headers, stream["body"])
                     apns_id = headers.get("apns-id") or str(uuid.uuid4()).upper()
-                    body = json.dumps(answer).encode() if answer else b""
-                    response = [(":status", str(status)), ("apns-id", apns_id)]
-                    if body:
-                        response.append(("content-type", "application/json"))
-                    connection.send_headers(event.stream_id, response, end_stream=not body)
-                    # In frames no larger than the peer allows (16 KiB unless it says more).
-                    frame = connection.max_outbound_frame_size
-                    for start in range(0, len(body), frame):
-                        end_stream = start + frame >= len(body)
-                        connection.send_data(event.stream_id, body[start : start + frame], end_stream=end_stream)
                     behaviour.record(
                         headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"),
-                        headers.get("authorization"), stream["body"], headers, streams_open,
+                        headers.get("authorization"), stream["body"], headers, len(unanswered), number,
                     )
+                    if options.delay_ms > 0:
+                        loop.call_later(options.delay_ms / 1000, respond, event.stream_id, status, answer, apns_id)
+                    else:
+                        respond(event.stream_id, status, answer, apns_id)
+                elif isinstance(event, h2.events.WindowUpdated):
+                    for stream_id in [event.stream_id] if event.stream_id in unsent else list(unsent):
+                        send_body(stream_id)
+                elif isinstance(event, h2.events.StreamReset):
+                    unsent.pop(event.stream_id, None)
                 elif isinstance(event, h2.events.ConnectionTerminated):
                     writer.write(connection.data_to_send())
                     return
             writer.write(connection.data_to_send())
+            finish_if_gone_away()
             await writer.drain()
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
@@ -291,7 +379,10 @@ async def serve(arguments) -> None:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(certificate, key)
     context.set_alpn_protocols(["http/1.1"] if arguments.http1 else ["h2"])
-    handler = serve_http1_connection if arguments.http1 else serve_connection
+    if arguments.http1:
+        handler = serve_http1_connection
+    else:
+        handler = lambda behaviour, reader, writer: serve_connection(behaviour, reader, writer, arguments)
     server = await asyncio.start_server(
         lambda reader, writer: handler(behaviour, reader, writer), "127.0.0.1", arguments.port, ssl=context
     )
@@ -340,6 +431,11 @@ def main() -> None:
     serve_command.add_argument("--cert-dir")
     serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
     serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a server that is not APNs")
+    serve_command.add_argument("--delay-ms", type=float, default=0, help="answer each request this many ms late")
+    serve_command.add_argument("--max-concurrent-streams", type=int, default=100, help="SETTINGS_MAX_CONCURRENT_STREAMS")
+    serve_command.add_argument(
+        "--goaway-after", type=int, default=0, help="send GOAWAY after this many requests of each connection (0: never)"
+    )
     arguments = parser.parse_args()
     if arguments.command == "make-key":
         make_key(arguments.out)

@@ -1,0 +1,44 @@
+#if canImport(CNGHTTP2)
+    /// One request on an ``HTTP2Session``: its body as nghttp2 reads it out, and its response as
+    /// nghttp2 reports it. The session's table of open streams keeps it alive until nghttp2 closes
+    /// the stream, so nghttp2 may hold an unretained pointer to it.
+    final class HTTP2Stream {
+        /// The caller's id for the request, reported with its response.
+        let requestID: Int
+        /// The request body.
+        let body: [UInt8]
+        /// How much of ``body`` nghttp2 has taken.
+        var bodyOffset = 0
+        /// When the request gives up waiting for its response.
+        let deadline: ContinuousClock.Instant
+        /// The response's `:status`, once its headers arrived.
+        var status: Int?
+        /// The response's other headers, names in lower case.
+        var headers: [String: String] = [:]
+        /// The response body so far.
+        var responseBody: [UInt8] = []
+        /// Set when the stream was ended on purpose (an oversized answer, no answer in time): the
+        /// response it reports, whatever the stream's close says.
+        var failure: HTTP2Response?
+
+        init(requestID: Int, body: [UInt8], deadline: ContinuousClock.Instant) {
+            self.requestID = requestID
+            self.body = body
+            self.deadline = deadline
+        }
+
+        /// What the stream amounts to once nghttp2 closed it with `errorCode`.
+        func response(closedWith errorCode: UInt32) -> HTTP2Response {
+            if let failure { return failure }
+            if errorCode == 0, let status {
+                return HTTP2Response(status: status, headers: headers, body: responseBody)
+            }
+            if errorCode == HTTP2Session.refusedStream {
+                return HTTP2Response(
+                    transportError: "the server refused the stream before processing it", unprocessed: true)
+            }
+            let detail = errorCode == 0 ? "ended without a response" : "was reset (HTTP/2 error \(errorCode))"
+            return HTTP2Response(transportError: "the stream \(detail)")
+        }
+    }
+#endif
