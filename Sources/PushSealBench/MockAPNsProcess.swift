@@ -15,22 +15,28 @@ struct MockAPNsProcess {
     let port: Int
     /// Its self-signed certificate.
     let certificate: String
+    /// Its request log.
+    let log: String
     private let process: ProcessBench.Background
 
     /// The key id and team id the mock expects.
     static let keyID = "BENCHKEY01"
     static let teamID = "BENCHTEAM1"
 
-    /// Makes a key and starts the mock; nil when it does not come up within 10 s.
-    static func start(python: String, directory: String) -> MockAPNsProcess? {
+    /// Makes a key and starts the mock with `options` (`--delay-ms 50`, …); nil when it does not
+    /// come up within 10 s.
+    static func start(python: String, directory: String, options: [String] = []) -> MockAPNsProcess? {
         let script = "interop/python/mock_apns.py"
+        _ = ProcessBench.run(["mkdir", "-p", directory])
         let authKey = "\(directory)/AuthKey.p8"
         let ready = "\(directory)/ready.json"
+        let log = "\(directory)/requests.jsonl"
         guard ProcessBench.run([python, script, "make-key", "--out", authKey]).status == 0,
-            let process = ProcessBench.spawn([
-                python, script, "serve", "--auth-key", authKey, "--key-id", keyID, "--team-id", teamID,
-                "--log", "/dev/null", "--ready", ready, "--cert-dir", directory, "--lifetime", "600",
-            ])
+            let process = ProcessBench.spawn(
+                [
+                    python, script, "serve", "--auth-key", authKey, "--key-id", keyID, "--team-id", teamID,
+                    "--log", log, "--ready", ready, "--cert-dir", directory, "--lifetime", "600",
+                ] + options)
         else { return nil }
         var waited = 0
         while access(ready, F_OK) != 0 && waited < 200 {
@@ -43,7 +49,18 @@ struct MockAPNsProcess {
             process.stop()
             return nil
         }
-        return MockAPNsProcess(authKey: authKey, port: port, certificate: certificate, process: process)
+        return MockAPNsProcess(authKey: authKey, port: port, certificate: certificate, log: log, process: process)
+    }
+
+    /// The most streams the mock saw open at once so far; the log is emptied for the next run.
+    func mostOpenStreams() -> Int {
+        defer { _ = ProcessBench.run(["truncate", "-s", "0", log]) }
+        var most = 0
+        for line in (readFile(log) ?? []).split(separator: 0x0A) {
+            let open = (try? JSONParser.parse(Array(line)).objectValue)?["streams_open"]?.numberValue?.intValue
+            most = max(most, open ?? 0)
+        }
+        return most
     }
 
     /// Stops the mock.

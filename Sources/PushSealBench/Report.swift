@@ -44,6 +44,34 @@ struct Report {
         "\(format(ratio.median, 2)) (\(format(ratio.lowerQuartile, 2))–\(format(ratio.upperQuartile, 2)))"
     }
 
+    static let latencyLimitTarget = 0.8
+    static let aioapnsTarget = 1.5
+
+    /// The delivery rows: at once, then at a realistic round trip beside its limit and aioapns.
+    func sendLines(_ send: SendBench.Result) -> [String] {
+        var lines = [
+            "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
+                + "\(format(send.thirtyTwoStreams)) with 32"
+        ]
+        guard let late = send.latency else { return lines }
+        let ofLimit = late.pushseal / late.limit
+        var line =
+            "send at a \(late.delayMilliseconds) ms round trip, \(late.streams) streams: \(format(late.pushseal)) pushes/s, "
+            + "\(format(ofLimit, 2)) of the latency limit \(format(late.limit)) \(mark(ofLimit >= Self.latencyLimitTarget)); "
+            + "at most \(late.mostOpenStreams) streams open"
+        if let aioapns = late.aioapns {
+            let ratio = late.pushseal / max(aioapns, 1)
+            line += "; aioapns \(format(aioapns)) pushes/s, ×\(format(ratio, 2)) \(mark(ratio >= Self.aioapnsTarget))"
+        }
+        lines.append(line)
+        for run in late.lossRuns {
+            lines.append(
+                "  --concurrency \(run.concurrency) (server allows 1,000): \(run.jobs) jobs, \(run.lost) lost "
+                    + "\(mark(run.lost == 0)), \(format(run.perSecond)) pushes/s")
+        }
+        return lines
+    }
+
     var table: String {
         var lines = [
             "",
@@ -87,11 +115,7 @@ struct Report {
                     + "\(decrypt.peakResidentBytes < Self.residentTarget ? "ok" : "MISS")), "
                     + "wall \(format(decrypt.seconds * 1000, 1)) ms")
         }
-        if let send {
-            lines.append(
-                "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
-                    + "\(format(send.thirtyTwoStreams)) with 32")
-        }
+        if let send { lines += sendLines(send) }
         for gateway in self.gateway {
             let ratio = send.map { gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1) }
             lines.append(
@@ -176,10 +200,11 @@ struct Report {
         }
         if let send {
             object["send"] = .object(
-                JSONObject([
-                    ("oneStreamPushesPerSecond", number(send.oneStream)),
-                    ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
-                ]))
+                JSONObject(
+                    [
+                        ("oneStreamPushesPerSecond", number(send.oneStream)),
+                        ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
+                    ] + (send.latency.map { [("atLatency", .object(latencyJSON($0)))] } ?? [])))
         }
         if !gateway.isEmpty {
             object["gateway"] = .object(
@@ -218,6 +243,29 @@ struct Report {
                 ("upperQuartile", number(ratio.upperQuartile, 3)), ("minimum", number(ratio.minimum, 3)),
                 ("maximum", number(ratio.maximum, 3)), ("rounds", .number(JSONNumber(ratio.count))),
             ]))
+    }
+
+    /// The 50 ms rows as JSON.
+    private func latencyJSON(_ late: SendBench.LatencyResult) -> JSONObject {
+        var object = JSONObject([
+            ("delayMilliseconds", .number(JSONNumber(late.delayMilliseconds))),
+            ("streams", .number(JSONNumber(late.streams))), ("pushesPerSecond", number(late.pushseal)),
+            ("latencyLimit", number(late.limit)), ("ofLatencyLimit", number(late.pushseal / late.limit, 3)),
+            ("mostOpenStreams", .number(JSONNumber(late.mostOpenStreams))),
+        ])
+        if let aioapns = late.aioapns {
+            object["aioapnsPushesPerSecond"] = number(aioapns)
+            object["toAioapns"] = number(late.pushseal / max(aioapns, 1), 3)
+        }
+        object["lossRuns"] = .array(
+            late.lossRuns.map { run in
+                .object(
+                    JSONObject([
+                        ("concurrency", .number(JSONNumber(run.concurrency))), ("jobs", .number(JSONNumber(run.jobs))),
+                        ("lost", .number(JSONNumber(run.lost))), ("pushesPerSecond", number(run.perSecond)),
+                    ]))
+            })
+        return object
     }
 
     private func number(_ value: Double, _ decimals: Int = 0) -> JSONValue {

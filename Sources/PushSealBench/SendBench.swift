@@ -6,14 +6,41 @@ import PushSealCore
     import Darwin
 #endif
 
-/// `pushseal send` to the mock APNs over one HTTP/2 connection: pushes per second with one
-/// stream and with 32. The payloads are sealed beforehand, so this measures delivery alone; the
-/// mock is a Python server, so the numbers bound the client from below.
+/// `pushseal send` to the mock APNs over one HTTP/2 connection. The payloads are sealed
+/// beforehand, so this measures delivery alone.
+///
+/// Against a mock that answers at once: pushes per second with one stream and with 32 (the mock,
+/// a Python server, bounds these from below). Against a mock that answers 50 ms late, as APNs does
+/// across the internet: pushes per second with 100 streams beside the latency limit (100 streams
+/// per 50 ms, 2,000/s) and beside aioapns (PyPI) on the same jobs, mock and stream count; then
+/// runs at 10, 100 and 1,000 streams against a mock that allows 1,000, counting lost pushes.
 enum SendBench {
     struct Result {
         let oneStream: Double
         let thirtyTwoStreams: Double
+        let latency: LatencyResult?
     }
+
+    /// Delivery at a realistic round trip.
+    struct LatencyResult {
+        /// The mock's answer delay.
+        let delayMilliseconds: Int
+        /// `--concurrency` of the main run.
+        let streams: Int
+        /// pushseal send's pushes per second.
+        let pushseal: Double
+        /// aioapns' pushes per second, when it ran.
+        let aioapns: Double?
+        /// The most open streams the mock saw during pushseal's run.
+        let mostOpenStreams: Int
+        /// Per `--concurrency` against a mock that allows 1,000 streams: jobs, and jobs not reported sent.
+        let lossRuns: [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)]
+
+        /// What `streams` can carry at `delayMilliseconds` per answer.
+        var limit: Double { Double(streams) * 1000 / Double(delayMilliseconds) }
+    }
+
+    static let latencyJobs = 6_000
 
     static func run(cli: String, python: String, payload: JSONObject) -> Result? {
         let directory = "/tmp/pushseal-bench-send-\(getpid())"
@@ -22,7 +49,6 @@ enum SendBench {
         defer { _ = ProcessBench.run(["rm", "-rf", directory]) }
         guard let mock = MockAPNsProcess.start(python: python, directory: directory) else { return nil }
         defer { mock.stop() }
-        let (authKey, port, certificate) = (mock.authKey, mock.port, mock.certificate)
 
         let key = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519"])
         let publicKey = ProcessBench.run([cli, "keys", "public", ProcessBench.temporaryFile("send-key", key.output)])
@@ -41,17 +67,61 @@ enum SendBench {
             }
             return ProcessBench.temporaryFile("send-jobs-\(count)", lines)
         }
-        func rate(streams: Int, count: Int) -> Double {
-            let run = ProcessBench.run(
-                [
-                    cli, "send", "--auth-key", authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
-                    MockAPNsProcess.teamID,
-                    "--host", "https://127.0.0.1:\(port)", "--ca-file", certificate, "--concurrency", "\(streams)",
-                    jobs(count),
-                ],
-                discardOutput: true)
-            return run.status == 0 && run.seconds > 0 ? Double(count) / run.seconds : 0
+        let oneStream = send(cli: cli, to: mock, streams: 1, jobs: jobs(400)).perSecond
+        let thirtyTwo = send(cli: cli, to: mock, streams: 32, jobs: jobs(4_000)).perSecond
+        let latency = atLatency(cli: cli, python: python, directory: directory, jobs: jobs(latencyJobs))
+        return Result(oneStream: oneStream, thirtyTwoStreams: thirtyTwo, latency: latency)
+    }
+
+    /// One `pushseal send` run: pushes per second, and how many jobs were not reported sent.
+    private static func send(
+        cli: String, to mock: MockAPNsProcess, streams: Int, jobs: String
+    ) -> (perSecond: Double, lost: Int, jobs: Int) {
+        let count = (readFile(jobs) ?? []).count { $0 == 0x0A }
+        let run = ProcessBench.run(
+            [
+                cli, "send", "--auth-key", mock.authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
+                MockAPNsProcess.teamID, "--host", "https://127.0.0.1:\(mock.port)", "--ca-file", mock.certificate,
+                "--concurrency", "\(streams)", jobs,
+            ])
+        let sent = String(decoding: run.output, as: UTF8.self).split(separator: "\n").count {
+            $0.contains(#""status":"sent""#)
         }
-        return Result(oneStream: rate(streams: 1, count: 400), thirtyTwoStreams: rate(streams: 32, count: 4_000))
+        let perSecond = run.status == 0 && run.seconds > 0 ? Double(count) / run.seconds : 0
+        return (perSecond, count - sent, count)
+    }
+
+    /// The 50 ms rows: pushseal and aioapns at 100 streams, then the loss runs up to 1,000 streams.
+    private static func atLatency(cli: String, python: String, directory: String, jobs: String) -> LatencyResult? {
+        let delay = 50
+        let streams = 100
+        guard
+            let mock = MockAPNsProcess.start(
+                python: python, directory: "\(directory)/late", options: ["--delay-ms", "\(delay)"])
+        else { return nil }
+        let pushseal = send(cli: cli, to: mock, streams: streams, jobs: jobs).perSecond
+        let mostOpen = mock.mostOpenStreams()
+        let aioapns = ProcessBench.run([
+            python, "interop/python/aioapns_send.py", "--auth-key", mock.authKey, "--key-id", MockAPNsProcess.keyID,
+            "--team-id", MockAPNsProcess.teamID, "--port", "\(mock.port)", "--ca-file", mock.certificate,
+            "--concurrency", "\(streams)", jobs,
+        ])
+        mock.stop()
+        let aioapnsRate = (try? JSONParser.parse(aioapns.output).objectValue)?["per_second"]?.numberValue?.doubleValue
+
+        var lossRuns: [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)] = []
+        if let wide = MockAPNsProcess.start(
+            python: python, directory: "\(directory)/wide",
+            options: ["--delay-ms", "\(delay)", "--max-concurrent-streams", "1000"])
+        {
+            for concurrency in [10, 100, 1_000] {
+                let run = send(cli: cli, to: wide, streams: concurrency, jobs: jobs)
+                lossRuns.append((concurrency, run.jobs, run.lost, run.perSecond))
+            }
+            wide.stop()
+        }
+        return LatencyResult(
+            delayMilliseconds: delay, streams: streams, pushseal: pushseal, aioapns: aioapnsRate,
+            mostOpenStreams: mostOpen, lossRuns: lossRuns)
     }
 }

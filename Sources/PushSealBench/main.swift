@@ -52,6 +52,20 @@ if let profile = options.profile {
     exit(0)
 }
 
+if options.sendOnly {
+    guard let send = SendBench.run(cli: options.cli, python: options.python, payload: payload) else {
+        printError("bench: the mock APNs could not be started\n")
+        exit(1)
+    }
+    let report = Report(
+        payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: [], python: [:], batch: nil, decrypt: nil,
+        send: send, gateway: [], media: nil, pinnedCore: false)
+    print(report.sendLines(send).joined(separator: "\n"))
+    report.write(to: options.output)
+    print("results written to \(options.output)")
+    exit(0)
+}
+
 // The in-process measurements run pinned to one core; the processes started later are not.
 let (pinnedCore, suiteResults) = CorePinning.onOneCore { pinned in
     print("primitive costs here (median):")

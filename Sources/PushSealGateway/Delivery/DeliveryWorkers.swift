@@ -4,8 +4,8 @@ internal import PushSealDelivery
 internal import Synchronization
 
 /// The workers that empty the outbox: each leases a batch of due deliveries, sends them through
-/// ``PushSealDelivery/APNsClient`` (one HTTP/2 connection per APNs host and worker, concurrent
-/// streams, Apple's retry rules), and records every outcome. A delivery whose worker dies is
+/// ``PushSealDelivery/APNsClient`` (one HTTP/2 connection per APNs host and worker, the whole
+/// batch as concurrent streams within the server's limit, Apple's retry rules), and records every outcome. A delivery whose worker dies is
 /// leased again once its lease ends, so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
     /// Deliveries claimed at once.
@@ -119,7 +119,9 @@ final class DeliveryWorkers: Sendable {
 
     private func client(for environment: APNsEnvironment) throws -> APNsClient {
         guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
-        return try APNsClient(endpoint: endpoint, tokens: tokens, policy: Self.clientPolicy, caFile: caFile)
+        // A whole batch in flight at once, as far as the server's stream limit allows.
+        return try APNsClient(
+            endpoint: endpoint, tokens: tokens, concurrency: Self.batchSize, policy: Self.clientPolicy, caFile: caFile)
     }
 
     /// Sends `batch` and records each outcome.
