@@ -59,9 +59,9 @@ struct Report {
             "send at a \(late.delayMilliseconds) ms round trip, \(late.streams) streams: \(format(late.pushseal)) pushes/s, "
             + "\(format(ofLimit, 2)) of the latency limit \(format(late.limit)) \(mark(ofLimit >= Self.latencyLimitTarget)); "
             + "at most \(late.mostOpenStreams) streams open"
-        if let aioapns = late.aioapns {
-            let ratio = late.pushseal / max(aioapns, 1)
-            line += "; aioapns \(format(aioapns)) pushes/s, ×\(format(ratio, 2)) \(mark(ratio >= Self.aioapnsTarget))"
+        if let aioapns = late.aioapns, let ratio = late.toAioapns {
+            line +=
+                "; aioapns \(format(aioapns)) pushes/s, ×\(ratioText(ratio)) \(mark(ratio.median >= Self.aioapnsTarget))"
         }
         lines.append(line)
         for run in late.lossRuns {
@@ -253,9 +253,9 @@ struct Report {
             ("latencyLimit", number(late.limit)), ("ofLatencyLimit", number(late.pushseal / late.limit, 3)),
             ("mostOpenStreams", .number(JSONNumber(late.mostOpenStreams))),
         ])
-        if let aioapns = late.aioapns {
+        if let aioapns = late.aioapns, let ratio = late.toAioapns {
             object["aioapnsPushesPerSecond"] = number(aioapns)
-            object["toAioapns"] = number(late.pushseal / max(aioapns, 1), 3)
+            object["toAioapns"] = spread(ratio)
         }
         object["lossRuns"] = .array(
             late.lossRuns.map { run in

@@ -66,7 +66,7 @@ public final class APNsClient {
         var inFlight: [Int: Attempt] = [:]
         // The next job read from the input, when the connection had no room for it yet.
         var next: Attempt?
-        var waiting: [(due: ContinuousClock.Instant, attempt: Attempt)] = []
+        var waiting = DueQueue<Attempt>()
         // Results wait for earlier ones; stop reading ahead once this many are unreported.
         let window = concurrency * 8 + 256
 
@@ -96,8 +96,8 @@ public final class APNsClient {
         while true {
             let now = clock.now
             filling: while inFlight.count < concurrency && connection.hasRoom {
-                if let index = waiting.firstIndex(where: { $0.due <= now }) {
-                    start(waiting.remove(at: index).attempt)
+                if let attempt = waiting.popDue(by: now) {
+                    start(attempt)
                     continue filling
                 }
                 if next == nil && !inputExhausted && nextSequence - nextToReport < window {
@@ -125,7 +125,7 @@ public final class APNsClient {
                 break filling
             }
             if inputExhausted && next == nil && inFlight.isEmpty && waiting.isEmpty { break }
-            let nextDue = waiting.map(\.due).min()
+            let nextDue = waiting.nextDue
             var timeout = 50
             if let nextDue {
                 let (seconds, attoseconds) = (nextDue - clock.now).components
@@ -136,7 +136,7 @@ public final class APNsClient {
                 if response.unprocessed && attempt.refusals < Self.unprocessedLimit {
                     attempt.refusals += 1
                     attempt.count -= 1
-                    waiting.append((clock.now, attempt))
+                    waiting.insert(attempt, due: clock.now)
                     continue
                 }
                 let answer = APNsAnswer(response)
@@ -159,11 +159,11 @@ public final class APNsClient {
                         result(attempt, .unregistered, apnsID: answer.apnsID, reason: reason, timestamp: timestamp))
                 case .retry(let delay, let reason):
                     attempt.lastReason = reason
-                    waiting.append((clock.now.advanced(by: .milliseconds(Int(delay * 1000))), attempt))
+                    waiting.insert(attempt, due: clock.now.advanced(by: .milliseconds(Int(delay * 1000))))
                 case .replaceTokenAndRetry:
                     attempt.tokenReplaced = true
                     _ = try? tokens.replace(rejected: attempt.token)
-                    waiting.append((clock.now, attempt))
+                    waiting.insert(attempt, due: clock.now)
                 }
             }
         }

@@ -49,8 +49,10 @@
         }
 
         deinit {
-            current?.shutdown()
-            for session in retiring { session.shutdown() }
+            BrokenPipeGuard.run {
+                current?.shutdown()
+                for session in retiring { session.shutdown() }
+            }
         }
 
         /// Whether a request posted now would start at once: the connection has a free stream, or
@@ -66,9 +68,10 @@
         /// Starts `POST path` with `headers` and `body`; its response comes back from
         /// ``poll(timeoutMilliseconds:)`` with `id`.
         func post(id: Int, path: String, headers: [(name: String, value: String)], body: [UInt8]) {
-            if let session = usableSession(), session.submit(id: id, path: path, headers: headers, body: body) {
-                return
+            let submitted = BrokenPipeGuard.run {
+                usableSession()?.submit(id: id, path: path, headers: headers, body: body) ?? false
             }
+            if submitted { return }
             let failure = lastConnectFailure?.failure
             unsent.append(
                 (
@@ -111,10 +114,18 @@
         /// Moves the connections along and returns the requests that finished, waiting at most
         /// `timeoutMilliseconds` for the network, and only when none has finished yet.
         func poll(timeoutMilliseconds: Int) -> [(id: Int, response: HTTP2Response)] {
+            // SIGPIPE held off once per round rather than around each TLS read and write.
+            BrokenPipeGuard.run { drive(timeoutMilliseconds: timeoutMilliseconds) }
+        }
+
+        private func drive(timeoutMilliseconds: Int) -> [(id: Int, response: HTTP2Response)] {
             var sessions = retiring
             if let current { sessions.append(current) }
             let now = ContinuousClock.now
-            for session in sessions { session.checkTimers(now: now) }
+            for session in sessions {
+                session.flush()
+                session.checkTimers(now: now)
+            }
             var finished = collect(sessions)
             guard finished.isEmpty else { return finished }
             // With no connection (every job waits for its retry) this only sleeps.

@@ -8,8 +8,10 @@
     /// negotiated `h2` by ALPN. nghttp2 keeps the protocol (framing, HPACK, stream states, both
     /// directions' flow control); this type moves its bytes and turns its reports into
     /// ``HTTP2Response``s. The caller's poll loop drives it: ``pollEvents`` says what to wait for,
-    /// ``service()`` reads and writes once the socket is ready, ``checkTimers(now:)`` pings a
-    /// silent connection and ends overdue streams. Used from one thread.
+    /// ``service()`` reads and writes once the socket is ready, ``flush()`` writes what was
+    /// submitted, ``checkTimers(now:)`` pings a silent connection and ends overdue streams. Used
+    /// from one thread, inside ``BrokenPipeGuard/run(_:)``: a write to a connection the server
+    /// reset must fail, not raise SIGPIPE.
     final class HTTP2Session {
         /// nghttp2's `REFUSED_STREAM`: the server did not process the stream.
         static let refusedStream = NGHTTP2_REFUSED_STREAM.rawValue
@@ -144,7 +146,8 @@
         /// The socket, for the caller's poll.
         var descriptor: Int32 { tls.descriptor }
 
-        /// Opens a stream for `POST path` with `headers` and `body`; its response comes back from
+        /// Opens a stream for `POST path` with `headers` and `body`, sent at the next ``flush()``
+        /// (requests submitted together go out in one write); its response comes back from
         /// ``takeFinished()`` with `id`.
         /// - Returns: false when nghttp2 cannot open another stream here (it went away, or ran out of ids).
         func submit(id: Int, path: String, headers: [(name: String, value: String)], body: [UInt8]) -> Bool {
@@ -162,7 +165,7 @@
             }
             guard streamID > 0 else { return false }
             streams[streamID] = stream
-            flush()
+            // Written at the next ``flush()``, with whatever else was submitted meanwhile.
             return true
         }
 
@@ -245,7 +248,7 @@
         }
 
         /// Moves nghttp2's output to the socket, as much as it takes without waiting.
-        private func flush() {
+        func flush() {
             guard closedReason == nil else { return }
             do {
                 while true {

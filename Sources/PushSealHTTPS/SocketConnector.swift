@@ -1,7 +1,7 @@
 #if canImport(CLibSSL)
     import Glibc
 
-    /// TCP connections to a host's addresses, tried in the resolver's order, each for at most
+    /// TCP connections (without Nagle's delay) to a host's addresses, tried in the resolver's order, each for at most
     /// ``attemptLimit`` so that one unreachable address (a blackholed IPv6 route, say) cannot take
     /// the whole deadline before the next is tried.
     package enum SocketConnector {
@@ -24,6 +24,10 @@
                     address.family,
                     Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
                 guard socket >= 0 else { continue }
+                // No Nagle delay: a request is written whole, and an HTTP/2 client's small frames
+                // (a few requests, a WINDOW_UPDATE) must not wait for the previous write's ACK.
+                var noDelay: Int32 = 1
+                _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
                 do {
                     try attempt(socket, address, wait: wait.limited(to: attemptLimit))
                     return socket

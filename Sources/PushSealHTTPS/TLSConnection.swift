@@ -181,11 +181,14 @@
             case wantsWrite
         }
 
-        /// Tries `operation` once, without waiting.
-        private func attempt(_ what: String, _ operation: (OpaquePointer) -> Int32) throws(HTTPSFailure) -> Attempt {
+        /// Tries `operation` once, without waiting; with SIGPIPE held off around it unless the
+        /// caller already holds it off (`guarded` false).
+        private func attempt(
+            _ what: String, guarded: Bool = true, _ operation: (OpaquePointer) -> Int32
+        ) throws(HTTPSFailure) -> Attempt {
             ERR_clear_error()
             errno = 0
-            let result = BrokenPipeGuard.run { operation(connection) }
+            let result = guarded ? BrokenPipeGuard.run { operation(connection) } : operation(connection)
             if result == 1 { return .done }
             switch SSL_get_error(connection, result) {
             case SSL_ERROR_WANT_READ: return .wantsRead
@@ -215,20 +218,26 @@
             return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
         }
 
-        /// Reads what has arrived into `buffer`, without waiting.
+        /// Reads what has arrived into `buffer`, without waiting. The caller holds SIGPIPE off
+        /// around its loop (``BrokenPipeGuard/run(_:)``): a read may write (a TLS alert, a key update).
         /// - Returns: `done` with the byte count, or why nothing was read.
         package func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPSFailure) -> (Attempt, Int) {
             var count = 0
-            let outcome = try attempt("reading") { SSL_read_ex($0, buffer.baseAddress, buffer.count, &count) }
+            let outcome = try attempt("reading", guarded: false) {
+                SSL_read_ex($0, buffer.baseAddress, buffer.count, &count)
+            }
             return (outcome, outcome == .done ? count : 0)
         }
 
-        /// Writes as much of `bytes` as the socket takes now, without waiting.
+        /// Writes as much of `bytes` as the socket takes now, without waiting. The caller holds
+        /// SIGPIPE off around its loop (``BrokenPipeGuard/run(_:)``).
         /// - Returns: `done` with the byte count written (perhaps fewer than given), or why none was.
         ///   After `wantsRead` or `wantsWrite`, the next call must pass the same bytes again first.
         package func writeAvailable(_ bytes: UnsafeRawBufferPointer) throws(HTTPSFailure) -> (Attempt, Int) {
             var count = 0
-            let outcome = try attempt("writing") { SSL_write_ex($0, bytes.baseAddress, bytes.count, &count) }
+            let outcome = try attempt("writing", guarded: false) {
+                SSL_write_ex($0, bytes.baseAddress, bytes.count, &count)
+            }
             return (outcome, outcome == .done ? count : 0)
         }
     }

@@ -91,7 +91,9 @@ class Behaviour:
         self.public_key = public_key
         self.key_id = key_id
         self.team_id = team_id
-        self.log = open(log_path, "a", buffering=1)
+        # Flushed whenever the server writes to a client (see serve_connection), so a line is in
+        # the file before the client can have the answer it records.
+        self.log = open(log_path, "a")
         self.seen: dict[str, int] = {}
         self.rejected_token: dict[str, str] = {}
         # Provider tokens whose signature verified, with their iat: a client reuses one token for
@@ -228,6 +230,23 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
         if last_accepted is not None and not any(stream_id <= last_accepted for stream_id in unanswered):
             writer.close()
 
+    flush_scheduled = False
+
+    def flush() -> None:
+        """Everything h2 has queued, in one write: answers that fall due together share it."""
+        nonlocal flush_scheduled
+        flush_scheduled = False
+        behaviour.log.flush()
+        if not writer.is_closing():
+            writer.write(connection.data_to_send())
+        finish_if_gone_away()
+
+    def schedule_flush() -> None:
+        nonlocal flush_scheduled
+        if not flush_scheduled:
+            flush_scheduled = True
+            loop.call_soon(flush)
+
     def respond(stream_id: int, status: int, answer: dict, apns_id: str) -> None:
         unanswered.discard(stream_id)
         if writer.is_closing():
@@ -240,8 +259,7 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
         if body:
             unsent[stream_id] = body
             send_body(stream_id)
-        writer.write(connection.data_to_send())
-        finish_if_gone_away()
+        schedule_flush()
 
     def send_body(stream_id: int) -> None:
         """What the peer's flow-control windows allow of a body, in frames no larger than it takes."""
@@ -266,7 +284,7 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
                 events = connection.receive_data(data)
             except h2.exceptions.ProtocolError as error:
                 behaviour.log.write(json.dumps({"violation": f"{type(error).__name__}: {error}", "connection": number}) + "\n")
-                writer.write(connection.data_to_send())
+                flush()
                 break
             for event in events:
                 if isinstance(event, h2.events.RequestReceived):
@@ -302,10 +320,9 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
                 elif isinstance(event, h2.events.StreamReset):
                     unsent.pop(event.stream_id, None)
                 elif isinstance(event, h2.events.ConnectionTerminated):
-                    writer.write(connection.data_to_send())
+                    flush()
                     return
-            writer.write(connection.data_to_send())
-            finish_if_gone_away()
+            flush()
             await writer.drain()
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
@@ -327,6 +344,7 @@ async def serve_http1_connection(behaviour: Behaviour, reader, writer) -> None:
             body = await reader.readexactly(int(headers.get("content-length", "0")))
             path = lines[0].split(" ")[1] if " " in lines[0] else ""
             behaviour.record(path.rsplit("/", 1)[-1], 200, "http/1.1", headers.get("authorization"))
+            behaviour.log.flush()
             writer.write(b"HTTP/1.1 200 OK\r\napns-id: 00000000-0000-0000-0000-000000000000\r\ncontent-length: 0\r\n\r\n")
             await writer.drain()
             del body
