@@ -13,6 +13,8 @@ enum ProcessBench {
         /// Peak resident set size in bytes (`ru_maxrss` of this child alone, from `wait4`).
         let peakResidentBytes: Int
         let output: [UInt8]
+        /// User and system CPU time of this child, in seconds.
+        var cpuSeconds = 0.0
     }
 
     /// Runs `arguments` with standard input from `inputPath` (or /dev/null) and captures standard output.
@@ -49,8 +51,10 @@ enum ProcessBench {
             unlink(outputPath)
         }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        func cpu(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         return Usage(
-            status: exitStatus, seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024, output: output)
+            status: exitStatus, seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024, output: output,
+            cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime))
     }
 
     /// A process started in the background, its standard input a pipe held open until ``stop()``.

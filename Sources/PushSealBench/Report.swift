@@ -64,6 +64,11 @@ struct Report {
                 "; aioapns \(format(aioapns)) pushes/s, ×\(ratioText(ratio)) \(mark(ratio.median >= Self.aioapnsTarget))"
         }
         lines.append(line)
+        var cpu =
+            "  client CPU per push: pushseal \(format(late.pushsealMicrosecondsPerPush)) µs"
+        if let aioapns = late.aioapnsMicrosecondsPerPush { cpu += ", aioapns \(format(aioapns)) µs" }
+        cpu += "; the mock used \(format(late.mockBusy * 100)) % of a core during pushseal's runs"
+        lines.append(cpu)
         for run in late.lossRuns {
             lines.append(
                 "  --concurrency \(run.concurrency) (server allows 1,000): \(run.jobs) jobs, \(run.lost) lost "
@@ -252,7 +257,12 @@ struct Report {
             ("streams", .number(JSONNumber(late.streams))), ("pushesPerSecond", number(late.pushseal)),
             ("latencyLimit", number(late.limit)), ("ofLatencyLimit", number(late.pushseal / late.limit, 3)),
             ("mostOpenStreams", .number(JSONNumber(late.mostOpenStreams))),
+            ("pushsealCPUMicrosecondsPerPush", number(late.pushsealMicrosecondsPerPush, 1)),
+            ("mockBusyShareOfCore", number(late.mockBusy, 3)),
         ])
+        if let aioapns = late.aioapnsMicrosecondsPerPush {
+            object["aioapnsCPUMicrosecondsPerPush"] = number(aioapns, 1)
+        }
         if let aioapns = late.aioapns, let ratio = late.toAioapns {
             object["aioapnsPushesPerSecond"] = number(aioapns)
             object["toAioapns"] = spread(ratio)

@@ -36,6 +36,11 @@ enum SendBench {
         let toAioapns: Spread?
         /// The most open streams the mock saw during pushseal's run.
         let mostOpenStreams: Int
+        /// CPU time (user and system) per push of the client process, in microseconds.
+        let pushsealMicrosecondsPerPush: Double
+        let aioapnsMicrosecondsPerPush: Double?
+        /// The share of one core the mock used during pushseal's runs: near 1, the mock is the limit.
+        let mockBusy: Double
         /// Per `--concurrency` against a mock that allows 1,000 streams: jobs, and jobs not reported sent.
         let lossRuns: [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)]
 
@@ -78,10 +83,11 @@ enum SendBench {
         return Result(oneStream: oneStream, thirtyTwoStreams: thirtyTwo, latency: latency)
     }
 
-    /// One `pushseal send` run: pushes per second, and how many jobs were not reported sent.
+    /// One `pushseal send` run: pushes per second, how many jobs were not reported sent, and the
+    /// run's wall and CPU seconds.
     private static func send(
         cli: String, to mock: MockAPNsProcess, streams: Int, jobs: String
-    ) -> (perSecond: Double, lost: Int, jobs: Int) {
+    ) -> (perSecond: Double, lost: Int, jobs: Int, seconds: Double, cpuSeconds: Double) {
         let count = (readFile(jobs) ?? []).count { $0 == 0x0A }
         let run = ProcessBench.run(
             [
@@ -93,7 +99,7 @@ enum SendBench {
             $0.contains(#""status":"sent""#)
         }
         let perSecond = run.status == 0 && run.seconds > 0 ? Double(count) / run.seconds : 0
-        return (perSecond, count - sent, count)
+        return (perSecond, count - sent, count, run.seconds, run.cpuSeconds)
     }
 
     /// The 50 ms rows: pushseal and aioapns at 100 streams, in alternating rounds (the medians are
@@ -109,9 +115,17 @@ enum SendBench {
         var aioapnsRates: [Double] = []
         var ratios: [Double] = []
         var mostOpen = 0
+        var pushsealCPU: [Double] = []
+        var aioapnsCPU: [Double] = []
+        var mockBusy: [Double] = []
+        let jobCount = Double(latencyJobs)
         for _ in 0..<latencyRounds {
-            let pushseal = send(cli: cli, to: mock, streams: streams, jobs: jobs).perSecond
+            let mockBefore = mock.cpuSeconds()
+            let run = send(cli: cli, to: mock, streams: streams, jobs: jobs)
+            let pushseal = run.perSecond
             pushsealRates.append(pushseal)
+            pushsealCPU.append(run.cpuSeconds / jobCount * 1_000_000)
+            mockBusy.append((mock.cpuSeconds() - mockBefore) / max(run.seconds, 0.001))
             mostOpen = max(mostOpen, mock.mostOpenStreams())
             let aioapns = ProcessBench.run([
                 python, "interop/python/aioapns_send.py", "--auth-key", mock.authKey, "--key-id",
@@ -121,6 +135,7 @@ enum SendBench {
             _ = mock.mostOpenStreams()
             if let rate = (try? JSONParser.parse(aioapns.output).objectValue)?["per_second"]?.numberValue?.doubleValue {
                 aioapnsRates.append(rate)
+                aioapnsCPU.append(aioapns.cpuSeconds / jobCount * 1_000_000)
                 ratios.append(pushseal / max(rate, 1))
             }
         }
@@ -140,6 +155,9 @@ enum SendBench {
         return LatencyResult(
             delayMilliseconds: delay, streams: streams, pushseal: Spread(pushsealRates).median,
             aioapns: aioapnsRates.isEmpty ? nil : Spread(aioapnsRates).median,
-            toAioapns: ratios.isEmpty ? nil : Spread(ratios), mostOpenStreams: mostOpen, lossRuns: lossRuns)
+            toAioapns: ratios.isEmpty ? nil : Spread(ratios), mostOpenStreams: mostOpen,
+            pushsealMicrosecondsPerPush: Spread(pushsealCPU).median,
+            aioapnsMicrosecondsPerPush: aioapnsCPU.isEmpty ? nil : Spread(aioapnsCPU).median,
+            mockBusy: Spread(mockBusy).median, lossRuns: lossRuns)
     }
 }

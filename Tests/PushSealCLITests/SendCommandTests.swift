@@ -175,6 +175,27 @@ struct SendCommandTests {
         #expect(connections.count >= 10, "a new connection after each GOAWAY: \(connections.count)")
     }
 
+    @Test("stalled on flow control (credit only with each answer, 1 s late): it waits, it does not spin")
+    func flowControlStallDoesNotSpin() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, delayMilliseconds: 1_000, lateWindowCredit: true)
+        defer { mock.stop() }
+        // 200 bodies of about 1.5 KB: some 40 fit the 65,535-byte window, the rest wait for credit.
+        let (_, input) = try Self.sealedJobs(200, body: String(repeating: "x", count: 1_000), in: world)
+        let result = try CLIRunner.run(
+            executable: URL(fileURLWithPath: "/usr/bin/time"),
+            ["-f", "cpu %e %U %S", CLIRunner.executable.path] + mock.sendArguments + ["--concurrency", "100"],
+            input: Data(input.utf8), in: world.directory.path)
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        #expect(result.lines.count == 200 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        let times = try #require(result.errors.split(separator: "\n").last { $0.hasPrefix("cpu ") })
+            .split(separator: " ").dropFirst().compactMap { Double($0) }
+        try #require(times.count == 3)
+        let (wall, cpu) = (times[0], times[1] + times[2])
+        #expect(wall >= 2, "the window held the bodies back for several round trips: \(wall) s")
+        #expect(cpu < wall * 0.3, "\(cpu) s of CPU in \(wall) s: a client stalled on flow control must sleep")
+    }
+
     @Test("--concurrency 1000 against a server that allows 1,000 streams: every push delivered exactly once")
     func thousandStreams() throws {
         let world = try CLIWorld()

@@ -42,6 +42,9 @@ unless told otherwise:
     --goaway-after N               after the Nth request of each connection, send GOAWAY naming it
                                    as the last accepted stream; answer the accepted ones, never the
                                    later ones (the client must send those again), then close
+    --late-window-credit           credit a request's body back to the connection window only when
+                                   answering it, so a client with more bodies in flight than the
+                                   window holds waits on flow control for a whole round trip
 
     python mock_apns.py make-key --out AuthKey.p8
     python mock_apns.py serve --auth-key AuthKey.p8 --key-id KEY --team-id TEAM --log requests.jsonl \\
@@ -225,6 +228,8 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
     last_accepted: int | None = None
     # Response bodies, by stream, waiting for the client's flow-control window.
     unsent: dict[int, bytes] = {}
+    # With --late-window-credit: request body bytes, by stream, not yet credited back.
+    late_credit: dict[int, int] = {}
 
     def finish_if_gone_away() -> None:
         if last_accepted is not None and not any(stream_id <= last_accepted for stream_id in unanswered):
@@ -251,6 +256,8 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
         unanswered.discard(stream_id)
         if writer.is_closing():
             return
+        if stream_id in late_credit:
+            connection.acknowledge_received_data(late_credit.pop(stream_id), stream_id)
         body = json.dumps(answer).encode() if answer else b""
         response = [(":status", str(status)), ("apns-id", apns_id)]
         if body:
@@ -296,7 +303,10 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
                         writer.write(GoAwayFrame(0, last_stream_id=last_accepted, error_code=0).serialize())
                 elif isinstance(event, h2.events.DataReceived):
                     streams[event.stream_id]["body"] += event.data
-                    connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                    if options.late_window_credit:
+                        late_credit[event.stream_id] = late_credit.get(event.stream_id, 0) + event.flow_controlled_length
+                    else:
+                        connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                 elif isinstance(event, h2.events.StreamEnded):
                     stream = streams.pop(event.stream_id)
                     if last_accepted is not None and event.stream_id > last_accepted:
@@ -453,6 +463,9 @@ def main() -> None:
     serve_command.add_argument("--max-concurrent-streams", type=int, default=100, help="SETTINGS_MAX_CONCURRENT_STREAMS")
     serve_command.add_argument(
         "--goaway-after", type=int, default=0, help="send GOAWAY after this many requests of each connection (0: never)"
+    )
+    serve_command.add_argument(
+        "--late-window-credit", action="store_true", help="return flow-control credit only when answering"
     )
     arguments = parser.parse_args()
     if arguments.command == "make-key":
