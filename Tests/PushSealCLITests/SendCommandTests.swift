@@ -175,6 +175,31 @@ struct SendCommandTests {
         #expect(connections.count >= 10, "a new connection after each GOAWAY: \(connections.count)")
     }
 
+    @Test("a connection that goes silent is pinged, given up, and its requests retried on a new one: none lost")
+    func silentConnection() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, silentAfter: 100)
+        defer { mock.stop() }
+        let (_, input) = try Self.sealedJobs(300, body: "Shipped", in: world)
+        let started = ContinuousClock.now
+        let result = try world.run(mock.sendArguments + ["--concurrency", "50"], input: input)
+        let elapsed = ContinuousClock.now - started
+        #expect(result.status == 0, "\(result.errors.suffix(300))")
+        // PING after 5 s of silence, given up 10 s later, retried within 5 s: well before the 30 s a
+        // request waits for its answer, the rule that would end it without PING.
+        #expect(
+            elapsed < .seconds(28), "the silent connection was found by PING, not by the answer timeout: \(elapsed)")
+        let lines = try Self.results(result)
+        #expect(lines.count == 300 && lines.allSatisfy { $0["status"] == .string("sent") })
+        let retried = lines.filter { $0["attempts"] == .number(JSONNumber(2)) }
+        #expect(
+            !retried.isEmpty && retried.count <= 50, "the requests caught on the silent connection: \(retried.count)")
+        let requests = mock.requests()
+        let tokens = requests.compactMap { $0["token"] as? String }
+        #expect(tokens.count == 300 && Set(tokens).count == 300, "each push was processed exactly once")
+        #expect(Set(requests.compactMap { $0["connection"] as? Int }) == [1, 2])
+    }
+
     @Test("stalled on flow control (credit only with each answer, 1 s late): it waits, it does not spin")
     func flowControlStallDoesNotSpin() throws {
         let world = try CLIWorld()

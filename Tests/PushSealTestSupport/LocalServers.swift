@@ -76,15 +76,18 @@ package final class MockAPNs: @unchecked Sendable {
     ///   - maximumConcurrentStreams: the mock's SETTINGS_MAX_CONCURRENT_STREAMS (100 unless given).
     ///   - goAwayAfter: send GOAWAY after this many requests of each connection.
     ///   - lateWindowCredit: credit request bodies back to the connection window only when answering.
+    ///   - silentAfter: on the first connection, after this many requests, read and answer nothing more.
     package init(
         in directory: TemporaryDirectory, http1: Bool = false, delayMilliseconds: Int = 0,
-        maximumConcurrentStreams: Int? = nil, goAwayAfter: Int? = nil, lateWindowCredit: Bool = false
+        maximumConcurrentStreams: Int? = nil, goAwayAfter: Int? = nil, lateWindowCredit: Bool = false,
+        silentAfter: Int? = nil
     ) throws {
         var options = http1 ? ["--http1"] : []
         if delayMilliseconds > 0 { options += ["--delay-ms", "\(delayMilliseconds)"] }
         if let maximumConcurrentStreams { options += ["--max-concurrent-streams", "\(maximumConcurrentStreams)"] }
         if let goAwayAfter { options += ["--goaway-after", "\(goAwayAfter)"] }
         if lateWindowCredit { options += ["--late-window-credit"] }
+        if let silentAfter { options += ["--silent-after", "\(silentAfter)"] }
         authKey = directory.file("AuthKey_\(Self.keyID).p8")
         log = directory.file("mock-requests.jsonl")
         let python = try PythonPeer.interpreter.get()

@@ -42,6 +42,9 @@ unless told otherwise:
     --goaway-after N               after the Nth request of each connection, send GOAWAY naming it
                                    as the last accepted stream; answer the accepted ones, never the
                                    later ones (the client must send those again), then close
+    --silent-after N               on the first connection, after its Nth request, read and answer
+                                   nothing more (PINGs included) while keeping it open: a connection
+                                   that died without a word, which the client must find out itself
     --late-window-credit           credit a request's body back to the connection window only when
                                    answering it, so a client with more bodies in flight than the
                                    window holds waits on flow control for a whole round trip
@@ -252,9 +255,12 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
             flush_scheduled = True
             loop.call_soon(flush)
 
+    def silent() -> bool:
+        return number == 1 and 0 < options.silent_after <= begun
+
     def respond(stream_id: int, status: int, answer: dict, apns_id: str) -> None:
         unanswered.discard(stream_id)
-        if writer.is_closing():
+        if writer.is_closing() or silent():
             return
         if stream_id in late_credit:
             connection.acknowledge_received_data(late_credit.pop(stream_id), stream_id)
@@ -284,6 +290,9 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
 
     try:
         while True:
+            if silent():
+                # Gone quiet: nothing read, nothing answered, the socket left open.
+                await asyncio.Event().wait()
             data = await reader.read(65536)
             if not data:
                 break
@@ -294,6 +303,8 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
                 flush()
                 break
             for event in events:
+                if silent():
+                    break
                 if isinstance(event, h2.events.RequestReceived):
                     streams[event.stream_id] = {"headers": dict(event.headers), "body": b""}
                     unanswered.add(event.stream_id)
@@ -466,6 +477,9 @@ def main() -> None:
     )
     serve_command.add_argument(
         "--late-window-credit", action="store_true", help="return flow-control credit only when answering"
+    )
+    serve_command.add_argument(
+        "--silent-after", type=int, default=0, help="go silent on the first connection after this many requests"
     )
     arguments = parser.parse_args()
     if arguments.command == "make-key":
