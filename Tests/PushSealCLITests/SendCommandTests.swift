@@ -110,10 +110,9 @@ struct SendCommandTests {
         let (sealed, input) = try Self.sealedJobs(3_000, body: "Shipped", in: world)
         let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
-        #expect(result.lines.count == 3_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        #expect(Self.allSent(result, 3_000))
         let requests = mock.requests()
-        let tokens = requests.compactMap { $0["token"] as? String }
-        #expect(tokens.count == 3_000 && Set(tokens).count == 3_000, "each push reached the server exactly once")
+        #expect(Self.processedOnce(mock, 3_000), "each push reached the server exactly once")
         #expect(requests.allSatisfy { ($0["body"] as? String) == sealed }, "every body arrived whole")
     }
 
@@ -127,7 +126,7 @@ struct SendCommandTests {
         #expect(sealed.utf8.count > 1_400)
         let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
-        #expect(result.lines.count == 1_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        #expect(Self.allSent(result, 1_000))
         let requests = mock.requests()
         #expect(requests.count == 1_000)
         let mostOpen = requests.compactMap { $0["streams_open"] as? Int }.max() ?? 0
@@ -144,7 +143,7 @@ struct SendCommandTests {
         let (_, input) = try Self.sealedJobs(200, body: "Shipped", in: world)
         let result = try world.run(mock.sendArguments + ["--concurrency", "100"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
-        #expect(result.lines.count == 200 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        #expect(Self.allSent(result, 200))
         #expect(mock.violations().isEmpty, "\(mock.violations())")
         let open = mock.requests().compactMap { $0["streams_open"] as? Int }
         #expect(open.count == 200)
@@ -169,8 +168,7 @@ struct SendCommandTests {
             lines.allSatisfy { $0["attempts"] == .number(JSONNumber(1)) },
             "a request the GOAWAY refused is not an attempt")
         let requests = mock.requests()
-        let tokens = requests.compactMap { $0["token"] as? String }
-        #expect(tokens.count == 1_000 && Set(tokens).count == 1_000, "each push was processed exactly once")
+        #expect(Self.processedOnce(mock, 1_000), "each push was processed exactly once")
         let connections = Set(requests.compactMap { $0["connection"] as? Int })
         #expect(connections.count >= 10, "a new connection after each GOAWAY: \(connections.count)")
     }
@@ -195,8 +193,7 @@ struct SendCommandTests {
         #expect(
             !retried.isEmpty && retried.count <= 50, "the requests caught on the silent connection: \(retried.count)")
         let requests = mock.requests()
-        let tokens = requests.compactMap { $0["token"] as? String }
-        #expect(tokens.count == 300 && Set(tokens).count == 300, "each push was processed exactly once")
+        #expect(Self.processedOnce(mock, 300), "each push was processed exactly once")
         #expect(Set(requests.compactMap { $0["connection"] as? Int }) == [1, 2])
     }
 
@@ -212,7 +209,7 @@ struct SendCommandTests {
             ["-f", "cpu %e %U %S", CLIRunner.executable.path] + mock.sendArguments + ["--concurrency", "100"],
             input: Data(input.utf8), in: world.directory.path)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
-        #expect(result.lines.count == 200 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        #expect(Self.allSent(result, 200))
         let times = try #require(result.errors.split(separator: "\n").last { $0.hasPrefix("cpu ") })
             .split(separator: " ").dropFirst().compactMap { Double($0) }
         try #require(times.count == 3)
@@ -229,10 +226,9 @@ struct SendCommandTests {
         let (_, input) = try Self.sealedJobs(3_000, body: String(repeating: "x", count: 1_000), in: world)
         let result = try world.run(mock.sendArguments + ["--concurrency", "1000"], input: input)
         #expect(result.status == 0, "\(result.errors.suffix(300))")
-        #expect(result.lines.count == 3_000 && result.lines.allSatisfy { $0.contains(#""status":"sent""#) })
+        #expect(Self.allSent(result, 3_000))
         let requests = mock.requests()
-        let tokens = requests.compactMap { $0["token"] as? String }
-        #expect(tokens.count == 3_000 && Set(tokens).count == 3_000, "each push reached the server exactly once")
+        #expect(Self.processedOnce(mock, 3_000), "each push reached the server exactly once")
         #expect(mock.violations().isEmpty, "\(mock.violations())")
         let mostOpen = requests.compactMap { $0["streams_open"] as? Int }.max() ?? 0
         #expect(mostOpen > 100, "more streams than the default limit were used: \(mostOpen)")
@@ -247,6 +243,17 @@ struct SendCommandTests {
             input += #"{"token":"\#(Self.token("00dd", index))","topic":"com.example.shop","sealed":\#(sealed)}"# + "\n"
         }
         return (sealed, input)
+    }
+
+    /// Whether `result` reports exactly `count` jobs, every one sent.
+    static func allSent(_ result: CLIRunner.Result, _ count: Int) -> Bool {
+        result.lines.count == count && result.lines.allSatisfy { $0.contains(#""status":"sent""#) }
+    }
+
+    /// Whether the mock processed `count` distinct device tokens, each exactly once.
+    static func processedOnce(_ mock: MockAPNs, _ count: Int) -> Bool {
+        let tokens = mock.requests().compactMap { $0["token"] as? String }
+        return tokens.count == count && Set(tokens).count == count
     }
 
     /// The parsed output lines of a `send` run.
