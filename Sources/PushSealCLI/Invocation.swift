@@ -385,8 +385,9 @@ public struct SendArguments: Equatable, Sendable {
     public var endpoint = "https://api.push.apple.com"
     /// `--ca-file`: certificates to trust instead of the system's.
     public var caFile: String?
-    /// `--concurrency`: streams in flight at once on the one connection (default 32).
-    public var concurrency = 32
+    /// `--concurrency`: streams in flight at once on the one connection (default 100; the
+    /// server's SETTINGS bound it further).
+    public var concurrency = 100
     /// `--to` and `--sender`, as for `encrypt`.
     public var recipientFile: String?
     /// The sender key for HPKE auth mode.

@@ -23,12 +23,13 @@ public final class APNsClient {
     /// - Parameters:
     ///   - endpoint: production, sandbox, or another host.
     ///   - tokens: the provider token issuer, shared by every request.
-    ///   - concurrency: the most streams in flight at once (1 to 1000); the server's own limit
-    ///     (APNs: 1,000 once the connection is trusted, fewer at first) bounds it further.
+    ///   - concurrency: the most streams in flight at once (1 to 1000); the server's own limit, its
+    ///     SETTINGS_MAX_CONCURRENT_STREAMS as it stands at each request, bounds it further.
     ///   - policy: when to retry.
     ///   - caFile: certificates to trust instead of the system's (a mock server's, in tests).
     public init(
-        endpoint: APNsEndpoint, tokens: ProviderTokenIssuer, concurrency: Int = 32, policy: RetryPolicy = RetryPolicy(),
+        endpoint: APNsEndpoint, tokens: ProviderTokenIssuer, concurrency: Int = 100,
+        policy: RetryPolicy = RetryPolicy(),
         caFile: String? = nil
     ) throws {
         guard (1...1000).contains(concurrency) else { throw DeliveryError("concurrency must be 1 to 1000") }

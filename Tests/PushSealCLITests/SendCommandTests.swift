@@ -135,6 +135,18 @@ struct SendCommandTests {
         #expect(requests.allSatisfy { ($0["body"] as? String) == sealed }, "every body arrived whole")
     }
 
+    @Test("without --concurrency, up to 100 streams are in flight (cli-v1's default)")
+    func defaultConcurrency() throws {
+        let world = try CLIWorld()
+        let mock = try MockAPNs(in: world.directory, delayMilliseconds: 50)
+        defer { mock.stop() }
+        let (_, input) = try Self.sealedJobs(400, body: "Shipped", in: world)
+        let result = try world.run(mock.sendArguments, input: input)
+        #expect(Self.allSent(result, 400))
+        let mostOpen = mock.requests().compactMap { $0["streams_open"] as? Int }.max() ?? 0
+        #expect(mostOpen > 32 && mostOpen <= 100, "at most \(mostOpen) streams were open at once")
+    }
+
     @Test("a server whose SETTINGS allow 5 concurrent streams never sees a sixth, and gets every push")
     func serverStreamLimit() throws {
         let world = try CLIWorld()
