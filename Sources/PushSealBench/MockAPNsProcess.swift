@@ -23,9 +23,11 @@ struct MockAPNsProcess {
     static let keyID = "BENCHKEY01"
     static let teamID = "BENCHTEAM1"
 
-    /// Makes a key and starts the mock with `options` (`--delay-ms 50`, …); nil when it does not
-    /// come up within 10 s.
-    static func start(python: String, directory: String, options: [String] = []) -> MockAPNsProcess? {
+    /// Makes a key and starts the mock with `options` (`--delay-ms 50`, …), its command line after
+    /// `prefix` (`taskset -c 1`); nil when it does not come up within 10 s.
+    static func start(
+        python: String, directory: String, options: [String] = [], prefix: [String] = []
+    ) -> MockAPNsProcess? {
         let script = "interop/python/mock_apns.py"
         _ = ProcessBench.run(["mkdir", "-p", directory])
         let authKey = "\(directory)/AuthKey.p8"
@@ -33,7 +35,7 @@ struct MockAPNsProcess {
         let log = "\(directory)/requests.jsonl"
         guard ProcessBench.run([python, script, "make-key", "--out", authKey]).status == 0,
             let process = ProcessBench.spawn(
-                [
+                prefix + [
                     python, script, "serve", "--auth-key", authKey, "--key-id", keyID, "--team-id", teamID,
                     "--log", log, "--ready", ready, "--cert-dir", directory, "--lifetime", "600",
                 ] + options)

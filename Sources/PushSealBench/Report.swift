@@ -53,23 +53,23 @@ struct Report {
             "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
                 + "\(format(send.thirtyTwoStreams)) with 32"
         ]
-        guard let late = send.latency else { return lines }
-        let ofLimit = late.pushseal / late.limit
-        var line =
-            "send at a \(late.delayMilliseconds) ms round trip, \(late.streams) streams: \(format(late.pushseal)) pushes/s, "
-            + "\(format(ofLimit, 2)) of the latency limit \(format(late.limit)) \(mark(ofLimit >= Self.latencyLimitTarget)); "
-            + "at most \(late.mostOpenStreams) streams open"
-        if let aioapns = late.aioapns, let ratio = late.toAioapns {
-            line +=
-                "; aioapns \(format(aioapns)) pushes/s, ×\(ratioText(ratio)) \(mark(ratio.median >= Self.aioapnsTarget))"
+        for late in send.latency {
+            let ofLimit = late.pushseal / late.limit
+            var line =
+                "send at a \(late.delayMilliseconds) ms round trip, \(late.streams) streams, \(late.placement.rawValue): "
+                + "\(format(late.pushseal)) pushes/s, \(format(ofLimit, 2)) of the latency limit \(format(late.limit)) "
+                + "\(mark(ofLimit >= Self.latencyLimitTarget)); at most \(late.mostOpenStreams) streams open"
+            if let aioapns = late.aioapns, let ratio = late.toAioapns {
+                line +=
+                    "; aioapns \(format(aioapns)) pushes/s, ×\(ratioText(ratio)) \(mark(ratio.median >= Self.aioapnsTarget))"
+            }
+            lines.append(line)
+            var cpu = "  client CPU per push: pushseal \(format(late.pushsealMicrosecondsPerPush)) µs"
+            if let aioapns = late.aioapnsMicrosecondsPerPush { cpu += ", aioapns \(format(aioapns)) µs" }
+            cpu += "; the mock used \(format(late.mockBusy * 100)) % of a core during pushseal's runs"
+            lines.append(cpu)
         }
-        lines.append(line)
-        var cpu =
-            "  client CPU per push: pushseal \(format(late.pushsealMicrosecondsPerPush)) µs"
-        if let aioapns = late.aioapnsMicrosecondsPerPush { cpu += ", aioapns \(format(aioapns)) µs" }
-        cpu += "; the mock used \(format(late.mockBusy * 100)) % of a core during pushseal's runs"
-        lines.append(cpu)
-        for run in late.lossRuns {
+        for run in send.lossRuns {
             lines.append(
                 "  --concurrency \(run.concurrency) (server allows 1,000): \(run.jobs) jobs, \(run.lost) lost "
                     + "\(mark(run.lost == 0)), \(format(run.perSecond)) pushes/s")
@@ -209,7 +209,9 @@ struct Report {
                     [
                         ("oneStreamPushesPerSecond", number(send.oneStream)),
                         ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
-                    ] + (send.latency.map { [("atLatency", .object(latencyJSON($0)))] } ?? [])))
+                        ("atLatency", .array(send.latency.map { .object(latencyJSON($0)) })),
+                        ("lossRuns", .array(send.lossRuns.map(lossJSON))),
+                    ]))
         }
         if !gateway.isEmpty {
             object["gateway"] = .object(
@@ -250,9 +252,19 @@ struct Report {
             ]))
     }
 
-    /// The 50 ms rows as JSON.
+    /// One loss run as JSON.
+    private func lossJSON(_ run: (concurrency: Int, jobs: Int, lost: Int, perSecond: Double)) -> JSONValue {
+        .object(
+            JSONObject([
+                ("concurrency", .number(JSONNumber(run.concurrency))), ("jobs", .number(JSONNumber(run.jobs))),
+                ("lost", .number(JSONNumber(run.lost))), ("pushesPerSecond", number(run.perSecond)),
+            ]))
+    }
+
+    /// A 50 ms row as JSON.
     private func latencyJSON(_ late: SendBench.LatencyResult) -> JSONObject {
         var object = JSONObject([
+            ("placement", .string(late.placement.rawValue)),
             ("delayMilliseconds", .number(JSONNumber(late.delayMilliseconds))),
             ("streams", .number(JSONNumber(late.streams))), ("pushesPerSecond", number(late.pushseal)),
             ("latencyLimit", number(late.limit)), ("ofLatencyLimit", number(late.pushseal / late.limit, 3)),
@@ -267,14 +279,6 @@ struct Report {
             object["aioapnsPushesPerSecond"] = number(aioapns)
             object["toAioapns"] = spread(ratio)
         }
-        object["lossRuns"] = .array(
-            late.lossRuns.map { run in
-                .object(
-                    JSONObject([
-                        ("concurrency", .number(JSONNumber(run.concurrency))), ("jobs", .number(JSONNumber(run.jobs))),
-                        ("lost", .number(JSONNumber(run.lost))), ("pushesPerSecond", number(run.perSecond)),
-                    ]))
-            })
         return object
     }
 

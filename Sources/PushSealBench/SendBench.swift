@@ -13,17 +13,38 @@ import PushSealCore
 /// a Python server, bounds these from below). Against a mock that answers 50 ms late, as APNs does
 /// across the internet: pushes per second with 100 streams beside the latency limit (100 streams
 /// per 50 ms, 2,000/s) and beside aioapns (PyPI) on the same jobs, mock and stream count, in
-/// three alternating rounds; then
-/// runs at 10, 100 and 1,000 streams against a mock that allows 1,000, counting lost pushes.
+/// three alternating rounds, twice: with every process free to run on either core (as issue 29
+/// measured), then with the client on core 0 and the mock on core 1, as a client and a remote APNs
+/// are, each with a processor of its own. Last, runs at 10, 100 and 1,000 streams against a mock
+/// that allows 1,000, counting lost pushes.
 enum SendBench {
     struct Result {
         let oneStream: Double
         let thirtyTwoStreams: Double
-        let latency: LatencyResult?
+        /// Shared cores, then a core each.
+        let latency: [LatencyResult]
+        /// Per `--concurrency` against a mock that allows 1,000 streams: jobs, and jobs not reported sent.
+        let lossRuns: [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)]
+    }
+
+    /// Where the client and the mock ran.
+    enum Placement: String {
+        case sharedCores = "shared cores"
+        case coreEach = "a core each"
+
+        /// The command prefix that places the client, and the one that places the mock.
+        var prefixes: (client: [String], mock: [String]) {
+            switch self {
+            case .sharedCores: ([], [])
+            case .coreEach: (["taskset", "-c", "0"], ["taskset", "-c", "1"])
+            }
+        }
     }
 
     /// Delivery at a realistic round trip.
     struct LatencyResult {
+        /// Where the processes ran.
+        let placement: Placement
         /// The mock's answer delay.
         let delayMilliseconds: Int
         /// `--concurrency` of the main run.
@@ -41,8 +62,6 @@ enum SendBench {
         let aioapnsMicrosecondsPerPush: Double?
         /// The share of one core the mock used during pushseal's runs: near 1, the mock is the limit.
         let mockBusy: Double
-        /// Per `--concurrency` against a mock that allows 1,000 streams: jobs, and jobs not reported sent.
-        let lossRuns: [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)]
 
         /// What `streams` can carry at `delayMilliseconds` per answer.
         var limit: Double { Double(streams) * 1000 / Double(delayMilliseconds) }
@@ -79,18 +98,25 @@ enum SendBench {
         }
         let oneStream = send(cli: cli, to: mock, streams: 1, jobs: jobs(400)).perSecond
         let thirtyTwo = send(cli: cli, to: mock, streams: 32, jobs: jobs(4_000)).perSecond
-        let latency = atLatency(cli: cli, python: python, directory: directory, jobs: jobs(latencyJobs))
-        return Result(oneStream: oneStream, thirtyTwoStreams: thirtyTwo, latency: latency)
+        let latencyJobs = jobs(latencyJobs)
+        let latency = [Placement.sharedCores, .coreEach].compactMap {
+            atLatency(
+                cli: cli, python: python, directory: "\(directory)/\($0 == .coreEach ? "pinned" : "shared")",
+                jobs: latencyJobs, placement: $0)
+        }
+        return Result(
+            oneStream: oneStream, thirtyTwoStreams: thirtyTwo, latency: latency,
+            lossRuns: lossRuns(cli: cli, python: python, directory: directory, jobs: latencyJobs))
     }
 
     /// One `pushseal send` run: pushes per second, how many jobs were not reported sent, and the
     /// run's wall and CPU seconds.
     private static func send(
-        cli: String, to mock: MockAPNsProcess, streams: Int, jobs: String
+        cli: String, to mock: MockAPNsProcess, streams: Int, jobs: String, prefix: [String] = []
     ) -> (perSecond: Double, lost: Int, jobs: Int, seconds: Double, cpuSeconds: Double) {
         let count = (readFile(jobs) ?? []).count { $0 == 0x0A }
         let run = ProcessBench.run(
-            [
+            prefix + [
                 cli, "send", "--auth-key", mock.authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
                 MockAPNsProcess.teamID, "--host", "https://127.0.0.1:\(mock.port)", "--ca-file", mock.certificate,
                 "--concurrency", "\(streams)", jobs,
@@ -102,14 +128,20 @@ enum SendBench {
         return (perSecond, count - sent, count, run.seconds, run.cpuSeconds)
     }
 
-    /// The 50 ms rows: pushseal and aioapns at 100 streams, in alternating rounds (the medians are
-    /// reported), then the loss runs up to 1,000 streams.
-    private static func atLatency(cli: String, python: String, directory: String, jobs: String) -> LatencyResult? {
-        let delay = 50
+    /// The round trip of the 50 ms rows.
+    static let delayMilliseconds = 50
+
+    /// One 50 ms row: pushseal and aioapns at 100 streams, placed as `placement` says, in
+    /// alternating rounds (the medians are reported).
+    private static func atLatency(
+        cli: String, python: String, directory: String, jobs: String, placement: Placement
+    ) -> LatencyResult? {
+        let delay = delayMilliseconds
         let streams = 100
+        let (clientPrefix, mockPrefix) = placement.prefixes
         guard
             let mock = MockAPNsProcess.start(
-                python: python, directory: "\(directory)/late", options: ["--delay-ms", "\(delay)"])
+                python: python, directory: directory, options: ["--delay-ms", "\(delay)"], prefix: mockPrefix)
         else { return nil }
         var pushsealRates: [Double] = []
         var aioapnsRates: [Double] = []
@@ -121,17 +153,18 @@ enum SendBench {
         let jobCount = Double(latencyJobs)
         for _ in 0..<latencyRounds {
             let mockBefore = mock.cpuSeconds()
-            let run = send(cli: cli, to: mock, streams: streams, jobs: jobs)
+            let run = send(cli: cli, to: mock, streams: streams, jobs: jobs, prefix: clientPrefix)
             let pushseal = run.perSecond
             pushsealRates.append(pushseal)
             pushsealCPU.append(run.cpuSeconds / jobCount * 1_000_000)
             mockBusy.append((mock.cpuSeconds() - mockBefore) / max(run.seconds, 0.001))
             mostOpen = max(mostOpen, mock.mostOpenStreams())
-            let aioapns = ProcessBench.run([
-                python, "interop/python/aioapns_send.py", "--auth-key", mock.authKey, "--key-id",
-                MockAPNsProcess.keyID, "--team-id", MockAPNsProcess.teamID, "--port", "\(mock.port)", "--ca-file",
-                mock.certificate, "--concurrency", "\(streams)", jobs,
-            ])
+            let aioapns = ProcessBench.run(
+                clientPrefix + [
+                    python, "interop/python/aioapns_send.py", "--auth-key", mock.authKey, "--key-id",
+                    MockAPNsProcess.keyID, "--team-id", MockAPNsProcess.teamID, "--port", "\(mock.port)", "--ca-file",
+                    mock.certificate, "--concurrency", "\(streams)", jobs,
+                ])
             _ = mock.mostOpenStreams()
             if let rate = (try? JSONParser.parse(aioapns.output).objectValue)?["per_second"]?.numberValue?.doubleValue {
                 aioapnsRates.append(rate)
@@ -140,24 +173,29 @@ enum SendBench {
             }
         }
         mock.stop()
-
-        var lossRuns: [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)] = []
-        if let wide = MockAPNsProcess.start(
-            python: python, directory: "\(directory)/wide",
-            options: ["--delay-ms", "\(delay)", "--max-concurrent-streams", "1000"])
-        {
-            for concurrency in [10, 100, 1_000] {
-                let run = send(cli: cli, to: wide, streams: concurrency, jobs: jobs)
-                lossRuns.append((concurrency, run.jobs, run.lost, run.perSecond))
-            }
-            wide.stop()
-        }
         return LatencyResult(
-            delayMilliseconds: delay, streams: streams, pushseal: Spread(pushsealRates).median,
+            placement: placement, delayMilliseconds: delay, streams: streams, pushseal: Spread(pushsealRates).median,
             aioapns: aioapnsRates.isEmpty ? nil : Spread(aioapnsRates).median,
             toAioapns: ratios.isEmpty ? nil : Spread(ratios), mostOpenStreams: mostOpen,
             pushsealMicrosecondsPerPush: Spread(pushsealCPU).median,
             aioapnsMicrosecondsPerPush: aioapnsCPU.isEmpty ? nil : Spread(aioapnsCPU).median,
-            mockBusy: Spread(mockBusy).median, lossRuns: lossRuns)
+            mockBusy: Spread(mockBusy).median)
+    }
+
+    /// Runs at 10, 100 and 1,000 streams against a mock that allows 1,000, 50 ms late: how many
+    /// jobs were not reported sent.
+    private static func lossRuns(
+        cli: String, python: String, directory: String, jobs: String
+    ) -> [(concurrency: Int, jobs: Int, lost: Int, perSecond: Double)] {
+        guard
+            let wide = MockAPNsProcess.start(
+                python: python, directory: "\(directory)/wide",
+                options: ["--delay-ms", "\(delayMilliseconds)", "--max-concurrent-streams", "1000"])
+        else { return [] }
+        defer { wide.stop() }
+        return [10, 100, 1_000].map { concurrency in
+            let run = send(cli: cli, to: wide, streams: concurrency, jobs: jobs)
+            return (concurrency, run.jobs, run.lost, run.perSecond)
+        }
     }
 }
