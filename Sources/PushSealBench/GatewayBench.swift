@@ -12,7 +12,8 @@ import PushSealCore
 /// from the gateway's histogram, and the gateway's peak RSS. Requests come from one `curl
 /// --parallel` process (16 connections, spread over the instances as a load balancer would), so
 /// accepting is measured without a process per request. It runs on SQLite, and on PostgreSQL
-/// with one and with three instances.
+/// with one and with three instances; and on SQLite again against a mock that answers 50 ms late,
+/// where the workers must keep a whole batch in flight to keep up.
 enum GatewayBench {
     struct Result {
         /// `sqlite`, or `postgres` with the number of instances.
@@ -31,15 +32,21 @@ enum GatewayBench {
     static let pushes = 1_000
     static let userPushes = 200
 
-    /// Measures `instances` gateways on `database` (`sqlite:` when nil, a `postgres://` URL otherwise).
+    /// Measures `instances` gateways on `database` (`sqlite:` when nil, a `postgres://` URL otherwise),
+    /// delivering to a mock that answers `apnsDelayMilliseconds` late.
     static func run(
-        cli: String, gateway: String, python: String, payload: JSONObject, database: String? = nil, instances: Int = 1
+        cli: String, gateway: String, python: String, payload: JSONObject, database: String? = nil, instances: Int = 1,
+        apnsDelayMilliseconds: Int = 0
     ) -> Result? {
         let directory = "/tmp/pushseal-bench-gateway-\(getpid())"
         _ = ProcessBench.run(["rm", "-rf", directory])
         _ = ProcessBench.run(["mkdir", "-p", directory])
         defer { _ = ProcessBench.run(["rm", "-rf", directory]) }
-        guard let mock = MockAPNsProcess.start(python: python, directory: directory) else { return nil }
+        guard
+            let mock = MockAPNsProcess.start(
+                python: python, directory: directory,
+                options: apnsDelayMilliseconds > 0 ? ["--delay-ms", "\(apnsDelayMilliseconds)"] : [])
+        else { return nil }
         defer { mock.stop() }
         let firstPort = 18_000 + Int(getpid() % 1_000) * 4
         _ = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519", "--out", "\(directory)/sender.jwk"])
@@ -113,7 +120,9 @@ enum GatewayBench {
         let peak = servers.map { peakResidentBytes($0.pid) }.max() ?? 0
         guard one > 0, ten > 0, oneDrained > 0, !answerTimes.isEmpty else { return nil }
         return Result(
-            setup: database == nil ? "sqlite" : "postgres ×\(instances)", acceptOneDevice: Double(pushes) / one,
+            setup: (database == nil ? "sqlite" : "postgres ×\(instances)")
+                + (apnsDelayMilliseconds > 0 ? ", APNs \(apnsDelayMilliseconds) ms late" : ""),
+            acceptOneDevice: Double(pushes) / one,
             acceptTenDevices: Double(userPushes) / ten, acceptP99: Spread(answerTimes).quantile(0.99),
             deliveriesPerSecond: Double(userPushes * 10) / tenSeconds,
             latencyP50: quantile(0.5, metrics), latencyP99: quantile(0.99, metrics), peakResidentBytes: peak)

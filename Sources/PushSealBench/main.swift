@@ -91,10 +91,10 @@ let send = options.suitesOnly ? nil : SendBench.run(cli: options.cli, python: op
 // The gateway on SQLite, then on a throwaway PostgreSQL (as the tests start it) with one and three instances.
 var gateway: [GatewayBench.Result] = []
 if !options.suitesOnly {
-    func measure(_ database: String?, _ instances: Int) {
+    func measure(_ database: String?, _ instances: Int, apnsDelayMilliseconds: Int = 0) {
         if let result = GatewayBench.run(
             cli: options.cli, gateway: options.gateway, python: options.python, payload: payload, database: database,
-            instances: instances)
+            instances: instances, apnsDelayMilliseconds: apnsDelayMilliseconds)
         {
             gateway.append(result)
         } else {
@@ -103,6 +103,7 @@ if !options.suitesOnly {
         }
     }
     measure(nil, 1)
+    measure(nil, 1, apnsDelayMilliseconds: SendBench.delayMilliseconds)
     do {
         let server = try PostgresTestServer()
         measure(try server.createDatabase(), 1)
