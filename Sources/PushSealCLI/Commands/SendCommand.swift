@@ -32,10 +32,12 @@ enum SendCommand {
         let clock = ContinuousClock()
         let started = clock.now
         var counts: [DeliveryResult.Status: Int] = [:]
+        // Asked once: isatty is a system call, and this runs per job.
+        let showProgress = console.errors.isTerminal
         client.deliver(items) { result in
             counts[result.status, default: 0] += 1
             console.output.writeLine(JSONWriter.bytes(.object(result.json)))
-            if console.errors.isTerminal, counts.values.reduce(0, +) % 100 == 0 {
+            if showProgress, counts.values.reduce(0, +) % 100 == 0 {
                 console.errors.writeImmediately("\rpushseal send: \(counts.values.reduce(0, +)) jobs")
             }
         }
@@ -43,7 +45,7 @@ enum SendCommand {
         if let failure = items.readFailure { throw UsageError("cannot read \(source.name): \(failure)") }
         let total = counts.values.reduce(0, +)
         let seconds = (clock.now - started).seconds
-        if console.errors.isTerminal { console.errors.writeImmediately("\r") }
+        if showProgress { console.errors.writeImmediately("\r") }
         console.errors.writeLine(
             "pushseal send: \(total) jobs, \(counts[.sent] ?? 0) sent, \(counts[.unregistered] ?? 0) unregistered, "
                 + "\(counts[.failed] ?? 0) failed (\(seconds > 0 ? Int(Double(total) / seconds) : total) jobs/s, "
