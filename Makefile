@@ -111,11 +111,11 @@ fuzz: deps
 
 ## demo: seal and open a sample payload with the CLI
 demo: release
-	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo.sh
+	@PUSHSEAL=$(CURDIR)/$(PUSHSEAL) ./scripts/demo.sh
 
 ## demo-gateway: pushseal-gateway against the local mock APNs: register, push, status, with curl
 demo-gateway: release python-peer
-	@PUSHSEAL=$(PUSHSEAL) ./scripts/demo-gateway.sh
+	@PUSHSEAL=$(CURDIR)/$(PUSHSEAL) ./scripts/demo-gateway.sh
 
 ## keys: development-only keys in keys/dev (never ship them)
 keys: release
