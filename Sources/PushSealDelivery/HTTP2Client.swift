@@ -62,9 +62,6 @@
             return current.hasRoom
         }
 
-        /// Streams open on the current connection.
-        var openStreamCount: Int { current?.openStreamCount ?? 0 }
-
         /// Starts `POST path` with `headers` and `body`; its response comes back from
         /// ``poll(timeoutMilliseconds:)`` with `id`.
         func post(id: Int, path: String, headers: [(name: String, value: String)], body: [UInt8]) {
@@ -126,15 +123,14 @@
                 session.flush()
                 session.checkTimers(now: now)
             }
-            var finished = collect(sessions)
+            let finished = collect(sessions)
             guard finished.isEmpty else { return finished }
             // With no connection (every job waits for its retry) this only sleeps.
             var entries = sessions.map { pollfd(fd: $0.descriptor, events: $0.pollEvents, revents: 0) }
             let ready = Glibc.poll(&entries, nfds_t(entries.count), Int32(timeoutMilliseconds))
             guard ready > 0 else { return finished }
             for (session, entry) in zip(sessions, entries) where entry.revents != 0 { session.service() }
-            finished = collect(sessions)
-            return finished
+            return collect(sessions)
         }
 
         /// What finished on `sessions` and without one; drops the connections that are done.

@@ -42,9 +42,9 @@
         /// When the last stream ended, for a connection left idle.
         private(set) var idleSince = ContinuousClock.now
         /// The server's first SETTINGS frame has arrived: its stream limit is known.
-        fileprivate var settingsReceived = false
+        private var settingsReceived = false
         /// The server sent GOAWAY: no new stream is opened here.
-        fileprivate var goAwayReceived = false
+        private var goAwayReceived = false
         /// Why the connection is unusable, once it is.
         private(set) var closedReason: String?
 

@@ -1,9 +1,9 @@
 #if canImport(CLibSSL)
     import Glibc
 
-    /// TCP connections (without Nagle's delay) to a host's addresses, tried in the resolver's order, each for at most
-    /// ``attemptLimit`` so that one unreachable address (a blackholed IPv6 route, say) cannot take
-    /// the whole deadline before the next is tried.
+    /// TCP connections, without Nagle's delay, to a host's addresses, tried in the resolver's
+    /// order, each for at most ``attemptLimit`` so that one unreachable address (a blackholed IPv6
+    /// route, say) cannot take the whole deadline before the next is tried.
     package enum SocketConnector {
         /// The longest one address is tried while the deadline allows more.
         package static let attemptLimit = Duration.seconds(3)
