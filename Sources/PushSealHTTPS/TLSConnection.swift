@@ -26,7 +26,7 @@
                 }
             guard loaded == 1 else {
                 throw HTTPSFailure(
-                    .unreachable,
+                    .untrusted,
                     "cannot load the certificates to trust (\(caFile ?? "the system's")): \(TLSContext.lastError())")
             }
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
