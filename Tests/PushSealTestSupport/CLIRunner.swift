@@ -64,25 +64,23 @@ package enum CLIRunner {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        if let outputFile {
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
-        } else {
-            process.standardOutput = stdout
-        }
-        process.standardError = stderr
+        let stdin = try closeOnExecPipe()
+        let stdout = try closeOnExecPipe()
+        let stderr = try closeOnExecPipe()
+        process.standardInput = stdin.read
+        process.standardOutput =
+            try outputFile.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? stdout.write
+        process.standardError = stderr.write
         try process.run()
+        // The child has its own copies now; the parent keeps only its ends.
+        for end in [stdin.read, stdout.write, stderr.write] { try? end.close() }
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
         defer { watchdog.cancel() }
-        let inputWriter = InputWriter(stdin.fileHandleForWriting, input)
-        let errorData = ErrorCollector(stderr.fileHandleForReading)
-        if outputFile != nil { try? stdout.fileHandleForWriting.close() }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let inputWriter = InputWriter(stdin.write, input)
+        let errorData = ErrorCollector(stderr.read)
+        let outputData = stdout.read.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
@@ -92,6 +90,30 @@ package enum CLIRunner {
     /// As ``run(_:input:in:)`` with text input.
     package static func run(_ arguments: [String], input: String, in directory: String? = nil) throws -> Result {
         try run(arguments, input: Data(input.utf8), in: directory)
+    }
+
+    /// glibc's `pipe2`, which makes both ends close-on-exec atomically (a `pipe` then `fcntl`
+    /// leaves a moment in which another thread's spawn inherits them). Swift's Glibc module leaves
+    /// it out (it is declared only under `_GNU_SOURCE`), so it is looked up by name.
+    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    }()
+
+    /// A pipe whose ends close on exec. Foundation's `Pipe` leaves them inheritable, so a server
+    /// that another test started at the same moment (a mock, PostgreSQL, a gateway) could keep a
+    /// copy of a child's standard input open for its whole life: the child never saw the end of
+    /// its input and was killed at the timeout with its last output unflushed (a batch test in CI,
+    /// 9,721 of 9,897 lines). The child's own copies, made by `dup2` at spawn, stay open.
+    private static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
+        var ends: [Int32] = [0, 0]
+        guard let pipe2 = pipe2, pipe2(&ends, O_CLOEXEC) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        return (
+            FileHandle(fileDescriptor: ends[0], closeOnDealloc: true),
+            FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        )
     }
 
     /// Writes the child's standard input on its own thread, then closes it, and says whether all
