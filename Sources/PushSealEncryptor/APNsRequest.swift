@@ -6,12 +6,16 @@ public struct APNsRequestOptions: Sendable, Hashable {
     public var topic: String
     /// `apns-collapse-id`: at most 64 bytes.
     public var collapseID: String?
-    /// `apns-expiration`: a UNIX time; 0 means deliver once or never.
+    /// `apns-expiration`: a UNIX time from 0 to ``maximumExpiration``; 0 means deliver once or never.
     public var expiration: Int?
     /// `apns-priority`: 10 (immediate) or 5 (power-considerate); nil takes the push type's default.
     public var priority: Int?
     /// `apns-id`: a canonical UUID naming the notification; nil lets APNs assign one.
     public var apnsID: String?
+
+    /// The latest `apns-expiration`: 2^32 − 1 (February 2106), so that every consumer can add
+    /// to it or turn it into milliseconds without overflowing.
+    public static let maximumExpiration = 4_294_967_295
 
     /// Options for `topic`.
     public init(
@@ -59,8 +63,11 @@ public struct APNsRequest: Sendable {
             ("apns-push-type", pushType.name), ("apns-topic", options.topic), ("apns-priority", String(priority)),
         ]
         if let expiration = options.expiration {
-            guard expiration >= 0 else {
-                throw PushSealError(.invalidPayload, "apns-expiration must be a UNIX time ≥ 0, not \(expiration)")
+            guard (0...APNsRequestOptions.maximumExpiration).contains(expiration) else {
+                throw PushSealError(
+                    .invalidPayload,
+                    "apns-expiration must be a UNIX time from 0 to \(APNsRequestOptions.maximumExpiration), not \(expiration)"
+                )
             }
             headers.append(("apns-expiration", String(expiration)))
         }

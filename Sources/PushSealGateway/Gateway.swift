@@ -42,7 +42,8 @@ public final class Gateway: Sendable {
             leaseSeconds: configuration.leaseSeconds,
             metrics: metrics, log: log)
         let api = GatewayAPI(
-            store: store, sealer: sealer, topics: configuration.topics, metrics: metrics, log: log,
+            store: store, sealer: sealer, topics: configuration.topics,
+            maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
             isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
             onAccepted: { workers.notify() })
         do {

@@ -43,6 +43,11 @@ public struct GatewayConfiguration: Sendable {
     /// How long a worker's claim on a batch lasts without renewal: after a crash, its deliveries
     /// are taken up again this long after the last renewal (5 to 600 s; 30 by default).
     public let leaseSeconds: Int
+    /// The most deliveries one push may make once its audience is resolved (1 to 100,000; 5,000
+    /// by default); a push that would make more is refused with 422 `too-many-deliveries`.
+    public let maximumDeliveriesPerPush: Int
+    /// The HTTP server's limits on connections and on slow requests.
+    public let http: HTTPLimits
 
     /// Reads the configuration in `bytes`, found at `path`.
     /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
@@ -64,7 +69,7 @@ public struct GatewayConfiguration: Sendable {
             root,
             [
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
-                "workers", "contract_file", "lease_seconds",
+                "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http",
             ], at: .root)
         let listen = try Self.string(root, "listen", at: .root)
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
@@ -111,6 +116,8 @@ public struct GatewayConfiguration: Sendable {
         }
         workers = try Self.integer(root, "workers", in: 1...64) ?? 4
         leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
+        maximumDeliveriesPerPush = try Self.integer(root, "max_deliveries_per_push", in: 1...100_000) ?? 5_000
+        http = try HTTPLimits(root["http"], at: JSONPath.root.member("http"))
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
         let connections = try Self.integer(root, "database_connections", in: 2...200) ?? workers + 4
         let passwordFile =
@@ -128,25 +135,26 @@ public struct GatewayConfiguration: Sendable {
         return text
     }
 
-    /// The optional member `name`, an integer within `range`; nil when absent.
-    private static func integer(_ object: JSONObject, _ name: String, in range: ClosedRange<Int>) throws(GatewayError)
-        -> Int?
-    {
+    /// The optional member `name` of `object` (at `path`), an integer within `range`; nil when absent.
+    static func integer(
+        _ object: JSONObject, _ name: String, in range: ClosedRange<Int>, at path: JSONPath = .root
+    ) throws(GatewayError) -> Int? {
         guard let value = object[name] else { return nil }
         guard let integer = value.numberValue?.intValue, range.contains(integer) else {
-            throw invalid(
-                JSONPath.root.member(name), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw invalid(path.member(name), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return integer
     }
 
-    private static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(GatewayError) {
+    /// Refuses the first member of `object` (at `path`) not in `known`.
+    static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(GatewayError) {
         if let name = object.firstMember(notIn: known) {
             throw invalid(path.member(name), "is not a configuration member (known: \(known.joined(separator: ", ")))")
         }
     }
 
-    private static func invalid(_ path: JSONPath, _ detail: String) -> GatewayError {
+    /// The error for the member at `path`.
+    static func invalid(_ path: JSONPath, _ detail: String) -> GatewayError {
         GatewayError("configuration \(path) \(detail)")
     }
 }

@@ -45,7 +45,12 @@ final class GatewayWorld: @unchecked Sendable {
     /// The host part of the API's URLs.
     let host: String
 
-    init(_ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0") throws {
+    /// - Parameter settings: more configuration members, written into the object as they are
+    ///   (`"max_deliveries_per_push": 3`).
+    init(
+        _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
+        settings: String? = nil
+    ) throws {
         self.backend = backend
         database = try backend.newDatabase()
         host = listen.hasPrefix("[") ? "[::1]" : "127.0.0.1"
@@ -62,7 +67,7 @@ final class GatewayWorld: @unchecked Sendable {
              "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
                       "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)", "sandbox": "\(apns.url)"},
                       "ca_file": "\(apns.certificate)"},
-             "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)}
+             "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)\(settings.map { ", " + $0 } ?? "")}
             """
         let path = try directory.write("gateway.json", configuration)
         let parsed = try GatewayConfiguration(json: Array(configuration.utf8), path: path)

@@ -80,6 +80,15 @@ struct APIError: Error, Sendable {
             path: path?.description)
     }
 
+    /// 422: the push's audience resolves to more devices than one push may reach.
+    static func tooManyDeliveries(_ count: Int, limit: Int) -> APIError {
+        APIError(
+            status: 422, code: "too-many-deliveries",
+            message:
+                "the push would make \(count) deliveries; one push may make at most \(limit) (max_deliveries_per_push)",
+            path: JSONPath.root.member("to").description)
+    }
+
     /// 503: the database cannot be used; retry later.
     static let unavailable = APIError(
         status: 503, headers: [("Retry-After", "1")], code: "unavailable",

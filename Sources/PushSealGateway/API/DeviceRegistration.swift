@@ -39,8 +39,14 @@ enum DeviceRegistration {
             registeredAt: time, unregisteredAt: nil)
     }
 
-    /// The device's public JWK as compact JSON: `d` (a private key) and `oct` (a shared key) are
-    /// refused, since the gateway would then hold a secret of the device.
+    /// The members a device's public JWK may have: what envelope-v1.md's "Keys" names for an
+    /// X25519 or P-256 public key.
+    private static let publicKeyMembers = ["kty", "crv", "x", "y", "kid"]
+
+    /// The device's public JWK as compact JSON, rebuilt from the key itself: its canonical members
+    /// only (`kty`, `crv`, `x`, `y` for P-256, and `kid`, the default one when none was given).
+    /// `d` (a private key) and `oct` (a shared key) are refused, since the gateway would then hold
+    /// a secret of the device, and so is any other member.
     private static func publicKey(_ value: JSONValue?, at path: JSONPath, sealer: PushSealer) throws(APIError)
         -> String
     {
@@ -53,6 +59,7 @@ enum DeviceRegistration {
                 path,
                 "is a shared (oct) key: the gateway would hold the device's secret; register an X25519 or P-256 key")
         }
+        try RequestReader.refuseUnknown(jwk, publicKeyMembers, at: path)
         let key: PublicKey
         do {
             key = try PublicKey(jwk: jwk)
@@ -63,7 +70,10 @@ enum DeviceRegistration {
         guard sealer.supports(key.suite) else {
             throw .unprocessable(path, "is a \(key.suite.name) key, and the gateway has no sender key of that suite")
         }
-        return JSONWriter.string(.object(jwk))
+        if key.suite == .x25519, jwk["y"] != nil {
+            throw .invalid(path.member("y"), "is not a member of an X25519 key")
+        }
+        return JSONWriter.string(.object(key.jwk))
     }
 
     /// A device as the API shows it: never the key's bytes beyond the public JWK, the token whole

@@ -9,6 +9,7 @@ final class GatewayAPI: Sendable {
 
     private let store: any GatewayStore
     private let sealer: PushSealer
+    private let maximumDeliveriesPerPush: Int
     private let topics: [String]
     private let metrics: Metrics
     private let log: EventLog
@@ -16,13 +17,15 @@ final class GatewayAPI: Sendable {
     private let isReady: @Sendable () -> Bool
     private let providerTokens: @Sendable () -> Int
 
-    /// An API over `store`; `isReady` says whether APNs credentials work, `providerTokens` how many
-    /// provider tokens were made, and `onAccepted` wakes the delivery workers.
+    /// An API over `store`; a push may make at most `maximumDeliveriesPerPush` deliveries;
+    /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
+    /// made, and `onAccepted` wakes the delivery workers.
     init(
-        store: any GatewayStore, sealer: PushSealer, topics: [String], metrics: Metrics, log: EventLog,
-        isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
+        store: any GatewayStore, sealer: PushSealer, topics: [String], maximumDeliveriesPerPush: Int, metrics: Metrics,
+        log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
         onAccepted: @escaping @Sendable () -> Void
     ) {
+        self.maximumDeliveriesPerPush = maximumDeliveriesPerPush
         self.providerTokens = providerTokens
         self.store = store
         self.sealer = sealer
@@ -88,6 +91,12 @@ final class GatewayAPI: Sendable {
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        // Under /v1 the token comes first: without a valid one the answer is 401 whatever the
+        // path or method, so that nothing about the API is learnt without a token.
+        let token = Self.isUnderV1(request.path) ? try authenticate(request) : nil
+        func authorize(_ scope: AccessScope) throws {
+            guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
+        }
         guard let endpoint = Endpoint(request.path) else { throw APIError.notFound(request.path) }
         if let (name, value) = endpoint.parameter, !RequestReader.isIdentifier(value) {
             throw APIError.invalidParameter(name)
@@ -102,26 +111,26 @@ final class GatewayAPI: Sendable {
                 200, metrics.exposition(try? store.statistics(), providerTokens: providerTokens()),
                 contentType: "text/plain; version=0.0.4")
         case ("PUT", .device(let id)):
-            try authorize(request, .devices)
+            try authorize(.devices)
             return try putDevice(id, request)
         case ("GET", .device(let id)):
-            try authorize(request, .read)
+            try authorize(.read)
             guard let device = try store.device(id: id) else { throw APIError.notFound("device \(id)") }
             return .json(200, DeviceRegistration.json(device))
         case ("DELETE", .device(let id)):
-            try authorize(request, .devices)
+            try authorize(.devices)
             guard try store.deleteDevice(id: id) else { throw APIError.notFound("device \(id)") }
             log.write("device-deleted", [("device", .string(id))])
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):
-            try authorize(request, .read)
+            try authorize(.read)
             let devices = try store.devices(user: user).map(DeviceRegistration.json)
             return .json(200, .object(JSONObject([("devices", .array(devices))])))
         case ("POST", .pushes):
-            try authorize(request, .pushes)
+            try authorize(.pushes)
             return try postPush(request)
         case ("GET", .push(let id)):
-            try authorize(request, .read)
+            try authorize(.read)
             guard let push = try store.push(id: id) else { throw APIError.notFound("push \(id)") }
             return .json(200, Self.json(push))
         default:
@@ -129,13 +138,16 @@ final class GatewayAPI: Sendable {
         }
     }
 
-    /// Checks the bearer token: 401 without a valid one, 403 without `scope`.
-    private func authorize(_ request: HTTPRequest, _ scope: AccessScope) throws {
+    /// Whether `path` is the API's (`/v1` or below it), where every request needs a token.
+    private static func isUnderV1(_ path: String) -> Bool { path == "/v1" || path.hasPrefix("/v1/") }
+
+    /// The record of the request's bearer token; 401 without a valid one.
+    private func authenticate(_ request: HTTPRequest) throws -> AccessTokenRecord {
         guard let header = request.header("authorization"), header.hasPrefix("Bearer "),
             let (id, secret) = AccessTokens.parse(String(header.dropFirst(7))),
             let record = try store.accessToken(id: id), record.revokedAt == nil, AccessTokens.matches(secret, record)
         else { throw APIError.unauthorized }
-        guard record.allows(scope) else { throw APIError.forbidden(scope) }
+        return record
     }
 
     /// The request's JSON object body, after the size and content-type checks.
@@ -166,7 +178,12 @@ final class GatewayAPI: Sendable {
         case .devices(let ids):
             for id in ids { if let device = try store.device(id: id) { devices.append(device) } }
         }
-        let active = devices.filter { $0.unregisteredAt == nil }
+        var seen: Set<String> = []
+        let active = devices.filter { $0.unregisteredAt == nil && seen.insert($0.id).inserted }
+        // Counted before anything is sealed: the cap bounds the work and memory of one request.
+        guard active.count <= maximumDeliveriesPerPush else {
+            throw APIError.tooManyDeliveries(active.count, limit: maximumDeliveriesPerPush)
+        }
         var deliveries: [NewDelivery] = []
         for device in active {
             deliveries.append(try sealer.delivery(of: payload, push, collapseID: collapseID, to: device))

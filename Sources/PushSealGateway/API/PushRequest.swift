@@ -78,8 +78,10 @@ struct PushRequest: Sendable {
             throw .invalid(optionsPath.member("priority"), "must be 5 or 10")
         }
         expiration = try RequestReader.optionalInteger(options, "expiration", at: optionsPath)
-        if let expiration, expiration < 0 {
-            throw .invalid(optionsPath.member("expiration"), "must be a UNIX time ≥ 0")
+        if let expiration, !(0...APNsRequestOptions.maximumExpiration).contains(expiration) {
+            throw .invalid(
+                optionsPath.member("expiration"),
+                "must be a UNIX time from 0 to \(APNsRequestOptions.maximumExpiration)")
         }
         collapseID = try RequestReader.optionalASCII(options, "collapse_id", at: optionsPath, maximum: 64)
         if let media = options["media"] {
@@ -104,12 +106,14 @@ struct PushRequest: Sendable {
             guard case .array(let elements) = value, (1...maximumAudience).contains(elements.count) else {
                 throw .invalid(path, "must be an array of 1 to \(maximumAudience) ids")
             }
+            // A repeated id counts once: one delivery per device per push, however the audience names it.
             var ids: [String] = []
+            var seen: Set<String> = []
             for (index, element) in elements.enumerated() {
                 guard let id = element.stringValue, RequestReader.isIdentifier(id) else {
                     throw .invalid(path.element(index), "must be an id: 1 to 128 printable ASCII characters")
                 }
-                ids.append(id)
+                if seen.insert(id).inserted { ids.append(id) }
             }
             return ids
         }

@@ -8,6 +8,8 @@ internal import Synchronization
 /// batch as concurrent streams within the server's limit, Apple's retry rules), and records every outcome. A delivery whose worker dies is
 /// leased again once its lease ends, so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
+    /// The reason of a delivery whose stored row cannot be processed (``OutboxDelivery/defect``).
+    static let invalidDeliveryReason = "InvalidDelivery"
     /// Deliveries claimed at once.
     static let batchSize = 100
     /// Requests made for one delivery before a transient failure is final.
@@ -129,7 +131,11 @@ final class DeliveryWorkers: Sendable {
         let now = GatewayClock.milliseconds()
         var sending: [OutboxDelivery] = []
         for delivery in batch {
-            if let expiration = delivery.expiration, expiration > 0, expiration * 1_000 < now {
+            if let defect = delivery.defect {
+                log.write(
+                    "invalid-delivery", [("push", .string(delivery.pushID)), ("detail", .string(defect))])
+                record(delivery, .failed(reason: Self.invalidDeliveryReason), attempts: delivery.attempts)
+            } else if let expiration = delivery.expiration, expiration > 0, expiration < now / 1_000 {
                 record(delivery, .expired, attempts: delivery.attempts)
             } else if delivery.tokenIsGone {
                 record(delivery, .unregistered(reason: "Unregistered", timestamp: nil), attempts: delivery.attempts)

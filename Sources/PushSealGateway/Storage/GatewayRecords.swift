@@ -1,3 +1,5 @@
+internal import PushSealEncryptor
+
 /// The APNs environment a device token belongs to.
 enum APNsEnvironment: String, Sendable, CaseIterable {
     /// `api.push.apple.com`.
@@ -67,6 +69,24 @@ struct OutboxDelivery: Sendable, Equatable {
     let tokenIsGone: Bool
 
     static func == (lhs: OutboxDelivery, rhs: OutboxDelivery) -> Bool { lhs.id == rhs.id }
+
+    /// The most requests a stored delivery may count: far above any retry limit, and far below
+    /// what arithmetic on it could overflow.
+    static let maximumStoredAttempts = 1_000_000
+
+    /// Why the stored row cannot be processed, if it cannot: a value outside what the API accepts
+    /// (written by an older version, or by hand). Such a delivery fails for good with this
+    /// reason; it must never reach arithmetic that could trap and take its worker down.
+    var defect: String? {
+        if let expiration, !(0...Int64(APNsRequestOptions.maximumExpiration)).contains(expiration) {
+            return "its expiration \(expiration) is outside 0 to \(APNsRequestOptions.maximumExpiration)"
+        }
+        if !(0...Self.maximumStoredAttempts).contains(attempts) {
+            return "its attempt count \(attempts) is outside 0 to \(Self.maximumStoredAttempts)"
+        }
+        if acceptedAt < 0 { return "its acceptance time \(acceptedAt) is before 1970" }
+        return nil
+    }
 }
 
 /// A delivery to be stored with its push: everything but the id, attempts and status.

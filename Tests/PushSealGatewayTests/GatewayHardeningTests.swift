@@ -1,0 +1,139 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// What an outsider sends to break the gateway's API: numbers past every bound, a row that must
+/// not crash a worker, audiences that multiply, requests without a token, keys padded with junk
+/// (issue 38; gateway-v1.md).
+@Suite("pushseal-gateway hardening", .serialized)
+struct GatewayHardeningTests {
+    static let alert = #"{"aps":{"alert":{"title":"t","body":"b"}}}"#
+
+    @Test("expiration is bounded to 0 ... 2^32 - 1: past it 400 at $.options.expiration, at it 202")
+    func expirationBound() throws {
+        let world = try GatewayWorld()
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        for expiration in ["9223372036854776", "4294967296", "-1"] {
+            let answer = try world.request(
+                "POST", "/v1/pushes",
+                json: #"{"to":{"user":"u1"},"payload":\#(Self.alert),"options":{"expiration":\#(expiration)}}"#,
+                token: world.adminToken)
+            #expect(answer.status == 400 && answer.errorPath == "$.options.expiration", "\(expiration)")
+        }
+        let accepted = try world.request(
+            "POST", "/v1/pushes",
+            json: #"{"to":{"user":"u1"},"payload":\#(Self.alert),"options":{"expiration":4294967295}}"#,
+            token: world.adminToken)
+        #expect(accepted.status == 202)
+        #expect(world.eventually { world.apns.requests().count == 1 })
+    }
+
+    @Test(
+        "a stored delivery with an expiration no API would accept fails for good with a reason; the worker lives on",
+        arguments: GatewayBackend.allCases)
+    func poisonedRow(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let device = try #require(try world.store.device(id: "a"))
+        // As an older version stored it: expiration * 1000 overflows Int64.
+        let poisoned = NewDelivery(
+            device: device,
+            headers: [("apns-push-type", "alert"), ("apns-topic", "com.example.shop"), ("apns-priority", "10")],
+            body: Array(#"{"aps":{"alert":"x"}}"#.utf8), expiration: 9_223_372_036_854_776)
+        let id = RandomUUID.make()
+        _ = try world.store.acceptPush(
+            id: id, idempotencyKey: nil, at: GatewayClock.milliseconds(), deliveries: [poisoned])
+        #expect(
+            try world.eventually {
+                try world.store.push(id: id)?.deliveries.first?.status == .failed
+            })
+        let state = try #require(try world.store.push(id: id)?.deliveries.first)
+        #expect(state.reason == DeliveryWorkers.invalidDeliveryReason)
+        #expect(world.apns.requests().isEmpty, "never sent")
+        // The workers still deliver.
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(answer.status == 202)
+        #expect(world.eventually { world.apns.requests().count == 1 })
+    }
+
+    @Test("a repeated user or device id makes one delivery; an audience past the cap is 422 with the count")
+    func fanOut() throws {
+        let world = try GatewayWorld(settings: #""max_deliveries_per_push": 2"#)
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let users = Array(repeating: #""u1""#, count: 1_000).joined(separator: ",")
+        let byUsers = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"users":[\#(users)]},"payload":\#(Self.alert)}"#,
+            token: world.adminToken)
+        #expect(byUsers.status == 202 && byUsers.json?["deliveries"] == .number(JSONNumber(1)))
+        let byDevices = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"devices":["a","a","a"]},"payload":\#(Self.alert)}"#,
+            token: world.adminToken)
+        #expect(byDevices.status == 202 && byDevices.json?["deliveries"] == .number(JSONNumber(1)))
+
+        for index in 2...4 {
+            try world.registerDevice("b\(index)", user: "u2", token: GatewayWorld.deviceToken("00bb", index))
+        }
+        let refused = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"users":["u2","u1"]},"payload":\#(Self.alert)}"#,
+            token: world.adminToken)
+        #expect(refused.status == 422 && refused.errorCode == "too-many-deliveries")
+        let message = refused.json?["error"]?.objectValue?["message"]?.stringValue ?? ""
+        #expect(message.contains("4 deliveries") && message.contains("at most 2"), "\(message)")
+        #expect(world.eventually { world.apns.requests().count == 2 })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(world.apns.requests().count == 2, "the refused push stored nothing")
+    }
+
+    @Test("without a valid token every /v1 request is 401, whatever its path or method", arguments: [nil, "nope"])
+    func unauthorizedFirst(_ token: String?) throws {
+        let world = try GatewayWorld()
+        let requests: [(String, String)] = [
+            ("GET", "/v1/nowhere"), ("GET", "/v1"), ("DELETE", "/v1/pushes"), ("POST", "/v1/devices/a"),
+            ("GET", "/v1/devices/\(String(repeating: "x", count: 200))"), ("PATCH", "/v1/users/u/devices"),
+        ]
+        for (method, path) in requests {
+            let answer = try world.request(method, path, json: method == "POST" ? "{" : nil, token: token)
+            #expect(answer.status == 401 && answer.errorCode == "unauthorized", "\(method) \(path): \(answer.status)")
+        }
+        // With a token the same requests get their own answers.
+        #expect(try world.request("GET", "/v1/nowhere", token: world.adminToken).status == 404)
+        #expect(try world.request("DELETE", "/v1/pushes", token: world.adminToken).status == 405)
+        #expect(try world.request("GET", "/healthz", token: token).status == 200, "outside /v1 no token is needed")
+    }
+
+    @Test("a device key is stored as its canonical members; any other member is refused where it stands")
+    func canonicalKey() throws {
+        let world = try GatewayWorld()
+        let made = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "d.jwk"], in: world.directory.path)
+        #expect(made.status == 0)
+        let publicKey = try CLIRunner.run(["keys", "public", "d.jwk"], in: world.directory.path).output
+        var key = try #require(try JSONParser.parse(Array(publicKey.utf8)).objectValue)
+        func register(_ key: JSONObject) throws -> GatewayHTTP.Answer {
+            try world.request(
+                "PUT", "/v1/devices/a",
+                json: #"""
+                    {"user":"u1","token":"\#(GatewayWorld.deviceToken("00aa", 1))","topic":"com.example.shop",
+                     "environment":"production","key":\#(JSONWriter.string(.object(key)))}
+                    """#, token: world.adminToken)
+        }
+        var padded = key
+        padded["padding"] = .string(String(repeating: "A", count: 60_000))
+        let refused = try register(padded)
+        #expect(refused.status == 400 && refused.errorPath == "$.key.padding", "\(refused.status)")
+        var withY = key
+        withY["y"] = key["x"]
+        #expect(try register(withY).errorPath == "$.key.y")
+
+        key["kid"] = nil
+        #expect(try register(key).status == 201)
+        let stored = try world.request("GET", "/v1/devices/a", token: world.adminToken)
+        let storedKey = try #require(stored.json?["key"]?.objectValue)
+        #expect(storedKey.members.map(\.name) == ["kty", "crv", "x", "kid"])
+        #expect(storedKey["x"] == key["x"])
+        #expect(storedKey["kid"]?.stringValue?.count == 11, "the default kid of envelope-v1.md")
+    }
+}
