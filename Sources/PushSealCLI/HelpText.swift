@@ -27,7 +27,8 @@ enum HelpText {
 
         Delivery (HTTP/2, token auth; one JSON line per job: {"token", "topic", "to"+"payload" | "sealed"})
           pushseal send --auth-key AuthKey.p8 --key-id ID --team-id ID [--sandbox | --host URL] [--ca-file PEM]
-                        [--concurrency N] [--to DEFAULT.jwk] [--sender SENDER.jwk] [options as encrypt] [FILE|-]
+                        [--concurrency N] [--timeout SECONDS] [--to DEFAULT.jwk] [--sender SENDER.jwk]
+                        [options as encrypt] [FILE|-]
 
         Media (media-v1: encrypted attachments)
           pushseal media seal FILE --out OBJECT [--url URL]          prints the descriptor (it holds the key)

@@ -388,6 +388,9 @@ public struct SendArguments: Equatable, Sendable {
     /// `--concurrency`: streams in flight at once on the one connection (default 100; the
     /// server's SETTINGS bound it further).
     public var concurrency = 100
+    /// `--timeout`: seconds a request may wait for its answer, and requests for a stream, before
+    /// their connection is given up (1 to 300; 30).
+    public var answerTimeoutSeconds = 30
     /// `--to` and `--sender`, as for `encrypt`.
     public var recipientFile: String?
     /// The sender key for HPKE auth mode.
@@ -405,7 +408,7 @@ public struct SendArguments: Equatable, Sendable {
         let reader = try ArgumentReader(
             arguments, command: "send",
             valued: EncryptArguments.sealingFlags.union([
-                "auth-key", "key-id", "team-id", "host", "ca-file", "concurrency",
+                "auth-key", "key-id", "team-id", "host", "ca-file", "concurrency", "timeout",
             ]),
             switches: ["truncate", "sandbox"])
         var parsed = SendArguments()
@@ -427,6 +430,12 @@ public struct SendArguments: Equatable, Sendable {
                 throw UsageError("send: --concurrency must be 1 to 1000, not \(concurrency)")
             }
             parsed.concurrency = concurrency
+        }
+        if let timeout = try reader.integer("timeout") {
+            guard (1...300).contains(timeout) else {
+                throw UsageError("send: --timeout must be 1 to 300 seconds, not \(timeout)")
+            }
+            parsed.answerTimeoutSeconds = timeout
         }
         parsed.recipientFile = reader.value("to")
         parsed.senderFile = reader.value("sender")

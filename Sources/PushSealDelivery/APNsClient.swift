@@ -26,18 +26,24 @@ public final class APNsClient {
     ///   - concurrency: the most streams in flight at once (1 to 1000); the server's own limit, its
     ///     SETTINGS_MAX_CONCURRENT_STREAMS as it stands at each request, bounds it further.
     ///   - policy: when to retry.
+    ///   - answerTimeout: how long one request may wait for its answer (1 to 300 s), and requests
+    ///     for a stream, before their connection is given up: a local deadline, whatever the
+    ///     server does.
     ///   - caFile: certificates to trust instead of the system's (a mock server's, in tests).
     public init(
         endpoint: APNsEndpoint, tokens: ProviderTokenIssuer, concurrency: Int = 100,
-        policy: RetryPolicy = RetryPolicy(),
+        policy: RetryPolicy = RetryPolicy(), answerTimeout: Duration = .seconds(30),
         caFile: String? = nil
     ) throws {
         guard (1...1000).contains(concurrency) else { throw DeliveryError("concurrency must be 1 to 1000") }
+        guard answerTimeout >= .seconds(1) && answerTimeout <= .seconds(300) else {
+            throw DeliveryError("the answer timeout must be 1 to 300 seconds")
+        }
         self.endpoint = endpoint
         self.tokens = tokens
         self.concurrency = concurrency
         self.policy = policy
-        self.connection = try HTTP2Client(baseURL: endpoint.baseURL, caFile: caFile)
+        self.connection = try HTTP2Client(baseURL: endpoint.baseURL, caFile: caFile, answerTimeout: answerTimeout)
     }
 
     /// How often one job may be refused unprocessed before the refusal counts as a transport
@@ -126,13 +132,20 @@ public final class APNsClient {
                 break filling
             }
             if inputExhausted && next == nil && inFlight.isEmpty && waiting.isEmpty { break }
-            let nextDue = waiting.nextDue
+            // A retry that is due waits for a stream like the next job: with no stream free, the
+            // poll sleeps until an answer frees one (or 50 ms pass for the timers), never spinning.
+            let hasSlot = inFlight.count < concurrency && connection.hasRoom
+            let hasWork =
+                next != nil || (!inputExhausted && nextSequence - nextToReport < window)
+                || (waiting.nextDue.map { $0 <= clock.now } ?? false)
             var timeout = 50
-            if let nextDue {
+            if hasSlot, let nextDue = waiting.nextDue {
                 let (seconds, attoseconds) = (nextDue - clock.now).components
                 timeout = max(0, min(timeout, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)))
             }
-            for (sequence, response) in connection.poll(timeoutMilliseconds: timeout) {
+            let answered = connection.poll(
+                timeoutMilliseconds: timeout, waitingForRoom: hasWork && inFlight.count < concurrency && !hasSlot)
+            for (sequence, response) in answered {
                 guard var attempt = inFlight.removeValue(forKey: sequence) else { continue }
                 if response.unprocessed && attempt.refusals < Self.unprocessedLimit {
                     attempt.refusals += 1

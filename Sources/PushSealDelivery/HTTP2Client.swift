@@ -13,7 +13,10 @@
     /// requests go to a new one, and the streams the server refused come back as `unprocessed`
     /// for the caller to send again. How many streams may be open is the server's
     /// SETTINGS_MAX_CONCURRENT_STREAMS (``hasRoom``); how many bytes may be in flight is nghttp2's
-    /// business, from the windows the server grants. Used from one thread.
+    /// business, from the windows the server grants. A connection that lets no waiting request
+    /// start within the answer timeout (a stream limit of 0, or one lowered to 0) is failing: it is
+    /// given up, and the requests posted in the next ``reconnectPause`` fail at once. Used from one
+    /// thread.
     final class HTTP2Client {
         /// How long making a connection may take: TCP, TLS and the server's SETTINGS.
         static let connectTimeout = Duration.seconds(10)
@@ -26,6 +29,11 @@
 
         private let origin: HTTPSURL
         private let context: TLSContext
+        /// How long a request may wait for its answer, and a waiting request for a stream.
+        private let answerTimeout: Duration
+        /// Since when requests have waited for a stream on the current connection while none
+        /// started.
+        private var waitingForRoomSince: ContinuousClock.Instant?
         private var current: HTTP2Session?
         /// Connections going away: polled until their accepted streams have ended.
         private var retiring: [HTTP2Session] = []
@@ -34,8 +42,10 @@
         private var lastConnectFailure: (at: ContinuousClock.Instant, failure: HTTP2Session.ConnectFailure)?
 
         /// A client for `baseURL` (`https://host[:port]`); `caFile` replaces the system's trusted
-        /// certificates (a mock server's self-signed certificate, in tests).
-        init(baseURL: String, caFile: String?) throws {
+        /// certificates (a mock server's self-signed certificate, in tests); a request waits
+        /// `answerTimeout` at most for its answer.
+        init(baseURL: String, caFile: String?, answerTimeout: Duration) throws {
+            self.answerTimeout = answerTimeout
             do {
                 origin = try HTTPSURL(baseURL)
             } catch {
@@ -68,7 +78,11 @@
             let submitted = BrokenPipeGuard.run {
                 usableSession()?.submit(id: id, path: path, headers: headers, body: body) ?? false
             }
-            if submitted { return }
+            if submitted {
+                // A request started: whatever waits now has waited from here.
+                waitingForRoomSince = nil
+                return
+            }
             let failure = lastConnectFailure?.failure
             unsent.append(
                 (
@@ -93,7 +107,8 @@
             }
             if let last = lastConnectFailure, ContinuousClock.now - last.at < Self.reconnectPause { return nil }
             do {
-                let session = try HTTP2Session.connect(to: origin, context: context, timeout: Self.connectTimeout)
+                let session = try HTTP2Session.connect(
+                    to: origin, context: context, timeout: Self.connectTimeout, answerTimeout: answerTimeout)
                 current = session
                 lastConnectFailure = nil
                 return session
@@ -110,9 +125,38 @@
 
         /// Moves the connections along and returns the requests that finished, waiting at most
         /// `timeoutMilliseconds` for the network, and only when none has finished yet.
-        func poll(timeoutMilliseconds: Int) -> [(id: Int, response: HTTP2Response)] {
+        /// `waitingForRoom` says that requests wait to be posted while ``hasRoom`` is false.
+        func poll(timeoutMilliseconds: Int, waitingForRoom: Bool) -> [(id: Int, response: HTTP2Response)] {
             // SIGPIPE held off once per round rather than around each TLS read and write.
-            BrokenPipeGuard.run { drive(timeoutMilliseconds: timeoutMilliseconds) }
+            BrokenPipeGuard.run {
+                giveUpIfNothingStarts(waiting: waitingForRoom)
+                return drive(timeoutMilliseconds: timeoutMilliseconds)
+            }
+        }
+
+        /// Gives up the current connection once requests have waited ``answerTimeout`` for a
+        /// stream it would not open, as a failed connect: the requests posted in the next
+        /// ``reconnectPause`` fail at once, instead of each waiting its turn on a peer that lets
+        /// none start.
+        private func giveUpIfNothingStarts(waiting: Bool) {
+            guard waiting, let session = current, session.acceptsRequests, !session.hasRoom else {
+                waitingForRoomSince = nil
+                return
+            }
+            let now = ContinuousClock.now
+            guard let since = waitingForRoomSince else {
+                waitingForRoomSince = now
+                return
+            }
+            guard now - since > answerTimeout else { return }
+            let reason =
+                "the server let no request start in \(answerTimeout) "
+                + "(its SETTINGS_MAX_CONCURRENT_STREAMS is \(session.maximumConcurrentStreams))"
+            session.close(reason)
+            retire(session)
+            current = nil
+            waitingForRoomSince = nil
+            lastConnectFailure = (now, HTTP2Session.ConnectFailure(reason: reason, permanent: false))
         }
 
         private func drive(timeoutMilliseconds: Int) -> [(id: Int, response: HTTP2Response)] {
@@ -146,7 +190,7 @@
 #else
     /// On Apple platforms: no nghttp2, so no connection can be made (see the top of this file).
     final class HTTP2Client {
-        init(baseURL: String, caFile: String?) throws {
+        init(baseURL: String, caFile: String?, answerTimeout: Duration) throws {
             throw DeliveryError(
                 "APNsClient's HTTP/2 transport is nghttp2 over OpenSSL, on Linux; on Apple platforms use URLSession")
         }
@@ -155,6 +199,6 @@
 
         func post(id: Int, path: String, headers: [(name: String, value: String)], body: [UInt8]) {}
 
-        func poll(timeoutMilliseconds: Int) -> [(id: Int, response: HTTP2Response)] { [] }
+        func poll(timeoutMilliseconds: Int, waitingForRoom: Bool) -> [(id: Int, response: HTTP2Response)] { [] }
     }
 #endif

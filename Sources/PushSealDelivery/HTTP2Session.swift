@@ -9,20 +9,34 @@
     /// directions' flow control); this type moves its bytes and turns its reports into
     /// ``HTTP2Response``s. The caller's poll loop drives it: ``pollEvents`` says what to wait for,
     /// ``service()`` reads and writes once the socket is ready, ``flush()`` writes what was
-    /// submitted, ``checkTimers(now:)`` pings a silent connection and ends overdue streams. Used
-    /// from one thread, inside ``BrokenPipeGuard/run(_:)``: a write to a connection the server
-    /// reset must fail, not raise SIGPIPE.
+    /// submitted, ``checkTimers(now:)`` pings a connection whose streams stall and ends overdue
+    /// streams. Used from one thread, inside ``BrokenPipeGuard/run(_:)``: a write to a connection
+    /// the server reset must fail, not raise SIGPIPE.
+    ///
+    /// Every rule that ends a request holds whatever the peer does: a request's deadline is kept
+    /// here, not by a RST_STREAM the peer would have to read; only a PING's ACK proves the peer
+    /// alive (any other frame may be sent by a peer that reads nothing); and a connection that
+    /// takes none of the client's bytes for ``writeStallTimeout`` is given up.
     final class HTTP2Session {
         /// nghttp2's `REFUSED_STREAM`: the server did not process the stream.
         static let refusedStream = NGHTTP2_REFUSED_STREAM.rawValue
         /// The most of a response body read: APNs answers with a few dozen bytes of JSON.
         static let maximumResponseBody = 64 * 1024
-        /// How long a request waits for its response before it is cancelled.
-        static let answerTimeout = Duration.seconds(30)
-        /// Silence, with requests open, after which the server is sent a PING.
+        /// How long a request waits for its response by default before the connection is given up.
+        static let defaultAnswerTimeout = Duration.seconds(30)
+        /// A pause in every open stream's progress, after which the server is sent a PING.
         static let pingAfterSilence = Duration.seconds(5)
-        /// How long a PING waits for anything from the server before the connection is given up.
+        /// How long a PING waits for its ACK before the connection is given up.
         static let pingTimeout = Duration.seconds(10)
+        /// How long bytes may wait for the socket to take any of them before the connection is
+        /// given up: a peer that stops reading must not hold the client.
+        static let writeStallTimeout = Duration.seconds(10)
+        /// The SETTINGS_MAX_HEADER_LIST_SIZE advertised and enforced: the bytes of one response's
+        /// header fields, informational (1xx) blocks included, counted as RFC 9113 counts them
+        /// (name, value and 32 per field). APNs answers with a few fields.
+        static let maximumHeaderListSize = 16 * 1024
+        /// The response headers kept: those APNs documents. Others are counted, then dropped.
+        static let keptHeaders: Set<String> = ["apns-id", "apns-unique-id"]
         /// Bytes taken from nghttp2 before the socket is written to.
         private static let outboundChunk = 64 * 1024
 
@@ -36,8 +50,16 @@
         private var outboundStart = 0
         private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
         private var finished: [(id: Int, response: HTTP2Response)] = []
-        private var lastHeard = ContinuousClock.now
+        /// How long a request may wait for its answer, from its submission.
+        private let answerTimeout: Duration
+        /// The last time an open stream moved (headers, data or its end arrived) or a PING was
+        /// acknowledged.
+        private var lastProgress = ContinuousClock.now
         private var pingSentAt: ContinuousClock.Instant?
+        /// The last time the socket took bytes, or had none waiting.
+        private var lastWriteProgress = ContinuousClock.now
+        /// What nghttp2 last reported as wrong, for the reason a session it ended gives.
+        fileprivate var lastLibraryError: String?
         private var nextDeadlineCheck = ContinuousClock.now
         /// When the last stream ended, for a connection left idle.
         private(set) var idleSince = ContinuousClock.now
@@ -52,7 +74,7 @@
         /// - Throws: ``HTTP2Session/ConnectFailure``, permanent for a certificate that does not
         ///   verify or a server that does not speak HTTP/2.
         static func connect(
-            to origin: HTTPSURL, context: TLSContext, timeout: Duration
+            to origin: HTTPSURL, context: TLSContext, timeout: Duration, answerTimeout: Duration
         ) throws(ConnectFailure) -> HTTP2Session {
             let wait = TransferWait(deadline: .now + timeout, cancelled: { false })
             let tls: TLSConnection
@@ -65,7 +87,7 @@
                 throw ConnectFailure(
                     reason: "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2)", permanent: true)
             }
-            let session = try HTTP2Session(tls: tls, authority: origin.authority)
+            let session = try HTTP2Session(tls: tls, authority: origin.authority, answerTimeout: answerTimeout)
             while !session.settingsReceived {
                 if let reason = session.closedReason { throw ConnectFailure(reason: reason, permanent: false) }
                 guard ContinuousClock.now < wait.deadline else {
@@ -86,9 +108,10 @@
             let permanent: Bool
         }
 
-        private init(tls: TLSConnection, authority: String) throws(ConnectFailure) {
+        private init(tls: TLSConnection, authority: String, answerTimeout: Duration) throws(ConnectFailure) {
             self.tls = tls
             self.authority = authority
+            self.answerTimeout = answerTimeout
             var callbacks: OpaquePointer?
             guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
                 throw ConnectFailure(reason: "nghttp2 cannot allocate its callbacks", permanent: false)
@@ -102,8 +125,13 @@
             }
             self.session = session
             nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
-            // No server push; everything else at HTTP/2's defaults.
-            var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0)]
+            // No server push, and a bound on response headers; everything else at HTTP/2's defaults.
+            var settings = [
+                nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+                nghttp2_settings_entry(
+                    settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                    value: UInt32(Self.maximumHeaderListSize)),
+            ]
             guard nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count) == 0
             else {
                 throw ConnectFailure(reason: "nghttp2 refused the client's SETTINGS", permanent: false)
@@ -152,7 +180,7 @@
         /// - Returns: false when nghttp2 cannot open another stream here (it went away, or ran out of ids).
         func submit(id: Int, path: String, headers: [(name: String, value: String)], body: [UInt8]) -> Bool {
             guard acceptsRequests else { return false }
-            let stream = HTTP2Stream(requestID: id, body: body, deadline: .now + Self.answerTimeout)
+            let stream = HTTP2Stream(requestID: id, body: body, deadline: .now + answerTimeout)
             let fields =
                 [(":method", "POST"), (":scheme", "https"), (":authority", authority), (":path", path)] + headers + [
                     ("content-type", "application/json"), ("content-length", String(body.count)),
@@ -164,6 +192,7 @@
                 nghttp2_submit_request(session, nil, fields, count, &provider, pointer)
             }
             guard streamID > 0 else { return false }
+            if streams.isEmpty { lastProgress = .now }
             streams[streamID] = stream
             // Written at the next ``flush()``, with whatever else was submitted meanwhile.
             return true
@@ -178,13 +207,13 @@
                     let (outcome, count) = try tls.readAvailable(into: readBuffer)
                     switch outcome {
                     case .done:
-                        lastHeard = .now
-                        pingSentAt = nil
                         let consumed = nghttp2_session_mem_recv(
                             session, readBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
                         guard consumed >= 0 else {
                             flush()
-                            close("HTTP/2 protocol error from the server: \(Self.describe(Int32(consumed)))")
+                            close(
+                                "HTTP/2 protocol error from the server: "
+                                    + (lastLibraryError ?? Self.describe(Int32(consumed))))
                             return
                         }
                     case .wantsRead, .wantsWrite:
@@ -199,28 +228,48 @@
                 return
             }
             flush()
+            endIfSessionOver()
         }
 
-        /// Pings a connection that has been silent while requests wait, gives up one whose PING
-        /// went unanswered, and cancels requests whose answer is overdue.
+        /// Closes the connection once nghttp2 wants neither to read nor to write: it ended the
+        /// session itself (a protocol error it detected, after its GOAWAY went out), with the
+        /// error it reported.
+        private func endIfSessionOver() {
+            guard closedReason == nil, nghttp2_session_want_read(session) == 0,
+                nghttp2_session_want_write(session) == 0
+            else { return }
+            close("HTTP/2 protocol error from the server: \(lastLibraryError ?? "nghttp2 ended the session")")
+        }
+
+        /// Gives up a connection whose writes made no progress, or one that let a request pass its
+        /// deadline unanswered; pings one whose streams stalled, and gives it up when the PING
+        /// goes unacknowledged. Each rule is local: none waits for the peer to read anything.
         func checkTimers(now: ContinuousClock.Instant) {
-            guard closedReason == nil, !streams.isEmpty else { return }
+            guard closedReason == nil else { return }
+            if outbound.count == outboundStart {
+                lastWriteProgress = now
+            } else if now - lastWriteProgress > Self.writeStallTimeout {
+                close("the server took none of the client's bytes in \(Self.writeStallTimeout)")
+                return
+            }
+            guard !streams.isEmpty else { return }
             if let pingSentAt {
                 if now - pingSentAt > Self.pingTimeout {
-                    close("the connection went silent (no PING reply in \(Self.pingTimeout))")
+                    close("the connection went silent (no PING acknowledged in \(Self.pingTimeout))")
                     return
                 }
-            } else if now - lastHeard > Self.pingAfterSilence, nghttp2_submit_ping(session, 0, nil) == 0 {
+            } else if now - lastProgress > Self.pingAfterSilence, nghttp2_submit_ping(session, 0, nil) == 0 {
                 pingSentAt = now
                 flush()
             }
             guard now >= nextDeadlineCheck else { return }
-            nextDeadlineCheck = now + .seconds(1)
-            for (streamID, stream) in streams where stream.deadline < now && stream.failure == nil {
-                stream.failure = HTTP2Response(transportError: "no answer in \(Self.answerTimeout)")
-                nghttp2_submit_rst_stream(session, 0, streamID, NGHTTP2_CANCEL.rawValue)
+            nextDeadlineCheck = now + .milliseconds(100)
+            // A request past its deadline ends here and now, with the whole connection: a server
+            // that leaves one request unanswered this long is failing, and a RST_STREAM could sit
+            // unsent in a socket it no longer reads.
+            if streams.values.contains(where: { $0.deadline < now }) {
+                close("no answer in \(answerTimeout)")
             }
-            flush()
         }
 
         /// The requests that finished since the last call.
@@ -229,7 +278,8 @@
             return finished
         }
 
-        /// Ends the connection: every open stream finishes with `reason`, a transient transport error.
+        /// Ends the connection, locally and at once: every open stream finishes with `reason`, a
+        /// transient transport error. Its socket closes when the session is released.
         func close(_ reason: String) {
             guard closedReason == nil else { return }
             closedReason = reason
@@ -268,6 +318,7 @@
                     }
                     switch outcome {
                     case .done:
+                        if written > 0 { lastWriteProgress = .now }
                         outboundStart += written
                         if outboundStart == outbound.count {
                             outbound.removeAll(keepingCapacity: true)
@@ -295,19 +346,33 @@
 
     // What nghttp2 reports, applied to the session; reached from the C callbacks.
     extension HTTP2Session {
-        /// The stream's response header `name: value` (`:status` included).
-        func received(header name: String, value: String, streamID: Int32) {
-            guard let stream = streams[streamID] else { return }
+        /// The stream's response header `name: value` (`:status` included), `size` bytes as RFC
+        /// 9113 counts them.
+        /// - Returns: false when the response's headers outgrew ``maximumHeaderListSize``: the
+        ///   stream is then failed and nghttp2 resets it.
+        func received(header name: String, value: String, size: Int, streamID: Int32) -> Bool {
+            guard let stream = streams[streamID] else { return true }
+            lastProgress = .now
+            stream.headerBytes += size
+            guard stream.headerBytes <= Self.maximumHeaderListSize else {
+                stream.failure = HTTP2Response(
+                    transportError:
+                        "the response headers were over \(Self.maximumHeaderListSize) bytes (APNs answers with a few)")
+                stream.headers = [:]
+                return false
+            }
             if name == ":status" {
                 stream.status = Int(value)
-            } else if !name.hasPrefix(":") {
+            } else if Self.keptHeaders.contains(name) {
                 stream.headers[name] = value
             }
+            return true
         }
 
         /// A piece of the stream's response body; past the cap the stream is cancelled.
         func received(body: UnsafeBufferPointer<UInt8>, streamID: Int32) {
             guard let stream = streams[streamID], stream.failure == nil else { return }
+            lastProgress = .now
             guard stream.responseBody.count + body.count <= Self.maximumResponseBody else {
                 stream.failure = HTTP2Response(
                     transportError:
@@ -323,18 +388,28 @@
         /// The stream ended, answered or not.
         func closed(streamID: Int32, errorCode: UInt32) {
             guard let stream = streams.removeValue(forKey: streamID) else { return }
+            lastProgress = .now
             finished.append((stream.requestID, stream.response(closedWith: errorCode)))
             if streams.isEmpty { idleSince = .now }
         }
 
-        /// A frame arrived: SETTINGS make the connection usable, GOAWAY retires it.
+        /// A frame arrived: SETTINGS make the connection usable, GOAWAY retires it, a PING's ACK
+        /// proves the peer alive.
         func received(frameType: UInt8, flags: UInt8) {
-            if frameType == UInt8(NGHTTP2_SETTINGS.rawValue) && flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 {
+            let acknowledgement = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+            if frameType == UInt8(NGHTTP2_SETTINGS.rawValue) && !acknowledgement {
                 settingsReceived = true
             } else if frameType == UInt8(NGHTTP2_GOAWAY.rawValue) {
                 goAwayReceived = true
+            } else if frameType == UInt8(NGHTTP2_PING.rawValue) && acknowledgement && pingSentAt != nil {
+                pingSentAt = nil
+                lastProgress = .now
             }
         }
+
+        /// nghttp2 reported what is wrong (a frame it refused, a protocol error it will end the
+        /// session for); kept for the reason the connection's failure gives.
+        func reportedError(_ message: String) { lastLibraryError = message }
     }
 
     /// Header fields laid out once in one buffer, as the `nghttp2_nv` array nghttp2 copies.

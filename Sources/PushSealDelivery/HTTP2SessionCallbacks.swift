@@ -11,6 +11,7 @@
             nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onData)
             nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
             nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrame)
+            nghttp2_session_callbacks_set_error_callback2(callbacks, onError)
         }
 
         /// The session behind nghttp2's user data.
@@ -21,11 +22,12 @@
         private static let onHeader: nghttp2_on_header_callback = {
             _, frame, name, nameLength, value, valueLength, _, userData in
             guard let frame, let name, let value, let session = session(userData) else { return 0 }
-            session.received(
+            let kept = session.received(
                 header: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
                 value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self),
-                streamID: frame.pointee.hd.stream_id)
-            return 0
+                size: nameLength + valueLength + 32, streamID: frame.pointee.hd.stream_id)
+            // This return value makes nghttp2 reset the stream (and only it).
+            return kept ? 0 : Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
 
         private static let onData: nghttp2_on_data_chunk_recv_callback = {
@@ -44,6 +46,13 @@
         private static let onFrame: nghttp2_on_frame_recv_callback = { _, frame, userData in
             guard let frame else { return 0 }
             session(userData)?.received(frameType: frame.pointee.hd.type, flags: frame.pointee.hd.flags)
+            return 0
+        }
+
+        private static let onError: nghttp2_error_callback2 = { _, _, message, length, userData in
+            guard let message, let session = session(userData) else { return 0 }
+            session.reportedError(
+                String(decoding: UnsafeRawBufferPointer(start: message, count: length), as: UTF8.self))
             return 0
         }
 

@@ -13,8 +13,10 @@
         let deadline: ContinuousClock.Instant
         /// The response's `:status`, once its headers arrived.
         var status: Int?
-        /// The response's other headers, names in lower case.
+        /// The response's headers that APNs documents, names in lower case.
         var headers: [String: String] = [:]
+        /// The bytes of every header field received so far, informational blocks included.
+        var headerBytes = 0
         /// The response body so far.
         var responseBody: [UInt8] = []
         /// Set when the stream was ended on purpose (an oversized answer, no answer in time): the

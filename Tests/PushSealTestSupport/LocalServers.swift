@@ -138,3 +138,39 @@ extension LocalServer {
         try self.init(script: "media_server.py", ["serve", "--root", root], in: directory)
     }
 }
+
+/// The misbehaving HTTP/2 server of `interop/python/hostile_h2.py`, in one of its modes
+/// (`no-streams`, `zero-after-first`, `deaf`, `header-flood`, `push-promise`, `unopened-headers`).
+package final class HostileHTTP2Server: @unchecked Sendable {
+    private let server: LocalServer
+    private let log: String
+    /// A `.p8` auth key for `send` (the server checks no token).
+    package let authKey: String
+
+    /// Starts the server in `mode`; returns once it listens.
+    package init(mode: String, in directory: TemporaryDirectory) throws {
+        log = directory.file("hostile-\(mode).jsonl")
+        authKey = directory.file("AuthKey_hostile.p8")
+        let python = try PythonPeer.interpreter.get()
+        let script = PythonPeer.directory.appendingPathComponent("mock_apns.py").path
+        let made = try PythonPeer.run(python.path, [script, "make-key", "--out", authKey])
+        guard made.status == 0 else { throw PythonPeer.PeerUnavailable(reason: "make-key: \(made.errors)") }
+        server = try LocalServer(script: "hostile_h2.py", ["--mode", mode, "--log", log], in: directory)
+    }
+
+    /// Stops the server.
+    package func stop() { server.stop() }
+
+    /// How many requests the server saw end.
+    package var requestCount: Int {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+
+    /// The `pushseal send` arguments that reach this server.
+    package var sendArguments: [String] {
+        [
+            "send", "--auth-key", authKey, "--key-id", MockAPNs.keyID, "--team-id", MockAPNs.teamID, "--host",
+            server.url, "--ca-file", server.certificate,
+        ]
+    }
+}

@@ -14,7 +14,8 @@ enum SendCommand {
                 wipingAuthKeyPEM: &authKey, keyID: arguments.keyID, teamID: arguments.teamID)
             client = try APNsClient(
                 endpoint: APNsEndpoint(baseURL: arguments.endpoint), tokens: tokens,
-                concurrency: arguments.concurrency, caFile: arguments.caFile)
+                concurrency: arguments.concurrency, answerTimeout: .seconds(arguments.answerTimeoutSeconds),
+                caFile: arguments.caFile)
         } catch {
             throw UsageError("send: \(arguments.authKeyFile): \(error)")
         }
