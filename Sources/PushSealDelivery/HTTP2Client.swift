@@ -149,9 +149,7 @@
                 return
             }
             guard now - since > answerTimeout else { return }
-            let reason =
-                "the server let no request start in \(answerTimeout) "
-                + "(its SETTINGS_MAX_CONCURRENT_STREAMS is \(session.maximumConcurrentStreams))"
+            let reason = HTTP2Session.noStreamReason(after: answerTimeout, limit: session.maximumConcurrentStreams)
             session.close(reason)
             retire(session)
             current = nil

@@ -267,9 +267,17 @@
             // A request past its deadline ends here and now, with the whole connection: a server
             // that leaves one request unanswered this long is failing, and a RST_STREAM could sit
             // unsent in a socket it no longer reads.
-            if streams.values.contains(where: { $0.deadline < now }) {
-                close("no answer in \(answerTimeout)")
+            if let overdue = streams.values.first(where: { $0.deadline < now }) {
+                close(
+                    overdue.started
+                        ? "no answer in \(answerTimeout)"
+                        : Self.noStreamReason(after: answerTimeout, limit: maximumConcurrentStreams))
             }
+        }
+
+        /// Why a connection was given up whose server let no waiting request start.
+        static func noStreamReason(after timeout: Duration, limit: Int) -> String {
+            "the server let no request start in \(timeout) (its SETTINGS_MAX_CONCURRENT_STREAMS is \(limit))"
         }
 
         /// The requests that finished since the last call.
@@ -405,6 +413,11 @@
                 pingSentAt = nil
                 lastProgress = .now
             }
+        }
+
+        /// A frame went out: a stream's HEADERS mean its request started.
+        func sent(frameType: UInt8, streamID: Int32) {
+            if frameType == UInt8(NGHTTP2_HEADERS.rawValue) { streams[streamID]?.started = true }
         }
 
         /// nghttp2 reported what is wrong (a frame it refused, a protocol error it will end the

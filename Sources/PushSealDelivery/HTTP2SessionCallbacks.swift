@@ -12,6 +12,7 @@
             nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
             nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrame)
             nghttp2_session_callbacks_set_error_callback2(callbacks, onError)
+            nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSent)
         }
 
         /// The session behind nghttp2's user data.
@@ -46,6 +47,12 @@
         private static let onFrame: nghttp2_on_frame_recv_callback = { _, frame, userData in
             guard let frame else { return 0 }
             session(userData)?.received(frameType: frame.pointee.hd.type, flags: frame.pointee.hd.flags)
+            return 0
+        }
+
+        private static let onFrameSent: nghttp2_on_frame_send_callback = { _, frame, userData in
+            guard let frame else { return 0 }
+            session(userData)?.sent(frameType: frame.pointee.hd.type, streamID: frame.pointee.hd.stream_id)
             return 0
         }
 

@@ -7,6 +7,9 @@
         let requestID: Int
         /// The request body.
         let body: [UInt8]
+        /// Whether its HEADERS went out: nghttp2 holds a request back while the server's stream
+        /// limit is reached.
+        var started = false
         /// How much of ``body`` nghttp2 has taken.
         var bodyOffset = 0
         /// When the request gives up waiting for its response.

@@ -137,3 +137,30 @@ struct GatewayHardeningTests {
         #expect(storedKey["kid"]?.stringValue?.count == 11, "the default kid of envelope-v1.md")
     }
 }
+
+/// The gateway's workers against an APNs peer that lets no request start.
+@Suite("pushseal-gateway against a hostile APNs peer", .serialized)
+struct GatewayHostilePeerTests {
+    @Test(
+        "a peer whose stream limit is 0: the batch ends within its deadlines, the push stays queued with the reason, and stop returns",
+        .timeLimit(.minutes(2)))
+    func noStreams() throws {
+        let directory = TemporaryDirectory()
+        let hostile = try HostileHTTP2Server(mode: "no-streams", in: directory)
+        defer { hostile.stop() }
+        let world = try GatewayWorld(apnsHost: (hostile.url, hostile.certificate))
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(GatewayHardeningTests.alert)}"#,
+            token: world.adminToken)
+        let id = try #require(answer.json?["id"]?.stringValue)
+        Thread.sleep(forTimeInterval: 1)
+        let started = ContinuousClock.now
+        world.gateway.stop()
+        let stopping = ContinuousClock.now - started
+        #expect(stopping < .seconds(30), "a stop waits for the batch in flight, which its deadlines bound: \(stopping)")
+        let state = try #require(try world.store.push(id: id)?.deliveries.first)
+        #expect(state.status == .queued, "not lost: queued for a later attempt")
+        #expect(state.reason?.contains("let no request start") == true, "\(state.reason ?? "no reason")")
+    }
+}

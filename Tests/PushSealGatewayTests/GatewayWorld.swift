@@ -45,11 +45,13 @@ final class GatewayWorld: @unchecked Sendable {
     /// The host part of the API's URLs.
     let host: String
 
-    /// - Parameter settings: more configuration members, written into the object as they are
-    ///   (`"max_deliveries_per_push": 3`).
+    /// - Parameters:
+    ///   - settings: more configuration members, written into the object as they are
+    ///     (`"max_deliveries_per_push": 3`).
+    ///   - apnsHost: another APNs host than the mock (a hostile one), with its certificate.
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
-        settings: String? = nil
+        settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
@@ -61,12 +63,13 @@ final class GatewayWorld: @unchecked Sendable {
             #expect(made.status == 0, "\(made.errors)")
         }
         if let contract { _ = try directory.write("contract.json", contract) }
+        let (hostURL, hostCertificate) = apnsHost ?? (apns.url, apns.certificate)
         let configuration = """
             {"listen": "\(listen)", "database": "\(database)",
              "sender_key_files": ["sender-x25519.jwk", "sender-p256.jwk"],
              "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
-                      "topics": ["com.example.shop"], "hosts": {"production": "\(apns.url)", "sandbox": "\(apns.url)"},
-                      "ca_file": "\(apns.certificate)"},
+                      "topics": ["com.example.shop"], "hosts": {"production": "\(hostURL)", "sandbox": "\(hostURL)"},
+                      "ca_file": "\(hostCertificate)"},
              "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)\(settings.map { ", " + $0 } ?? "")}
             """
         let path = try directory.write("gateway.json", configuration)

@@ -161,6 +161,11 @@ package final class HostileHTTP2Server: @unchecked Sendable {
     /// Stops the server.
     package func stop() { server.stop() }
 
+    /// `https://127.0.0.1:PORT`.
+    package var url: String { server.url }
+    /// The server's self-signed certificate.
+    package var certificate: String { server.certificate }
+
     /// How many requests the server saw end.
     package var requestCount: Int {
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count

@@ -10,6 +10,11 @@ internal import Synchronization
 final class DeliveryWorkers: Sendable {
     /// The reason of a delivery whose stored row cannot be processed (``OutboxDelivery/defect``).
     static let invalidDeliveryReason = "InvalidDelivery"
+    /// How long a request waits for APNs' answer, and requests for a stream, before the
+    /// connection is given up: APNs answers in milliseconds, and a worker's batch (and a stop)
+    /// waits on the slowest request. With the one retry, a batch against a peer that answers
+    /// nothing ends within about 25 s.
+    static let answerTimeout = Duration.seconds(10)
     /// Deliveries claimed at once.
     static let batchSize = 100
     /// Requests made for one delivery before a transient failure is final.
@@ -123,7 +128,8 @@ final class DeliveryWorkers: Sendable {
         guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
         // A whole batch in flight at once, as far as the server's stream limit allows.
         return try APNsClient(
-            endpoint: endpoint, tokens: tokens, concurrency: Self.batchSize, policy: Self.clientPolicy, caFile: caFile)
+            endpoint: endpoint, tokens: tokens, concurrency: Self.batchSize, policy: Self.clientPolicy,
+            answerTimeout: Self.answerTimeout, caFile: caFile)
     }
 
     /// Sends `batch` and records each outcome.
