@@ -46,10 +46,19 @@ public final class Gateway: Sendable {
             maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
             isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
             onAccepted: { workers.notify() })
+        let databaseConnections: Int =
+            switch configuration.database {
+            case .sqlite: 1 + SQLiteDatabase.readers
+            case .postgres(_, _, let connections): connections
+            }
+        let httpConnections = try DescriptorBudget.connections(
+            configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
+            workers: configuration.workers, databaseConnections: databaseConnections)
         do {
             server = try HTTPServer(
-                host: configuration.listenHost, port: configuration.listenPort, threads: 4,
-                maximumBodyBytes: GatewayAPI.maximumBodyBytes, handler: { api.respond($0) })
+                host: configuration.listenHost, port: configuration.listenPort, limits: configuration.http,
+                connections: httpConnections, maximumBodyBytes: GatewayAPI.maximumBodyBytes,
+                onEarlyClose: { metrics.connectionClosedEarly($0) }, handler: { api.respond($0) })
         } catch {
             throw GatewayError("\(error)")
         }
@@ -58,7 +67,12 @@ public final class Gateway: Sendable {
             listener = (store as? PostgresGatewayStore).map { OutboxListener(pool: $0.pool) { workers.notify() } }
         #endif
         workers.start()
-        log.write("started", [("port", .number(JSONNumber(Int(server.port))))])
+        log.write(
+            "started",
+            [
+                ("port", .number(JSONNumber(Int(server.port)))),
+                ("http_connections", .number(JSONNumber(httpConnections))),
+            ])
     }
 
     /// Stops accepting requests, lets the workers finish the deliveries in flight (the rest stays

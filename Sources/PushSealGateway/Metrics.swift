@@ -9,6 +9,7 @@ final class Metrics: Sendable {
         var latencyBuckets = [Int](repeating: 0, count: Metrics.latencyBounds.count)
         var latencyCount = 0
         var latencySum = 0.0
+        var earlyCloses: [ConnectionGuard.Cause: Int] = [:]
     }
 
     /// Upper bounds of the latency buckets, in seconds.
@@ -24,6 +25,9 @@ final class Metrics: Sendable {
         let key = "status=\"\(status.rawValue)\",reason=\"\(Self.label(reason ?? ""))\""
         state.withLock { $0.outcomes[key, default: 0] += 1 }
     }
+
+    /// Counts a connection closed for its slowness, or to make room.
+    func connectionClosedEarly(_ cause: ConnectionGuard.Cause) { state.withLock { $0.earlyCloses[cause, default: 0] += 1 } }
 
     /// Records the time from acceptance to APNs' answer for a sent delivery.
     func latency(seconds: Double) {
@@ -66,7 +70,12 @@ final class Metrics: Sendable {
             "# HELP pushseal_gateway_provider_tokens_total APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).",
             "# TYPE pushseal_gateway_provider_tokens_total counter",
             "pushseal_gateway_provider_tokens_total \(providerTokens)",
+            "# HELP pushseal_gateway_http_connections_closed_total Connections the gateway closed early, by cause.",
+            "# TYPE pushseal_gateway_http_connections_closed_total counter",
         ]
+        lines += ConnectionGuard.Cause.allCases.map {
+            "pushseal_gateway_http_connections_closed_total{cause=\"\($0.rawValue)\"} \(state.earlyCloses[$0] ?? 0)"
+        }
         if let statistics {
             lines += [
                 "# HELP pushseal_gateway_queue_depth Deliveries queued, due or waiting for a retry.",

@@ -1,6 +1,7 @@
 import Foundation
 import PushSealCore
 import PushSealTestSupport
+import Synchronization
 import Testing
 
 @testable import PushSealGateway
@@ -135,6 +136,70 @@ struct GatewayHardeningTests {
         #expect(storedKey.members.map(\.name) == ["kty", "crv", "x", "kid"])
         #expect(storedKey["x"] == key["x"])
         #expect(storedKey["kid"]?.stringValue?.count == 11, "the default kid of envelope-v1.md")
+    }
+
+    @Test(
+        "a write lock held on the SQLite file: /healthz and reads answer at once, writes 503 within about 2 s",
+        .timeLimit(.minutes(1)))
+    func heldWriteLock() throws {
+        let world = try GatewayWorld()
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        // Another process takes SQLite's write lock and holds it.
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        locker.arguments = [
+            "-c",
+            "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+                + "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(30)",
+            world.directory.file("gateway.db"),
+        ]
+        let output = Pipe()
+        locker.standardOutput = output
+        try locker.run()
+        defer {
+            locker.terminate()
+            locker.waitUntilExit()
+        }
+        #expect(output.fileHandleForReading.availableData.starts(with: Data("locked".utf8)))
+
+        let url = "http://127.0.0.1:\(world.gateway.port)"
+        let writes = DispatchGroup()
+        let answers = Mutex<[(status: Int, retryAfter: String?, seconds: Double)]>([])
+        for index in 0..<4 {
+            DispatchQueue.global().async(group: writes) {
+                let started = Date()
+                let answer = try? GatewayHTTP.send(
+                    "POST", "\(url)/v1/pushes",
+                    body: Data(#"{"to":{"user":"u1"},"payload":\#(Self.alert),"idempotency_key":"k\#(index)"}"#.utf8),
+                    token: world.adminToken, contentType: "application/json")
+                let seconds = Date().timeIntervalSince(started)
+                answers.withLock { $0.append((answer?.status ?? 0, answer?.headers["retry-after"], seconds)) }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let health = try Self.curl(["\(url)/healthz"])
+        #expect(health.status == 200 && health.seconds < 1, "/healthz: \(health)")
+        let read = try Self.curl(["-H", "Authorization: Bearer \(world.adminToken)", "\(url)/v1/devices/a"])
+        #expect(read.status == 200 && read.seconds < 1, "a read takes no write lock: \(read)")
+        writes.wait()
+        for answer in answers.withLock({ $0 }) {
+            #expect(answer.status == 503 && answer.retryAfter == "1", "\(answer)")
+            #expect(answer.seconds < 3, "503 within about 2 s: \(answer.seconds) s")
+        }
+        locker.terminate()
+        locker.waitUntilExit()
+        let accepted = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(accepted.status == 202, "the lock gone, writes go through again")
+    }
+
+    /// curl's status and total time for one request on a connection of its own.
+    static func curl(_ arguments: [String]) throws -> (status: Int, seconds: Double) {
+        let result = try CLIRunner.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}"] + arguments, input: Data(), in: nil)
+        let parts = result.output.split(separator: " ")
+        return (Int(parts.first ?? "") ?? 0, Double(parts.last ?? "") ?? 99)
     }
 }
 

@@ -6,7 +6,12 @@ internal import CMicroHTTPD
 
 /// The gateway's HTTP/1.1 server: libmicrohttpd parses and answers every request (no HTTP is
 /// written here); this type binds the socket, collects each request's body up to a cap, and hands
-/// whole requests to a handler on libmicrohttpd's thread pool.
+/// whole requests to a handler. Each connection has a thread of its own, so a handler that waits
+/// on the database never holds up another connection (`/healthz` included).
+///
+/// Connections are bounded in number (in all, and per client address, by libmicrohttpd) and in
+/// time (``ConnectionGuard``: a head and a body must arrive within totals a trickling client
+/// cannot stretch, and a crowded server sheds connections that have sent no head).
 ///
 /// TLS is terminated in front (nginx, a load balancer): the server listens on plain HTTP, by
 /// default on loopback (gateway-v1.md, "Deployment").
@@ -25,25 +30,45 @@ final class HTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let handler: Handler
     private let maximumBodyBytes: Int
+    private let connectionGuard: ConnectionGuard
     private var daemon: OpaquePointer?
+
+    /// How long a connection may stay silent while its answer is written (the head and body have
+    /// totals of their own).
+    static let idleSeconds: UInt32 = 30
+    /// The stack of each connection's thread.
+    static let threadStackBytes = 1 << 20
 
     /// Binds `host` (an IPv4 or IPv6 address) and `port`, and starts serving.
     /// - Parameters:
-    ///   - threads: the size of libmicrohttpd's thread pool.
+    ///   - limits: the head and body times and the connections per address.
+    ///   - connections: the most connections at once (the configured one, lowered to fit the
+    ///     process's descriptors).
     ///   - maximumBodyBytes: longer bodies are not kept; the handler sees ``HTTPRequest/bodyTooLarge``.
-    init(host: String, port: UInt16, threads: Int, maximumBodyBytes: Int, handler: @escaping Handler) throws {
+    ///   - onEarlyClose: counts each connection closed for its slowness.
+    init(
+        host: String, port: UInt16, limits: HTTPLimits, connections: Int, maximumBodyBytes: Int,
+        onEarlyClose: @escaping @Sendable (ConnectionGuard.Cause) -> Void, handler: @escaping Handler
+    ) throws {
         self.handler = handler
         self.maximumBodyBytes = maximumBodyBytes
+        connectionGuard = ConnectionGuard(limits: limits, capacity: connections, onClose: onEarlyClose)
         (listener, self.port) = try Self.listen(host: host, port: port)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        // poll, not select: the descriptors may number more than FD_SETSIZE.
+        var flags =
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+            | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
         if host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let options: [any CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, listener,
-            MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(max(1, threads)),
-            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(1_024),
-            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(30),
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(connections),
+            MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(limits.connectionsPerAddress),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, Self.idleSeconds,
+            MHD_OPTION.THREAD_STACK_SIZE.rawValue, Self.threadStackBytes,
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self),
+            OpaquePointer(context),
+            MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(connectionNotified, to: OpaquePointer.self),
             OpaquePointer(context),
             MHD_OPTION.END.rawValue,
         ]
@@ -70,6 +95,7 @@ final class HTTPServer: @unchecked Sendable {
         guard let daemon else { return }
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        connectionGuard.stop()
     }
 
     /// A bound, listening socket on `host` (an IPv4 address, or an IPv6 one), and its port.
@@ -131,8 +157,9 @@ final class HTTPServer: @unchecked Sendable {
         _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>?,
         _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) -> MHD_Result {
-        guard let state, let uploadDataSize else { return .NO }
+        guard let state, let uploadDataSize, let connection else { return .NO }
         guard let stored = state.pointee else {
+            connectionGuard.headReceived(connection)
             state.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
             return .YES
         }
@@ -151,6 +178,7 @@ final class HTTPServer: @unchecked Sendable {
             uploadDataSize.pointee = 0
             return .YES
         }
+        connectionGuard.answering(connection)
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
             headers: Self.headers(of: connection), body: pending.body, bodyTooLarge: pending.tooLarge)
@@ -185,11 +213,22 @@ final class HTTPServer: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
 
-    /// Releases a request's state once libmicrohttpd is done with it.
-    fileprivate static func release(_ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    /// Releases a request's state once libmicrohttpd is done with it; the connection's next head
+    /// is awaited from now.
+    fileprivate func completed(_ connection: OpaquePointer?, _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection { connectionGuard.requestEnded(connection) }
         guard let state, let stored = state.pointee else { return }
         Unmanaged<PendingRequest>.fromOpaque(stored).release()
         state.pointee = nil
+    }
+
+    /// A connection starts or ends.
+    fileprivate func connection(_ connection: OpaquePointer, started: Bool) {
+        if started {
+            connectionGuard.opened(connection, socket: pushseal_mhd_connection_socket(connection))
+        } else {
+            connectionGuard.closed(connection)
+        }
     }
 }
 
@@ -199,6 +238,16 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     return server.access(connection, url, method, data, size, state)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
-    HTTPServer.release(state)
+private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, state, _ in
+    guard let context else { return }
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(connection, state)
 }
+
+private let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, _, code in
+    guard let context, let connection else { return }
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().connection(
+        connection, started: code == connectionStarted)
+}
+
+/// `MHD_CONNECTION_NOTIFY_STARTED`, which Swift imports without a name of its own.
+private let connectionStarted = MHD_ConnectionNotificationCode(rawValue: 0)

@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import Foundation
 internal import Synchronization
 
 #if canImport(Glibc)
@@ -6,11 +7,22 @@ internal import Synchronization
 #endif
 
 /// One SQLite database file for the gateway: created 0600 (its `-wal` and `-shm` files take the
-/// same mode), in WAL mode, each call serialized on one connection. Statements always bind their
-/// parameters; no value is ever spliced into SQL.
+/// same mode), in WAL mode. Writes go through one connection, one caller at a time; reads go
+/// through connections of their own, which in WAL mode never wait for a writer, so a write lock
+/// held elsewhere (another process, a long transaction) stalls no read. No call waits longer than
+/// about 2 s in all: ``lockWait`` for its connection, then ``busyWait`` for SQLite's lock; past
+/// that it fails, and the API answers 503. Statements always bind their parameters; no value is
+/// ever spliced into SQL.
 final class SQLiteDatabase: Sendable {
     /// A column or parameter value.
     typealias Value = DatabaseValue
+
+    /// How long a call waits for its connection, held by another call of this process.
+    static let lockWait = 1.0
+    /// How long SQLite waits for a lock held by another connection before it reports busy.
+    static let busyWait: Int32 = 1_000
+    /// Connections for reads: as many as may read at once.
+    static let readers = 4
 
     /// A failure, with SQLite's message (never a value that was bound).
     struct Failure: Error, CustomStringConvertible {
@@ -18,12 +30,9 @@ final class SQLiteDatabase: Sendable {
         let description: String
     }
 
-    /// The connection, used by one caller at a time.
-    private struct Connection: @unchecked Sendable {
-        let handle: OpaquePointer
-    }
-
-    private let connection: Mutex<Connection>
+    private let writer: SQLiteHandle
+    private let readers: [SQLiteHandle]
+    private let nextReader = Atomic<Int>(0)
 
     /// Opens (creating it 0600 when absent) the database at `path`.
     init(path: String) throws {
@@ -32,35 +41,36 @@ final class SQLiteDatabase: Sendable {
             throw Failure(description: "\(path) cannot be opened: \(String(cString: strerror(errno)))")
         }
         close(descriptor)
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(handle)
-            throw Failure(description: "\(path) cannot be opened: \(message)")
+        writer = try SQLiteHandle(path: path)
+        try writer.use { try Self.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL", on: $0) }
+        // Readers are made read-only by query_only: a write through one is an error.
+        readers = try (0..<Self.readers).map { _ in
+            let reader = try SQLiteHandle(path: path)
+            try reader.use { try Self.execute("PRAGMA query_only = ON", on: $0) }
+            return reader
         }
-        sqlite3_busy_timeout(handle, 10_000)
-        connection = Mutex(Connection(handle: handle))
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
     }
 
-    deinit {
-        connection.withLock { _ = sqlite3_close($0.handle) }
-    }
-
-    /// Runs SQL without parameters or results (schema changes, pragmas).
+    /// Runs SQL without parameters or results (schema changes, pragmas) on the writer.
     func execute(_ sql: String) throws {
-        try connection.withLock { connection in
-            guard sqlite3_exec(connection.handle, sql, nil, nil, nil) == SQLITE_OK else {
-                throw Failure(description: String(cString: sqlite3_errmsg(connection.handle)))
-            }
+        try writer.use { try Self.execute(sql, on: $0) }
+    }
+
+    private static func execute(_ sql: String, on handle: OpaquePointer) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
         }
     }
 
-    /// Runs one statement; the rows it returns.
+    /// Runs one statement that writes; the rows it returns.
     @discardableResult
     func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
-        try connection.withLock { try Self.query(sql, parameters, on: $0.handle) }
+        try writer.use { try Self.query(sql, parameters, on: $0) }
+    }
+
+    /// Runs one statement that only reads, on a reader connection; the rows it returns.
+    func read(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
+        try withReader { try Self.query(sql, parameters, on: $0) }
     }
 
     /// Statements run inside one transaction.
@@ -74,20 +84,40 @@ final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committed when it returns and rolled back
-    /// when it throws.
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer, committed when it returns
+    /// and rolled back when it throws.
     func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        try connection.withLock { connection in
-            try Self.query("BEGIN IMMEDIATE", [], on: connection.handle)
-            do {
-                let result = try body(Transaction(handle: connection.handle))
-                try Self.query("COMMIT", [], on: connection.handle)
-                return result
-            } catch {
-                _ = try? Self.query("ROLLBACK", [], on: connection.handle)
-                throw error
-            }
+        try writer.use { try Self.transaction("BEGIN IMMEDIATE", on: $0, body) }
+    }
+
+    /// Runs `body` in one read transaction on a reader: every statement sees the same snapshot,
+    /// and no write lock is taken.
+    func readTransaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
+        try withReader { try Self.transaction("BEGIN", on: $0, body) }
+    }
+
+    private static func transaction<Result>(
+        _ begin: String, on handle: OpaquePointer, _ body: (Transaction) throws -> Result
+    ) throws -> Result {
+        try query(begin, [], on: handle)
+        do {
+            let result = try body(Transaction(handle: handle))
+            try query("COMMIT", [], on: handle)
+            return result
+        } catch {
+            _ = try? query("ROLLBACK", [], on: handle)
+            throw error
         }
+    }
+
+    /// Runs `body` on the first free reader connection, starting from the next in turn; when
+    /// all are in use, waits for that one.
+    private func withReader<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
+        let first = nextReader.add(1, ordering: .relaxed).oldValue
+        for offset in 0..<readers.count {
+            if let result = try readers[(first + offset) % readers.count].useIfFree(body) { return result }
+        }
+        return try readers[first % readers.count].use(body)
     }
 
     @discardableResult
@@ -137,3 +167,46 @@ final class SQLiteDatabase: Sendable {
 
 /// SQLite's `SQLITE_TRANSIENT`: copy the bound value now.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One connection to the database, used by one caller at a time, waited for at most
+/// ``SQLiteDatabase/lockWait``.
+private final class SQLiteHandle: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private let lock = NSLock()
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw SQLiteDatabase.Failure(description: "\(path) cannot be opened: \(message)")
+        }
+        sqlite3_busy_timeout(handle, SQLiteDatabase.busyWait)
+        guard sqlite3_exec(handle, "PRAGMA foreign_keys = ON", nil, nil, nil) == SQLITE_OK else {
+            sqlite3_close(handle)
+            throw SQLiteDatabase.Failure(description: "\(path): foreign keys cannot be enforced")
+        }
+        self.handle = handle
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    /// Runs `body` with the connection once no other caller holds it.
+    /// - Throws: ``SQLiteDatabase/Failure`` when it stayed held for ``SQLiteDatabase/lockWait``.
+    func use<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
+        guard lock.lock(before: Date(timeIntervalSinceNow: SQLiteDatabase.lockWait)) else {
+            throw SQLiteDatabase.Failure(
+                description: "the database connection stayed busy for \(SQLiteDatabase.lockWait) s")
+        }
+        defer { lock.unlock() }
+        return try body(handle)
+    }
+
+    /// Runs `body` with the connection if no other caller holds it now; nil otherwise.
+    func useIfFree<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        return try body(handle)
+    }
+}

@@ -46,7 +46,7 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func isReachable() -> Bool { (try? database.query("SELECT 1")) != nil }
+    func isReachable() -> Bool { (try? database.read("SELECT 1")) != nil }
 
     // MARK: Access tokens
 
@@ -57,13 +57,13 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func accessToken(id: String) throws -> AccessTokenRecord? {
-        try database.query(
+        try database.read(
             "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens WHERE id = ?", [.text(id)]
         ).first.map(AccessTokenRecord.init(row:))
     }
 
     func accessTokens() throws -> [AccessTokenRecord] {
-        try database.query(
+        try database.read(
             "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens ORDER BY created_at, id"
         ).map(AccessTokenRecord.init(row:))
     }
@@ -101,7 +101,7 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func device(id: String) throws -> Device? {
-        try database.query("\(Device.selectColumns) WHERE id = ?", [.text(id)]).first.flatMap(Device.init(row:))
+        try database.read("\(Device.selectColumns) WHERE id = ?", [.text(id)]).first.flatMap(Device.init(row:))
     }
 
     func deleteDevice(id: String) throws -> Bool {
@@ -116,7 +116,7 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func devices(user: String) throws -> [Device] {
-        try database.query("\(Device.selectColumns) WHERE user_id = ? ORDER BY id", [.text(user)]).compactMap(
+        try database.read("\(Device.selectColumns) WHERE user_id = ? ORDER BY id", [.text(user)]).compactMap(
             Device.init(row:))
     }
 
@@ -152,7 +152,7 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func push(id: String) throws -> PushRecord? {
-        try database.transaction { sql in
+        try database.readTransaction { sql in
             guard let accepted = try sql.query("SELECT accepted_at FROM pushes WHERE id = ?", [.text(id)]).first else {
                 return nil
             }
@@ -207,7 +207,7 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     func statistics() throws -> GatewayStatistics {
-        try database.transaction { sql in
+        try database.readTransaction { sql in
             var statistics = GatewayStatistics()
             for row in try sql.query("SELECT status, count(*) FROM deliveries GROUP BY status", []) {
                 if let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) {

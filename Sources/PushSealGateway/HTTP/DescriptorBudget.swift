@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The file descriptors the process may open, shared between HTTP connections and everything the
+/// gateway itself must keep opening: APNs connections, database connections and files. The HTTP
+/// server is given what is left after a reserve, so that a flood of connections can never starve
+/// the workers or the database of descriptors.
+enum DescriptorBudget {
+    /// Descriptors kept whatever the configuration: standard streams, the listening socket,
+    /// libmicrohttpd's own, SQLite's files, the configured files read at start, certificates.
+    static let baseReserve = 64
+    /// Descriptors kept per delivery worker: a connection per APNs host, and one going away.
+    static let perWorker = 4
+    /// The fewest HTTP connections the gateway starts with.
+    static let minimumConnections = 16
+
+    /// Raises the process's soft limit on open files to its hard limit; the limit in force.
+    static func raiseLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
+    }
+
+    /// The HTTP connections the server may hold: the configured number, or fewer when the
+    /// process's `descriptors` less the reserve for `workers` and `databaseConnections` allow
+    /// fewer.
+    /// - Throws: ``GatewayError`` when fewer than ``minimumConnections`` would be left.
+    static func connections(
+        configured: Int, descriptors: Int, workers: Int, databaseConnections: Int
+    ) throws(GatewayError) -> Int {
+        let reserve = baseReserve + workers * perWorker + databaseConnections
+        let available = descriptors - reserve
+        guard available >= minimumConnections else {
+            throw GatewayError(
+                "the process may open \(descriptors) files, and the gateway keeps \(reserve) for its workers and "
+                    + "database: raise the limit (ulimit -n) to at least \(reserve + minimumConnections)")
+        }
+        return min(configured, available)
+    }
+}
