@@ -53,7 +53,8 @@ public final class Gateway: Sendable {
             }
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
-            workers: configuration.workers, databaseConnections: databaseConnections)
+            open: DescriptorBudget.openNow(), workers: configuration.workers,
+            databaseConnections: databaseConnections)
         do {
             server = try HTTPServer(
                 host: configuration.listenHost, port: configuration.listenPort, limits: configuration.http,

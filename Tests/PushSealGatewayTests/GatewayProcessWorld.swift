@@ -71,18 +71,22 @@ final class GatewayProcessWorld {
     }
 
     /// Starts the gateway and waits until it answers `/healthz`.
-    /// - Parameter blocked: signals blocked in the child from the start, as a careless parent
-    ///   (a supervisor, a test runner) may leave them.
-    func start(blocking blocked: [Int32] = [], instance: Int = 0) throws {
+    /// - Parameters:
+    ///   - blocked: signals blocked in the child from the start, as a careless parent (a
+    ///     supervisor, a test runner) may leave them.
+    ///   - openFiles: the gateway's limit on open files (`prlimit --nofile`), when not the tests'.
+    func start(blocking blocked: [Int32] = [], instance: Int = 0, openFiles: Int? = nil) throws {
+        let limit = openFiles.map { ["/usr/bin/prlimit", "--nofile=\($0):\($0)", "--"] } ?? []
         let child = try ChildProcess.start(
-            [Self.executable.path, "serve", "--config", directory.file(Self.configuration(instance))],
-            blocking: blocked)
+            limit + [Self.executable.path, "serve", "--config", directory.file(Self.configuration(instance))],
+            errors: directory.file("gateway-\(instance).log"), blocking: blocked)
         pids[instance] = child
         for _ in 0..<200 {
             if try send("GET", "/healthz", instance: instance) == 200 { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw GatewayError("the gateway did not start")
+        let log = (try? String(contentsOfFile: directory.file("gateway-\(instance).log"), encoding: .utf8)) ?? ""
+        throw GatewayError("the gateway did not start: \(log.suffix(500))")
     }
 
     /// Sends `signal` to the gateway `instance`, if it runs.

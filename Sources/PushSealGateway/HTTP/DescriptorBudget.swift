@@ -27,19 +27,32 @@ enum DescriptorBudget {
         return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
     }
 
+    /// The descriptors open now (those a parent left open count too), from `/proc/self/fd`; 0
+    /// where it cannot be read.
+    static func openNow() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+        }
+        return max(0, count - 1)  // the directory's own descriptor
+    }
+
     /// The HTTP connections the server may hold: the configured number, or fewer when the
-    /// process's `descriptors` less the reserve for `workers` and `databaseConnections` allow
-    /// fewer.
+    /// process's `descriptors`, less those `open` already and the reserve for `workers` and
+    /// `databaseConnections`, allow fewer.
     /// - Throws: ``GatewayError`` when fewer than ``minimumConnections`` would be left.
     static func connections(
-        configured: Int, descriptors: Int, workers: Int, databaseConnections: Int
+        configured: Int, descriptors: Int, open: Int, workers: Int, databaseConnections: Int
     ) throws(GatewayError) -> Int {
-        let reserve = baseReserve + workers * perWorker + databaseConnections
+        let reserve = baseReserve + workers * perWorker + databaseConnections + open
         let available = descriptors - reserve
         guard available >= minimumConnections else {
             throw GatewayError(
-                "the process may open \(descriptors) files, and the gateway keeps \(reserve) for its workers and "
-                    + "database: raise the limit (ulimit -n) to at least \(reserve + minimumConnections)")
+                "the process may open \(descriptors) files, \(open) are open, and the gateway keeps \(reserve - open) "
+                    + "for its workers and database: raise the limit (ulimit -n) to at least "
+                    + "\(reserve + minimumConnections)")
         }
         return min(configured, available)
     }

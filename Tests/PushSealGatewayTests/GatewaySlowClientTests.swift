@@ -1,0 +1,77 @@
+import Foundation
+import PushSealTestSupport
+import Testing
+
+/// Slow and greedy clients against `pushseal-gateway` as a process (issue 38, item 2; gateway-v1.md,
+/// "Slow and greedy clients"): a legitimate request is answered within a second while they hold
+/// on, and the gateway's own connections keep working when its descriptors run short.
+@Suite("pushseal-gateway under slow clients", .serialized)
+struct GatewaySlowClientTests {
+    /// curl's status and time for `GET /healthz`, from `source`, on a connection of its own.
+    static func health(_ port: UInt16, from source: String) throws -> (status: Int, seconds: Double) {
+        let result = try CLIRunner.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--max-time", "5", "--interface", source,
+                "http://127.0.0.1:\(port)/healthz",
+            ], input: Data(), in: nil)
+        let parts = result.output.split(separator: " ")
+        return (Int(parts.first ?? "") ?? 0, Double(parts.last ?? "") ?? 99)
+    }
+
+    @Test("1,100 trickling connections from one address: the rest of the world is answered within a second")
+    func oneAddress() throws {
+        let world = try GatewayProcessWorld(extra: #", "http": {"head_seconds": 4}"#)
+        try world.start()
+        let attack = SlowClients(count: 1_100, to: world.port, from: ["127.0.0.1"])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(attack.openCount <= 256, "at most connections_per_address from one address: \(attack.openCount)")
+        for _ in 0..<3 {
+            let answer = try Self.health(world.port, from: "127.0.0.2")
+            #expect(answer.status == 200 && answer.seconds < 1, "\(answer)")
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        // The head's total time, not an idle timeout: a byte every 2 s does not keep it open.
+        Thread.sleep(forTimeInterval: 4.5)
+        #expect(attack.openCount == 0, "every trickling connection closed after head_seconds: \(attack.openCount)")
+    }
+
+    @Test("1,100 trickling connections from 20 addresses fill the server: it sheds them and answers within a second")
+    func manyAddresses() throws {
+        let world = try GatewayProcessWorld()
+        try world.start()
+        let sources = (10..<30).map { "127.0.0.\($0)" }
+        let attack = SlowClients(count: 1_100, to: world.port, from: sources)
+        Thread.sleep(forTimeInterval: 1.5)
+        for _ in 0..<3 {
+            let answer = try Self.health(world.port, from: "127.0.0.2")
+            #expect(answer.status == 200 && answer.seconds < 1, "\(answer)")
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        #expect(attack.openCount < 1_024 * 9 / 10, "a crowded server sheds heads older than a second")
+        let metrics = try CLIRunner.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "--interface", "127.0.0.2", "http://127.0.0.1:\(world.port)/metrics"], input: Data(), in: nil)
+        #expect(
+            metrics.output.contains(#"pushseal_gateway_http_connections_closed_total{cause="crowded"} "#)
+                && !metrics.output.contains(#"{cause="crowded"} 0"#), "\(metrics.output.suffix(400))")
+    }
+
+    @Test("with 300 descriptors and 400 connections held, the workers still reach APNs and the database")
+    func descriptorLimit() throws {
+        let world = try GatewayProcessWorld()
+        try world.start(openFiles: 300)
+        let sources = (10..<18).map { "127.0.0.\($0)" }
+        let attack = SlowClients(count: 400, to: world.port, from: sources)
+        defer { withExtendedLifetime(attack) {} }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try world.registerDevice() == 201)
+        #expect(try world.send("POST", "/v1/pushes", #"{"to":{"user":"u"},"payload":{"aps":{"alert":"hi"}}}"#) == 202)
+        let deadline = Date().addingTimeInterval(15)
+        while world.apns.requests().isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(world.apns.requests().count == 1, "delivered while the connections are held")
+        let log = (try? String(contentsOfFile: world.directory.file("gateway-0.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains(#""http_connections":"#), "the limit in force is logged")
+        #expect(!log.contains("store-error") && !log.contains("apns-error"), "\(log.suffix(600))")
+    }
+}
