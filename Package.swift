@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "PushSealDecryptor",
             dependencies: [
-                "PushSealCore", "PushSealPOSIX", .target(name: "CSQLite", condition: .linuxOnly),
+                "PushSealCore", "PushSealPOSIX", "PushSealURL", .target(name: "CSQLite", condition: .linuxOnly),
                 .target(name: "PushSealHTTPS", condition: .linuxOnly),
             ]),
         .target(

@@ -1,13 +1,15 @@
 #if canImport(Darwin) || PUSHSEAL_TYPECHECK_URLSESSION
     import Foundation
     import PushSealCore
+    import PushSealURL
     #if canImport(FoundationNetworking)
         import FoundationNetworking
     #endif
 
     /// `MediaFetcher`'s transport on Apple platforms: a `URLSession` data task whose delegate feeds
     /// each received block to the same checks as the Linux transport (`Download`), refuses a
-    /// redirect that is not HTTPS or past the third, and asks for the bytes as they are
+    /// redirect that is not HTTPS, breaks the media URL rule (`HTTPSURL`, as the Linux transport
+    /// parses every redirect) or comes past the third, and asks for the bytes as they are
     /// (`Accept-Encoding: identity`), so that `Content-Length` is the object's size.
     ///
     /// Built on Apple platforms only. The Linux CI type-checks it against corelibs Foundation
@@ -57,13 +59,24 @@
             condition.unlock()
         }
 
+        /// What is wrong with a redirect's target under the media URL rule, if anything.
+        private static func ruleBroken(by url: URL?) -> String? {
+            guard let url else { return "the redirect has no URL" }
+            do {
+                _ = try HTTPSURL(url.absoluteString)
+                return nil
+            } catch {
+                return error.detail
+            }
+        }
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
         ) {
             redirects += 1
-            if request.url?.scheme?.lowercased() != "https" {
-                fail(MediaFailure(.insecureURL, "a redirect to a URL that is not https"))
+            if let refusal = Self.ruleBroken(by: request.url) {
+                fail(MediaFailure(.insecureURL, "a redirect breaks the media URL rule: \(refusal)"))
                 completionHandler(nil)
                 task.cancel()
             } else if redirects > 3 {

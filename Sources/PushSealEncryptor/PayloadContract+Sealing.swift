@@ -32,17 +32,8 @@ extension PayloadContract {
         if let violation = linkViolation(in: payload, route: route) {
             throw PushSealError(.invalidPayload, "\(violation)")
         }
-        if let media = payload["media"] {
-            // Typed, not searched for links: it must be a media-v1 descriptor, URL rule included.
-            guard let object = media.objectValue else {
-                throw PushSealError(.invalidPayload, "$.media must be a media descriptor object")
-            }
-            do {
-                _ = try MediaDescriptor(json: object)
-            } catch {
-                throw PushSealError(.invalidPayload, "$.media is not a media descriptor: \(error)")
-            }
-        }
+        // Typed, not searched for links: it must be a media-v1 descriptor, URL rule included.
+        if let media = payload["media"] { _ = try MediaDescriptor.inPayload(media) }
         let definition = routes[ExactText(route.type)]
         if let template = definition?.threadIDTemplate, var aps = payload["aps"]?.objectValue, aps["thread-id"] == nil {
             aps["thread-id"] = .string(definition?.fill(template, for: route) ?? template)

@@ -19,6 +19,8 @@ enum PayloadValidator {
         if payload["enc"] != nil {
             throw invalid(JSONPath.root.member("enc"), "is reserved for the envelope and must not be in the payload")
         }
+        // `media` is reserved for a media-v1 descriptor, with or without a contract.
+        if let media = payload["media"] { _ = try MediaDescriptor.inPayload(media) }
         guard let apsValue = payload["aps"] else {
             if pushType == .voip { return }
             throw invalid(apsPath, "is missing: an \(pushType) push needs an aps object")

@@ -66,7 +66,8 @@
                     do {
                         location = try location.resolving(target)
                     } catch {
-                        throw HTTPSFailure(error)
+                        // media-v1: a redirect that leaves https or breaks the URL rule is insecure.
+                        throw HTTPSFailure(.insecure, "a redirect breaks the media URL rule: \(error.detail)")
                     }
                     continue
                 }

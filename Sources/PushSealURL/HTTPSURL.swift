@@ -89,6 +89,13 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
     /// The URL a `Location` header points to, resolved against this one (RFC 3986, section 5.2).
     /// - Throws: `insecure` if it leaves https, `malformed` if it does not parse.
     package func resolving(_ location: String) throws(Refusal) -> HTTPSURL {
+        // The result is checked whole against the rule, as a URL of its own: a relative target
+        // can make a URL that breaks it (over 4096 characters).
+        let resolved = try resolvingReference(location)
+        return resolved == self ? self : try HTTPSURL(resolved.description)
+    }
+
+    private func resolvingReference(_ location: String) throws(Refusal) -> HTTPSURL {
         if location.isEmpty { return self }
         let bytes = Array(location.utf8)
         try Self.checkCharacters(bytes, in: location)

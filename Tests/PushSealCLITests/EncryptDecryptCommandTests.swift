@@ -308,6 +308,30 @@ struct ContractCommandTests {
         #expect(batch.lines.count == 1 && batch.lines[0].contains("\"enc\""), "\(batch.output)")
     }
 
+    @Test(
+        "a payload's media that is not a media-v1 descriptor is refused at $.media with invalid-payload, with or without a contract, in a payload or a job line",
+        arguments: [[], ["--contract", "contract.json"]])
+    func mediaIsADescriptor(_ contract: [String]) throws {
+        let world = try CLIWorld()
+        try world.directory.write("contract.json", Self.contract)
+        let routed = #""type":"inbox","event_id":"e","schema_version":1"#
+        let cases: [(media: String, message: String)] = [
+            ("5", "$.media must be a media-v1 descriptor object, not a number (invalid-payload)"),
+            (#"{"url":"http://x/y"}"#, "$.media is not a media-v1 descriptor: "),
+        ]
+        for (media, message) in cases {
+            let single = try world.encrypt(#"{"aps":{"alert":"hi"},\#(routed),"media":\#(media)}"#, contract)
+            #expect(single.status == 1 && single.errors.contains(message), "\(media): \(single.errors)")
+            #expect(single.errors.contains("(invalid-payload)"), "\(single.errors)")
+            let to = try world.devicePublicJWK()
+            let job = #"{"to":\#(to),"media":\#(media),"payload":{"aps":{"alert":"hi"},\#(routed)}}"#
+            let batch = try world.run(["encrypt", "--json-lines"] + contract, input: job + "\n")
+            #expect(
+                batch.lines.count == 1 && batch.lines[0].contains(message) && batch.lines[0].contains("(invalid-payload)"),
+                "\(media): \(batch.output)")
+        }
+    }
+
     @Test("--json-lines applies the contract to every line, one result per line")
     func batch() throws {
         let world = try CLIWorld()

@@ -127,6 +127,11 @@ struct MediaFetcherTests {
             ("lying-length", "a.psm", .tooLarge), ("short-length", "a.psm", .integrity),
             ("files", "png-as-jpeg.psm", .typeMismatch), ("smuggle", "a.psm", .unreachable),
             ("cut", "a.psm", .unreachable),
+            // media-v1: a redirect that breaks the URL rule is media-insecure-url, whatever breaks it.
+            ("redirect-bad/userinfo", "a.psm", .insecureURL), ("redirect-bad/short-address", "a.psm", .insecureURL),
+            ("redirect-bad/port-zero", "a.psm", .insecureURL),
+            ("redirect-bad/underscore-host", "a.psm", .insecureURL),
+            ("redirect-bad/long-target", "a.psm", .insecureURL),
         ]
         for item in cases {
             let result = try shelf.fetch(item.path, item.name)

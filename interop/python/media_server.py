@@ -17,6 +17,8 @@ APNs). Paths, where NAME is a file in --root:
     /interim/NAME         an interim 100 Continue, then the file
     /smuggle/NAME         both Content-Length and Transfer-Encoding: chunked (must be refused)
     /cut/NAME             the file's Content-Length, half the file, then the connection closes
+    /redirect-bad/CASE/NAME  302 to a target that breaks the media URL rule (CASE: userinfo,
+                          short-address, port-zero, underscore-host, long-target)
 
 A second listener, on `wrong_name_port` in the ready file, serves the same paths with a
 certificate for wrong-name.invalid only; `both_certificates` names a file trusting both.
@@ -87,6 +89,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(302, b"", 0, {"Location": f"/files/{name}"})
         if kind == "redirect-http":
             return self.send(302, b"", 0, {"Location": f"http://127.0.0.1:{port}/files/{name}"})
+        if kind == "redirect-bad":
+            case, _, name = name.partition("/")
+            targets = {
+                "userinfo": f"https://user:pass@127.0.0.1:{port}/files/{name}",
+                "short-address": f"https://127.1:{port}/files/{name}",
+                "port-zero": f"https://127.0.0.1:0/files/{name}",
+                "underscore-host": f"https://media_cdn.example:{port}/files/{name}",
+                # Relative, so that only the resolved URL is over 4096 characters.
+                "long-target": f"/files/{name}?" + "q" * 4097,
+            }
+            return self.send(302, b"", 0, {"Location": targets[case]})
         body = self.file(name) if name else None
         if body is None:
             return self.send(404, b"not found", 9)

@@ -42,20 +42,14 @@ struct PayloadPreparation: Sendable {
     /// The payload to seal, and the collapse id the contract's route gives it (if any).
     /// - Parameter media: a job's own `"media"` descriptor, which wins over `--media`.
     /// - Throws: `PushSealError.Code.invalidPayload` naming the JSON path and the contract's code,
-    ///   or a descriptor that is not one.
+    ///   a descriptor that is not one included (at `$.media`).
     func prepare(_ payload: JSONObject, media jobMedia: JSONValue? = nil) throws -> (
         payload: JSONObject, collapseID: String?
     ) {
         var payload = payload
         if let jobMedia {
-            guard let object = jobMedia.objectValue else {
-                throw ItemFailure(message: "\"media\" must be a descriptor object")
-            }
-            do {
-                payload["media"] = .object(try MediaDescriptor(json: object).json)
-            } catch {
-                throw ItemFailure(message: "\"media\" is not a media descriptor: \(error)")
-            }
+            // Checked as the payload's `media`, which it becomes.
+            payload["media"] = .object(try MediaDescriptor.inPayload(jobMedia).json)
         } else if let media, payload["media"] == nil {
             payload["media"] = .object(media.json)
         }
