@@ -11,7 +11,8 @@ extension MediaDescriptor {
         let path = JSONPath.root.member("media")
         guard let object = value.objectValue else {
             throw PushSealError(
-                .invalidPayload, "\(path) must be a media-v1 descriptor object, not \(value.typeName) (invalid-payload)")
+                .invalidPayload, "\(path) must be a media-v1 descriptor object, not \(value.typeName) (invalid-payload)"
+            )
         }
         do {
             return try MediaDescriptor(json: object)

@@ -27,7 +27,9 @@ final class Metrics: Sendable {
     }
 
     /// Counts a connection closed for its slowness, or to make room.
-    func connectionClosedEarly(_ cause: ConnectionGuard.Cause) { state.withLock { $0.earlyCloses[cause, default: 0] += 1 } }
+    func connectionClosedEarly(_ cause: ConnectionGuard.Cause) {
+        state.withLock { $0.earlyCloses[cause, default: 0] += 1 }
+    }
 
     /// Records the time from acceptance to APNs' answer for a sent delivery.
     func latency(seconds: Double) {

@@ -327,7 +327,8 @@ struct ContractCommandTests {
             let job = #"{"to":\#(to),"media":\#(media),"payload":{"aps":{"alert":"hi"},\#(routed)}}"#
             let batch = try world.run(["encrypt", "--json-lines"] + contract, input: job + "\n")
             #expect(
-                batch.lines.count == 1 && batch.lines[0].contains(message) && batch.lines[0].contains("(invalid-payload)"),
+                batch.lines.count == 1 && batch.lines[0].contains(message)
+                    && batch.lines[0].contains("(invalid-payload)"),
                 "\(media): \(batch.output)")
         }
     }

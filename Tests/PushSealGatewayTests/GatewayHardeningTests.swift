@@ -109,7 +109,8 @@ struct GatewayHardeningTests {
     @Test("a device key is stored as its canonical members; any other member is refused where it stands")
     func canonicalKey() throws {
         let world = try GatewayWorld()
-        let made = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "d.jwk"], in: world.directory.path)
+        let made = try CLIRunner.run(
+            ["keys", "generate", "--suite", "x25519", "--out", "d.jwk"], in: world.directory.path)
         #expect(made.status == 0)
         let publicKey = try CLIRunner.run(["keys", "public", "d.jwk"], in: world.directory.path).output
         var key = try #require(try JSONParser.parse(Array(publicKey.utf8)).objectValue)
