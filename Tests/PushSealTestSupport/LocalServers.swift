@@ -88,12 +88,8 @@ package final class MockAPNs: @unchecked Sendable {
         if let goAwayAfter { options += ["--goaway-after", "\(goAwayAfter)"] }
         if lateWindowCredit { options += ["--late-window-credit"] }
         if let silentAfter { options += ["--silent-after", "\(silentAfter)"] }
-        authKey = directory.file("AuthKey_\(Self.keyID).p8")
+        authKey = try Self.makeAuthKey(directory.file("AuthKey_\(Self.keyID).p8"))
         log = directory.file("mock-requests.jsonl")
-        let python = try PythonPeer.interpreter.get()
-        let script = PythonPeer.directory.appendingPathComponent("mock_apns.py").path
-        let made = try PythonPeer.run(python.path, [script, "make-key", "--out", authKey])
-        guard made.status == 0 else { throw PythonPeer.PeerUnavailable(reason: "make-key: \(made.errors)") }
         server = try LocalServer(
             script: "mock_apns.py",
             [
@@ -104,6 +100,15 @@ package final class MockAPNs: @unchecked Sendable {
 
     /// Stops the mock.
     package func stop() { server.stop() }
+
+    /// Writes a fresh `.p8` auth key (a P-256 key) at `path`; the path.
+    static func makeAuthKey(_ path: String) throws -> String {
+        let python = try PythonPeer.interpreter.get()
+        let script = PythonPeer.directory.appendingPathComponent("mock_apns.py").path
+        let made = try PythonPeer.run(python.path, [script, "make-key", "--out", path])
+        guard made.status == 0 else { throw PythonPeer.PeerUnavailable(reason: "make-key: \(made.errors)") }
+        return path
+    }
 
     /// The requests the mock answered, in arrival order: token, status, reason, jwt (a digest),
     /// streams_open, connection.
@@ -150,11 +155,7 @@ package final class HostileHTTP2Server: @unchecked Sendable {
     /// Starts the server in `mode`; returns once it listens.
     package init(mode: String, in directory: TemporaryDirectory) throws {
         log = directory.file("hostile-\(mode).jsonl")
-        authKey = directory.file("AuthKey_hostile.p8")
-        let python = try PythonPeer.interpreter.get()
-        let script = PythonPeer.directory.appendingPathComponent("mock_apns.py").path
-        let made = try PythonPeer.run(python.path, [script, "make-key", "--out", authKey])
-        guard made.status == 0 else { throw PythonPeer.PeerUnavailable(reason: "make-key: \(made.errors)") }
+        authKey = try MockAPNs.makeAuthKey(directory.file("AuthKey_hostile.p8"))
         server = try LocalServer(script: "hostile_h2.py", ["--mode", mode, "--log", log], in: directory)
     }
 

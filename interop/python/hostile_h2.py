@@ -24,7 +24,6 @@ import os
 import socket
 import ssl
 import sys
-import threading
 
 import hpack
 from hyperframe.frame import (
@@ -39,7 +38,7 @@ from hyperframe.frame import (
 )
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mock_apns import self_signed_certificate  # noqa: E402
+from mock_apns import self_signed_certificate, serve_until_done  # noqa: E402
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 # The most header bytes sent on one stream before giving up on a client that never resets it.
@@ -190,24 +189,7 @@ async def serve(arguments) -> None:
 
     # A StreamReader limit of 16 KiB: asyncio stops reading the socket once that much is buffered.
     server = await asyncio.start_server(handle, sock=listener, ssl=context, limit=16 * 1024)
-    port = listener.getsockname()[1]
-    with open(arguments.ready + ".tmp", "w") as handle_file:
-        json.dump({"port": port, "certificate": certificate}, handle_file)
-    os.replace(arguments.ready + ".tmp", arguments.ready)
-    loop = asyncio.get_running_loop()
-    stdin_closed = asyncio.Event()
-
-    def watch_stdin() -> None:
-        while os.read(0, 65536):
-            pass
-        loop.call_soon_threadsafe(stdin_closed.set)
-
-    threading.Thread(target=watch_stdin, daemon=True).start()
-    async with server:
-        try:
-            await asyncio.wait_for(stdin_closed.wait(), timeout=arguments.lifetime)
-        except asyncio.TimeoutError:
-            pass
+    await serve_until_done(server, listener.getsockname()[1], certificate, arguments.ready, arguments.lifetime)
 
 
 def main() -> None:

@@ -426,11 +426,15 @@ async def serve(arguments) -> None:
         lambda reader, writer: handler(behaviour, reader, writer), "127.0.0.1", arguments.port, ssl=context
     )
     port = server.sockets[0].getsockname()[1]
-    with open(arguments.ready + ".tmp", "w") as handle:
+    await serve_until_done(server, port, certificate, arguments.ready, arguments.lifetime)
+
+
+async def serve_until_done(server, port: int, certificate: str, ready: str, lifetime: float) -> None:
+    """Writes the ready file (port, certificate), then serves until `lifetime` seconds pass or
+    standard input closes (the test that started the server has gone), whichever comes first."""
+    with open(ready + ".tmp", "w") as handle:
         json.dump({"port": port, "certificate": certificate}, handle)
-    os.replace(arguments.ready + ".tmp", arguments.ready)
-    # Stop at the end of the lifetime, or as soon as standard input closes (the test that started
-    # the mock has gone), whichever comes first.
+    os.replace(ready + ".tmp", ready)
     loop = asyncio.get_running_loop()
     stdin_closed = asyncio.Event()
 
@@ -442,7 +446,7 @@ async def serve(arguments) -> None:
     threading.Thread(target=watch_stdin, daemon=True).start()
     async with server:
         try:
-            await asyncio.wait_for(stdin_closed.wait(), timeout=arguments.lifetime)
+            await asyncio.wait_for(stdin_closed.wait(), timeout=lifetime)
         except asyncio.TimeoutError:
             pass
 
