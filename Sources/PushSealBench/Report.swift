@@ -48,6 +48,21 @@ struct Report {
     static let aioapnsTarget = 1.5
 
     /// The delivery rows: at once, then at a realistic round trip beside its limit and aioapns.
+    /// One line per gateway setup measured.
+    var gatewayLines: [String] {
+        gateway.map { gateway in
+            // Beside send's figure when this run measured send.
+            let ratio = send.map {
+                " (×\(format(gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1), 2)) of send with 32 streams)"
+            }
+            return "gateway (\(gateway.setup)): accepts \(format(gateway.acceptOneDevice)) pushes/s (one device each; "
+                + "p99 answer \(format(gateway.acceptP99 * 1000, 1)) ms), \(format(gateway.acceptTenDevices)) "
+                + "(a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s to the mock"
+                + "\(ratio ?? ""); accept to APNs p50 ≤ \(format(gateway.latencyP50, 2)) s, "
+                + "p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS \(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB"
+        }
+    }
+
     func sendLines(_ send: SendBench.Result) -> [String] {
         var lines = [
             "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
@@ -121,16 +136,7 @@ struct Report {
                     + "wall \(format(decrypt.seconds * 1000, 1)) ms")
         }
         if let send { lines += sendLines(send) }
-        for gateway in self.gateway {
-            let ratio = send.map { gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1) }
-            lines.append(
-                "gateway (\(gateway.setup)): accepts \(format(gateway.acceptOneDevice)) pushes/s (one device each; "
-                    + "p99 answer \(format(gateway.acceptP99 * 1000, 1)) ms), \(format(gateway.acceptTenDevices)) "
-                    + "(a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s to the mock (×"
-                    + "\(format(ratio ?? 0, 2)) of send with 32 streams); accept to APNs p50 ≤ \(format(gateway.latencyP50, 2)) s, "
-                    + "p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS \(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB"
-            )
-        }
+        lines += gatewayLines
         if let media {
             let megabytes = Double(MediaBench.sampleLength) / 1_000_000
             lines.append(

@@ -66,6 +66,26 @@ if options.sendOnly {
     exit(0)
 }
 
+if options.gatewayOnly {
+    var gateway: [GatewayBench.Result] = []
+    let server = try? PostgresTestServer()
+    for database in [nil, try server?.createDatabase()] {
+        if let result = GatewayBench.run(
+            cli: options.cli, gateway: options.gateway, python: options.python, payload: payload, database: database,
+            instances: 1, apnsDelayMilliseconds: 0)
+        {
+            gateway.append(result)
+        }
+    }
+    let report = Report(
+        payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: [], python: [:], batch: nil, decrypt: nil,
+        send: nil, gateway: gateway, media: nil, pinnedCore: false)
+    print(report.gatewayLines.joined(separator: "\n"))
+    report.write(to: options.output)
+    print("results written to \(options.output)")
+    exit(gateway.count == 2 ? 0 : 1)
+}
+
 // The in-process measurements run pinned to one core; the processes started later are not.
 let (pinnedCore, suiteResults) = CorePinning.onOneCore { pinned in
     print("primitive costs here (median):")
