@@ -185,7 +185,9 @@ struct GatewayHardeningTests {
         writes.wait()
         for answer in answers.withLock({ $0 }) {
             #expect(answer.status == 503 && answer.retryAfter == "1", "\(answer)")
-            #expect(answer.seconds < 3, "503 within about 2 s: \(answer.seconds) s")
+            // The store gives up after 2 s; the margin is for a machine busy with other tests (3.7 s
+            // was seen in a full parallel run). Before the fix these waited 25 s.
+            #expect(answer.seconds < 5, "503 within about 2 s: \(answer.seconds) s")
         }
         locker.terminate()
         locker.waitUntilExit()

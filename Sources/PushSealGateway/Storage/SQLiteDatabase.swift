@@ -10,17 +10,18 @@ internal import Synchronization
 /// same mode), in WAL mode. Writes go through one connection, one caller at a time; reads go
 /// through connections of their own, which in WAL mode never wait for a writer, so a write lock
 /// held elsewhere (another process, a long transaction) stalls no read. No call waits longer than
-/// about 2 s in all: ``lockWait`` for its connection, then ``busyWait`` for SQLite's lock; past
-/// that it fails, and the API answers 503. Statements always bind their parameters; no value is
+/// ``callWait`` in all, for its connection and then for SQLite's lock (the busy timeout is what
+/// is left of it); past that it fails, and the API answers 503. Statements always bind their parameters; no value is
 /// ever spliced into SQL.
 final class SQLiteDatabase: Sendable {
     /// A column or parameter value.
     typealias Value = DatabaseValue
 
-    /// How long a call waits for its connection, held by another call of this process.
-    static let lockWait = 1.0
-    /// How long SQLite waits for a lock held by another connection before it reports busy.
-    static let busyWait: Int32 = 1_000
+    /// How long one call may wait in all: for its connection, held by another call of this
+    /// process, and then for SQLite's lock, held by another connection.
+    static let callWait = Duration.seconds(2)
+    /// The least busy timeout a call gets, however long it waited for its connection.
+    static let minimumBusyWait = Duration.milliseconds(100)
     /// Connections for reads: as many as may read at once.
     static let readers = 4
 
@@ -169,7 +170,7 @@ final class SQLiteDatabase: Sendable {
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One connection to the database, used by one caller at a time, waited for at most
-/// ``SQLiteDatabase/lockWait``.
+/// ``SQLiteDatabase/callWait``, lock and busy timeout together.
 private final class SQLiteHandle: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = NSLock()
@@ -182,7 +183,6 @@ private final class SQLiteHandle: @unchecked Sendable {
             sqlite3_close(handle)
             throw SQLiteDatabase.Failure(description: "\(path) cannot be opened: \(message)")
         }
-        sqlite3_busy_timeout(handle, SQLiteDatabase.busyWait)
         guard sqlite3_exec(handle, "PRAGMA foreign_keys = ON", nil, nil, nil) == SQLITE_OK else {
             sqlite3_close(handle)
             throw SQLiteDatabase.Failure(description: "\(path): foreign keys cannot be enforced")
@@ -193,13 +193,17 @@ private final class SQLiteHandle: @unchecked Sendable {
     deinit { sqlite3_close(handle) }
 
     /// Runs `body` with the connection once no other caller holds it.
-    /// - Throws: ``SQLiteDatabase/Failure`` when it stayed held for ``SQLiteDatabase/lockWait``.
+    /// SQLite's busy timeout is then what is left of ``SQLiteDatabase/callWait``.
+    /// - Throws: ``SQLiteDatabase/Failure`` when the connection stayed held all that time.
     func use<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
-        guard lock.lock(before: Date(timeIntervalSinceNow: SQLiteDatabase.lockWait)) else {
+        let deadline = ContinuousClock.now + SQLiteDatabase.callWait
+        guard lock.lock(before: Date(timeIntervalSinceNow: Self.seconds(SQLiteDatabase.callWait))) else {
             throw SQLiteDatabase.Failure(
-                description: "the database connection stayed busy for \(SQLiteDatabase.lockWait) s")
+                description: "the database connection stayed busy for \(SQLiteDatabase.callWait)")
         }
         defer { lock.unlock() }
+        let left = max(SQLiteDatabase.minimumBusyWait, deadline - ContinuousClock.now)
+        sqlite3_busy_timeout(handle, Int32(Self.seconds(left) * 1_000))
         return try body(handle)
     }
 
@@ -207,6 +211,12 @@ private final class SQLiteHandle: @unchecked Sendable {
     func useIfFree<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result? {
         guard lock.try() else { return nil }
         defer { lock.unlock() }
+        sqlite3_busy_timeout(handle, Int32(Self.seconds(SQLiteDatabase.callWait) * 1_000))
         return try body(handle)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
