@@ -43,7 +43,7 @@ test: test-default test-cryptokit
 ## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL
 test-default: deps python-peer schemathesis vectors
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	./scripts/typecheck-urlsession.sh
+	./scripts/typecheck-apple.sh
 	$(SWIFT) test --skip-build
 
 ## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's

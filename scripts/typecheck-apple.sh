@@ -1,20 +1,39 @@
 #!/usr/bin/env bash
-# Type-checks the Apple-only media transport, Sources/PushSealDecryptor/URLSessionTransfer.swift,
-# on Linux: with the Decryptor module's real sources, in Swift 6 mode, against this toolchain's
-# corelibs Foundation (whose URLSession API is Apple's). It cannot run here (corelibs' URLSession
-# cannot trust a test server's certificate), but a type check keeps it from rotting unseen.
-# Needs the debug build (`swift build`), whose module files it reads.
+# Type-checks every Apple-only line on Linux, where none of it can run:
+#   - Sources/PushSealDecryptor: the URLSession media transport, the adapter to
+#     UNMutableNotificationContent and PushSealNotificationService, with the module's real
+#     sources, in Swift 6 mode, against this toolchain's corelibs Foundation (whose URLSession API
+#     is Apple's) and a stand-in of UserNotifications (Tests/AppleStandIns: Apple's names and
+#     signatures, each naming its documentation symbol);
+#   - the example extension, examples/ios/NotificationService.swift, against that module.
+# A type check keeps this code from rotting unseen; what it cannot prove (that Apple's SDK
+# declares the same signatures at the deployment target, and how the code behaves on a phone) the
+# README says. Needs the debug build (`swift build`), whose module files it reads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 description=.build/debug/description.json
-[[ -f $description ]] || { echo "typecheck-urlsession: run swift build first"; exit 1; }
+[[ -f $description ]] || { echo "typecheck-apple: run swift build first"; exit 1; }
 package=$(tr -d "\n" <"$description" | grep -o '"-package-name",[[:space:]]*"[^"]*"' | head -n 1 | sed 's/.*"\([^"]*\)"$/\1/')
+out=.build/apple-typecheck
+rm -rf "$out"
+mkdir -p "$out"
 maps=()
 for module in CSQLite CLibSSL COpenSSL CSodium; do
     maps+=(-Xcc "-fmodule-map-file=Sources/$module/module.modulemap")
 done
-swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name PushSealDecryptor -package-name "$package" \
-    -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny \
-    -enable-upcoming-feature InternalImportsByDefault -D PUSHSEAL_TYPECHECK_URLSESSION \
-    -I .build/debug/Modules "${maps[@]}" Sources/PushSealDecryptor/*.swift
-echo "typecheck-urlsession: URLSessionTransfer type-checks against corelibs Foundation"
+features=(-enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny
+    -enable-upcoming-feature InternalImportsByDefault)
+
+# Apple's API, as the stand-in declares it (Swift 5 mode: Objective-C APIs are imported so).
+swiftc -emit-module -swift-version 5 -module-name UserNotifications -emit-module-path "$out/UserNotifications.swiftmodule" \
+    Tests/AppleStandIns/UserNotifications.swift
+
+# The decryptor with its Apple-only files, as an iOS build compiles it.
+swiftc -emit-module -swift-version 6 -warnings-as-errors -module-name PushSealDecryptor -package-name "$package" \
+    "${features[@]}" -D PUSHSEAL_TYPECHECK_APPLE -I "$out" -I .build/debug/Modules "${maps[@]}" \
+    -emit-module-path "$out/PushSealDecryptor.swiftmodule" Sources/PushSealDecryptor/*.swift
+
+# The example extension, as an app's target compiles it.
+swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name NotificationServiceExtension \
+    -I "$out" -I .build/debug/Modules "${maps[@]}" examples/ios/NotificationService.swift
+echo "typecheck-apple: the Apple-only sources and examples/ios type-check (corelibs Foundation, UserNotifications stand-in)"

@@ -51,6 +51,10 @@ public struct PushSealError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let malformedContent = Code("malformed-content")
         /// The key store is missing, unreadable or has unsafe permissions.
         public static let keyStoreUnavailable = Code("key-store-unavailable")
+        /// The key store's files are protected until the device's first unlock after a restart
+        /// (iOS data protection refused the read with `EPERM`): the store is intact, and opens
+        /// once the phone has been unlocked.
+        public static let keyStoreLocked = Code("key-store-locked")
         /// The payload has no envelope, and the store requires sealed payloads: the neutral text
         /// of the store's policy is shown instead, with none of the payload's members.
         public static let notSealed = Code("not-sealed")

@@ -14,6 +14,9 @@ struct ContainerFailure: Error, CustomStringConvertible {
     let problem: String
     /// True when the file does not exist (`ENOENT`).
     let isMissing: Bool
+    /// True when the system refused the file itself (`EPERM`): on iOS, data protection before the
+    /// device's first unlock after a restart.
+    var isLocked = false
 
     var description: String { "\(path) \(problem)" }
 
@@ -23,7 +26,7 @@ struct ContainerFailure: Error, CustomStringConvertible {
             code == ELOOP
             ? "is a symbolic link, which the store never follows"
             : "could not be opened (\(operation): \(String(cString: strerror(code))))"
-        return ContainerFailure(path: path, problem: problem, isMissing: code == ENOENT)
+        return ContainerFailure(path: path, problem: problem, isMissing: code == ENOENT, isLocked: code == EPERM)
     }
 
     /// A file that exists but breaks the trust rules.

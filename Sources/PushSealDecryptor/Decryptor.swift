@@ -158,7 +158,7 @@ public struct Decryptor: Sendable {
     private func loadRing() throws -> KeyRing {
         do {
             return try keyStore.loadKeyRing()
-        } catch let error as PushSealError where error.code == .keyStoreUnavailable {
+        } catch let error as PushSealError where error.code == .keyStoreUnavailable || error.code == .keyStoreLocked {
             throw error
         } catch {
             throw PushSealError(.keyStoreUnavailable, "the key store could not be read: \(error)")

@@ -20,6 +20,7 @@ extension FileKeyStore {
             if mkdir(store.directory, 0o700) != 0 && errno != EEXIST {
                 throw ContainerFailure.system("mkdir", store.directory, errno)
             }
+            StoreProtection.apply(to: store.directory)
             let opened = try openForCreation(store)
             let created = try opened.withExclusiveLock(lockName) { () throws -> Bool in
                 if opened.contains(keysName) {

@@ -71,9 +71,15 @@ public struct FileKeyStore: KeyStore {
         }
     }
 
-    /// The store error for a refused file: the store is missing, or `context` and the refusal.
+    /// The store error for a refused file: the store is missing, locked by data protection, or
+    /// `context` and the refusal.
     func unavailable(_ failure: ContainerFailure, _ context: String) -> PushSealError {
-        failure.isMissing && failure.path == directory
+        if failure.isLocked {
+            return PushSealError(
+                .keyStoreLocked,
+                "\(failure.path) is protected until the device's first unlock after a restart (\(failure.problem))")
+        }
+        return failure.isMissing && failure.path == directory
             ? PushSealError(.keyStoreUnavailable, "the key store \(directory) does not exist")
             : PushSealError(.keyStoreUnavailable, "\(context): \(failure)")
     }
@@ -88,7 +94,7 @@ public struct FileKeyStore: KeyStore {
                 .keyStoreUnavailable,
                 "\(directory) is not a key store (no keys.json): run `pushseal keys init --store \(directory)`")
         } catch {
-            throw PushSealError(.keyStoreUnavailable, "key store refused: \(error)")
+            throw unavailable(error, "key store refused")
         }
         defer { SecureMemory.wipe(&bytes) }
         return try Self.parse(bytes, path: keysPath)

@@ -53,6 +53,7 @@ public struct MediaFetcher: Sendable {
             return .failure(
                 MediaFailure(.unreachable, "cannot create \(directory): \(String(cString: strerror(errno)))"))
         }
+        StoreProtection.apply(to: directory)
         // What a killed fetch (this process's, or another extension's) may have left, where the
         // platform has no unnamed files: never more than a deadline old.
         PendingFile.removeStale(in: directory, olderThan: Self.staleSeconds)

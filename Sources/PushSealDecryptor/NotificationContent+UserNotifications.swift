@@ -3,34 +3,69 @@
     public import PushSealCore
     import Foundation
 
-    /// The adapters to Apple's types. Built only on Apple platforms and not exercised by the
-    /// Linux test suite: thin mappings, not compiled or tested here (see the README's iOS section).
+    /// The adapters to Apple's types. Every decision is ``NotificationPresentation``'s, which Linux
+    /// compiles and tests; what is left here is one assignment per member. Built on Apple
+    /// platforms, and type-checked on Linux against stand-ins of the UserNotifications API it
+    /// calls (`scripts/typecheck-apple.sh`, run by `make test`).
     extension UNMutableNotificationContent {
-        /// Content with the title, subtitle, body and the rest taken from `content`.
+        /// Content with every member of `content` where Apple documents it: the texts literal or
+        /// localized, the sound (critical ones included), the badge, launch image, thread,
+        /// category, target content id, interruption level, relevance score, filter criteria and
+        /// `userInfo`. Attachments are the caller's (``PushSealNotificationService`` adds the
+        /// media).
         public convenience init(_ content: NotificationContent) {
             self.init()
-            title = content.title ?? ""
-            subtitle = content.subtitle ?? ""
-            body = content.body ?? ""
-            badge = content.badge.map { NSNumber(value: $0) }
-            if let name = content.sound?.stringValue {
-                sound = name == "default" ? .default : UNNotificationSound(named: UNNotificationSoundName(name))
+            let presentation = NotificationPresentation(content)
+            title = Self.string(presentation.title)
+            subtitle = Self.string(presentation.subtitle)
+            body = Self.string(presentation.body)
+            badge = presentation.badge.map { NSNumber(value: $0) }
+            sound = presentation.sound.map(Self.sound)
+            launchImageName = presentation.launchImageName
+            threadIdentifier = presentation.threadIdentifier
+            categoryIdentifier = presentation.categoryIdentifier
+            targetContentIdentifier = presentation.targetContentIdentifier
+            interruptionLevel = Self.level(presentation.interruptionLevel)
+            if let score = presentation.relevanceScore { relevanceScore = score }
+            filterCriteria = presentation.filterCriteria
+            userInfo = Self.userInfo(presentation.userInfo)
+        }
+
+        private static func string(_ text: NotificationPresentation.Text?) -> String {
+            switch text {
+            case nil: ""
+            case .literal(let text)?: text
+            case .localized(let key, let arguments)?:
+                NSString.localizedUserNotificationString(forKey: key, arguments: arguments)
             }
-            threadIdentifier = content.threadIdentifier ?? ""
-            categoryIdentifier = content.categoryIdentifier ?? ""
-            targetContentIdentifier = content.targetContentIdentifier
-            if let score = content.relevanceScore?.doubleValue { relevanceScore = score }
-            switch ExactText(content.interruptionLevel ?? "") {
-            case "passive": interruptionLevel = .passive
-            case "time-sensitive": interruptionLevel = .timeSensitive
-            case "critical": interruptionLevel = .critical
-            default: interruptionLevel = .active
+        }
+
+        private static func sound(_ sound: NotificationPresentation.Sound) -> UNNotificationSound {
+            switch sound {
+            case .standard: .default
+            case .named(let name): UNNotificationSound(named: UNNotificationSoundName(name))
+            case .standardCritical(let volume): .defaultCriticalSound(withAudioVolume: volume)
+            case .namedCritical(let name, let volume):
+                .criticalSoundNamed(UNNotificationSoundName(name), withAudioVolume: volume)
             }
-            if let data = JSONWriter.string(.object(content.userInfo)).data(using: .utf8),
+        }
+
+        private static func level(_ level: NotificationPresentation.InterruptionLevel)
+            -> UNNotificationInterruptionLevel
+        {
+            switch level {
+            case .passive: .passive
+            case .active: .active
+            case .timeSensitive: .timeSensitive
+            case .critical: .critical
+            }
+        }
+
+        private static func userInfo(_ payload: JSONObject) -> [AnyHashable: Any] {
+            guard let data = JSONWriter.string(.object(payload)).data(using: .utf8),
                 let info = try? JSONSerialization.jsonObject(with: data) as? [AnyHashable: Any]
-            {
-                userInfo = info
-            }
+            else { return [:] }
+            return info
         }
     }
 

@@ -21,6 +21,8 @@ public struct NotificationContent: Sendable, Hashable {
     public var locKey: String?
     /// `aps.alert.loc-args`.
     public var locArgs: [String]?
+    /// `aps.alert.launch-image`.
+    public var launchImageName: String?
     /// `aps.badge`.
     public var badge: Int?
     /// `aps.sound`: a name, or the critical-sound object.
@@ -35,6 +37,8 @@ public struct NotificationContent: Sendable, Hashable {
     public var relevanceScore: JSONNumber?
     /// `aps.target-content-id`.
     public var targetContentIdentifier: String?
+    /// `aps.filter-criteria`.
+    public var filterCriteria: String?
     /// The whole payload the content was read from.
     public var userInfo: JSONObject
 
@@ -56,6 +60,7 @@ public struct NotificationContent: Sendable, Hashable {
                 subtitleLocArgs = Self.strings(alert["subtitle-loc-args"])
                 locKey = alert["loc-key"]?.stringValue
                 locArgs = Self.strings(alert["loc-args"])
+                launchImageName = alert["launch-image"]?.stringValue
             }
         }
         badge = aps["badge"]?.numberValue?.intValue
@@ -65,6 +70,7 @@ public struct NotificationContent: Sendable, Hashable {
         interruptionLevel = aps["interruption-level"]?.stringValue
         relevanceScore = aps["relevance-score"]?.numberValue
         targetContentIdentifier = aps["target-content-id"]?.stringValue
+        filterCriteria = aps["filter-criteria"]?.stringValue
     }
 
     private static func strings(_ value: JSONValue?) -> [String]? {
@@ -89,6 +95,7 @@ public struct NotificationContent: Sendable, Hashable {
         put("subtitleLocArgs", subtitleLocArgs)
         put("locKey", locKey)
         put("locArgs", locArgs)
+        put("launchImageName", launchImageName)
         if let badge { object["badge"] = .number(JSONNumber(badge)) }
         if let sound { object["sound"] = sound }
         put("threadIdentifier", threadIdentifier)
@@ -96,6 +103,7 @@ public struct NotificationContent: Sendable, Hashable {
         put("interruptionLevel", interruptionLevel)
         if let relevanceScore { object["relevanceScore"] = .number(relevanceScore) }
         put("targetContentIdentifier", targetContentIdentifier)
+        put("filterCriteria", filterCriteria)
         object["userInfo"] = .object(userInfo)
         return object
     }

@@ -43,8 +43,13 @@ final class SQLiteConnection {
         defer { close(checked) }
         identity = try FileIdentity(descriptor: checked, path: path)
         try Self.checkCompanions(of: path)
+        StoreProtection.apply(to: path)
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
+        #if canImport(SQLite3)
+            // Apple's SQLite gives the journal and its companions the store's class too.
+            flags |= SQLITE_OPEN_FILEPROTECTION_COMPLETEUNTILFIRSTUSERAUTHENTICATION
+        #endif
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

@@ -130,6 +130,8 @@ final class StoreDirectory {
             guard fchmod(file, 0o600) == 0 else { throw .system("chmod", pathOf(temporary), errno) }
             guard fsync(file) == 0 else { throw .system("fsync", pathOf(temporary), errno) }
         }
+        // A new file each time: it takes the data-protection class before it takes the name.
+        StoreProtection.apply(to: pathOf(temporary))
         guard renameat(descriptor, temporary, descriptor, name) == 0 else {
             throw .system("rename", pathOf(name), errno)
         }
@@ -160,9 +162,12 @@ final class StoreDirectory {
 
     /// Runs `body` holding an exclusive `flock` on `name` (created 0600 if missing, under the
     /// trust rules), which serialises writers in different processes. Readers never take it.
+    /// The lock is held only while `body` writes: iOS ends an app that is suspended holding a
+    /// lock on a file of a shared container (`0xdead10cc`).
     func withExclusiveLock<Result>(_ name: String, _ body: () throws -> Result) throws -> Result {
         let file = try openFile(name, writable: true, create: true)
         defer { close(file) }
+        StoreProtection.apply(to: pathOf(name))
         while flock(file, LOCK_EX) != 0 {
             guard errno == EINTR else { throw ContainerFailure.system("flock", pathOf(name), errno) }
         }

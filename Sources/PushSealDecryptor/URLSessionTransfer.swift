@@ -1,4 +1,4 @@
-#if canImport(Darwin) || PUSHSEAL_TYPECHECK_URLSESSION
+#if canImport(Darwin) || PUSHSEAL_TYPECHECK_APPLE
     import Foundation
     import PushSealCore
     import PushSealURL
@@ -13,7 +13,7 @@
     /// (`Accept-Encoding: identity`), so that `Content-Length` is the object's size.
     ///
     /// Built on Apple platforms only. The Linux CI type-checks it against corelibs Foundation
-    /// (`scripts/typecheck-urlsession.sh`, with `PUSHSEAL_TYPECHECK_URLSESSION`) but cannot run
+    /// (`scripts/typecheck-apple.sh`, with `PUSHSEAL_TYPECHECK_APPLE`) but cannot run
     /// it: FoundationNetworking on Linux cannot trust a test server's certificate.
     final class URLSessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private let download: Download

@@ -94,8 +94,10 @@
             /// Reads an unencrypted PKCS#8 PEM private key, which must be on P-256.
             /// - Throws: ``CryptoFailure/invalidKey(_:)`` for anything else.
             package init(pkcs8PEM pem: [UInt8]) throws {
-                guard let text = String(validating: pem, as: UTF8.self),
-                    let key = try? Kit.P256.Signing.PrivateKey(pemRepresentation: text)
+                // PEM is ASCII. `String(validating:as:)` would say the same, but it is Swift 6.0
+                // standard library API, which Apple platforms carry only from iOS 18 and macOS 15.
+                guard pem.allSatisfy({ $0 < 0x80 }),
+                    let key = try? Kit.P256.Signing.PrivateKey(pemRepresentation: String(decoding: pem, as: UTF8.self))
                 else {
                     throw CryptoFailure.invalidKey("not an unencrypted P-256 PKCS#8 PEM private key")
                 }

@@ -1,0 +1,23 @@
+public import PushSealCore
+
+/// What a Notification Service Extension built on ``PushSealNotificationService`` says about
+/// itself: its app group, and how strict to be. Everything else (the store's folder in the
+/// group's container, the session's rules) is the library's.
+public struct ExtensionConfiguration: Sendable {
+    /// The app group shared with the app (`group.com.example.shop`): its container holds the store.
+    public var appGroup: String
+    /// The store's folder inside the container.
+    public var storeFolder = "pushseal"
+    /// The folder for downloaded media inside the container; nil downloads no media.
+    public var mediaFolder: String? = "pushseal-media"
+    /// The policy, fixed in the extension's code so that no file in the container can switch it
+    /// off: by default an unsealed push shows the neutral text.
+    public var policy = StorePolicy(requireSealed: true)
+    /// The payload contract the app routes with, if any.
+    public var contract: PayloadContract?
+
+    /// A configuration for `appGroup`, with the defaults above.
+    public init(appGroup: String) {
+        self.appGroup = appGroup
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(UserNotifications)
+    public import UserNotifications
+    import PushSealCore
+    import Foundation
+
+    /// A Notification Service Extension that opens PushSeal envelopes: subclass it and say which
+    /// app group holds the store.
+    ///
+    /// ```swift
+    /// final class NotificationService: PushSealNotificationService {
+    ///     override var configuration: ExtensionConfiguration { ExtensionConfiguration(appGroup: "group.com.example.shop") }
+    /// }
+    /// ```
+    ///
+    /// The rules are inside: the content handler is called exactly once (``ExtensionSession``),
+    /// with the decrypted content and its media when they are ready in time, with the decrypted
+    /// text alone when the time runs out during the download, and otherwise with the notification
+    /// as it arrived (or the policy's neutral text). A container that cannot be found, or a
+    /// payload that is not JSON, delivers the notification as it arrived.
+    open class PushSealNotificationService: UNNotificationServiceExtension {
+        private var session: ExtensionSession?
+
+        /// The extension's app group and options; a subclass overrides it.
+        open var configuration: ExtensionConfiguration { ExtensionConfiguration(appGroup: "") }
+
+        /// Opens the envelope of `request` and hands the content to `contentHandler`, exactly once.
+        open override func didReceive(
+            _ request: UNNotificationRequest,
+            withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+        ) {
+            let configuration = configuration
+            guard
+                let container = FileManager.default.containerURL(
+                    forSecurityApplicationGroupIdentifier: configuration.appGroup),
+                let payload = JSONObject(userInfo: request.content.userInfo)
+            else {
+                contentHandler(request.content)
+                return
+            }
+            let store = FileKeyStore(directory: container.appendingPathComponent(configuration.storeFolder).path)
+            let media = configuration.mediaFolder.map {
+                MediaFetcher(directory: container.appendingPathComponent($0).path)
+            }
+            let decryptor = Decryptor(
+                keyStore: store, ledger: store.ledger, contract: configuration.contract, media: media,
+                policy: configuration.policy)
+            // Apple's handler is not Sendable (nor, in some SDKs, its content); the session calls
+            // the handler once, from one thread.
+            let deliver = Unchecked(contentHandler)
+            let original = Unchecked(request.content)
+            let session = ExtensionSession(payload: payload, decryptor: decryptor) { result in
+                guard result.status != .plain else { return deliver.value(original.value) }
+                let content = UNMutableNotificationContent(result.notification)
+                if let file = result.attachment?.file,
+                    let attachment = try? UNNotificationAttachment(
+                        identifier: "media", url: URL(fileURLWithPath: file), options: nil)
+                {
+                    // iOS moves the file into its own store.
+                    content.attachments = [attachment]
+                }
+                deliver.value(content)
+            }
+            self.session = session
+            session.didReceive()
+        }
+
+        /// iOS's time is running out: delivers the best content ready now (``ExtensionSession``).
+        open override func serviceExtensionTimeWillExpire() {
+            session?.timeWillExpire()
+        }
+    }
+
+    /// A value handed to the session's closure, which calls it once, from one thread.
+    private struct Unchecked<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+#endif
