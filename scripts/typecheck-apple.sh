@@ -3,9 +3,10 @@
 #   - Sources/PushSealDecryptor: the URLSession media transport, the adapter to
 #     UNMutableNotificationContent and PushSealNotificationService, with the module's real
 #     sources, in Swift 6 mode, against this toolchain's corelibs Foundation (whose URLSession API
-#     is Apple's) and a stand-in of UserNotifications (Tests/AppleStandIns: Apple's names and
-#     signatures, each naming its documentation symbol);
-#   - the example extension, examples/ios/NotificationService.swift, against that module.
+#     is Apple's) and stand-ins of UserNotifications and of the SDK's SQLite3 module
+#     (Tests/AppleStandIns: Apple's names and signatures, each naming its documentation symbol);
+#   - the example app's two targets, examples/ios (the extension, and the app's registration),
+#     against that module.
 # A type check keeps this code from rotting unseen; what it cannot prove (that Apple's SDK
 # declares the same signatures at the deployment target, and how the code behaves on a phone) the
 # README says. Needs the debug build (`swift build`), whose module files it reads.
@@ -21,6 +22,9 @@ maps=()
 for module in CSQLite CLibSSL COpenSSL CSodium; do
     maps+=(-Xcc "-fmodule-map-file=Sources/$module/module.modulemap")
 done
+# The SDK's SQLite3 module name, so that the decryptor's Apple branch (`canImport(SQLite3)`) is
+# the one compiled.
+apple_maps=(-Xcc "-fmodule-map-file=Tests/AppleStandIns/SQLite3/module.modulemap")
 features=(-enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny
     -enable-upcoming-feature InternalImportsByDefault)
 
@@ -30,10 +34,12 @@ swiftc -emit-module -swift-version 5 -module-name UserNotifications -emit-module
 
 # The decryptor with its Apple-only files, as an iOS build compiles it.
 swiftc -emit-module -swift-version 6 -warnings-as-errors -module-name PushSealDecryptor -package-name "$package" \
-    "${features[@]}" -D PUSHSEAL_TYPECHECK_APPLE -I "$out" -I .build/debug/Modules "${maps[@]}" \
+    "${features[@]}" -D PUSHSEAL_TYPECHECK_APPLE -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" \
     -emit-module-path "$out/PushSealDecryptor.swiftmodule" Sources/PushSealDecryptor/*.swift
 
-# The example extension, as an app's target compiles it.
+# The example's two targets, each as Xcode compiles it: the extension, and the app's registration.
 swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name NotificationServiceExtension \
-    -I "$out" -I .build/debug/Modules "${maps[@]}" examples/ios/NotificationService.swift
-echo "typecheck-apple: the Apple-only sources and examples/ios type-check (corelibs Foundation, UserNotifications stand-in)"
+    -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" examples/ios/NotificationService/*.swift
+swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name ExampleApp \
+    -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" examples/ios/App/*.swift
+echo "typecheck-apple: the Apple-only sources and examples/ios type-check (corelibs Foundation, UserNotifications and SQLite3 stand-ins)"

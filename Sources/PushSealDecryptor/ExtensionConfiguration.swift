@@ -1,6 +1,6 @@
 public import PushSealCore
 
-/// What a Notification Service Extension built on ``PushSealNotificationService`` says about
+/// What a Notification Service Extension built on `PushSealNotificationService` says about
 /// itself: its app group, and how strict to be. Everything else (the store's folder in the
 /// group's container, the session's rules) is the library's.
 public struct ExtensionConfiguration: Sendable {

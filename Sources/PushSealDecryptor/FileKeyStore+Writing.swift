@@ -109,7 +109,41 @@ extension FileKeyStore {
     public func rotate(suite: EnvelopeSuite? = nil, deliver: (PrivateKey) throws -> Void = { _ in }) throws
         -> PrivateKey
     {
-        let key = try update { contents in
+        let key = try stageRotation(suite: suite)
+        do {
+            try deliver(key)
+        } catch {
+            abandonRotation(of: key)
+            throw error
+        }
+        try completeRotation(of: key)
+        return key
+    }
+
+    /// ``rotate(suite:deliver:)`` for an app whose `deliver` is a network call: the same three
+    /// steps, with `deliver` awaited. No lock is held while it runs, so the app can be suspended
+    /// meanwhile without iOS ending it for a lock held in the shared container; run it inside a
+    /// background task so that the last write completes.
+    /// - Returns: the new key, current once `deliver` returned.
+    @discardableResult
+    public func rotate(suite: EnvelopeSuite? = nil, deliver: (PrivateKey) async throws -> Void) async throws
+        -> PrivateKey
+    {
+        let key = try stageRotation(suite: suite)
+        do {
+            try await deliver(key)
+        } catch {
+            abandonRotation(of: key)
+            throw error
+        }
+        try completeRotation(of: key)
+        return key
+    }
+
+    /// A rotation's first step: a new device key of `suite` (or the current key's), stored and
+    /// not current.
+    private func stageRotation(suite: EnvelopeSuite?) throws -> PrivateKey {
+        try update { contents in
             let entries = contents.entries
             let suite = suite ?? entries.first { $0.role == .device && $0.current }?.suite ?? .x25519
             var key = try PrivateKey.generate(suite: suite)
@@ -120,12 +154,15 @@ extension FileKeyStore {
                     jwk: key.privateJWK))
             return key
         }
-        do {
-            try deliver(key)
-        } catch {
-            try? update { contents in contents.entries.removeAll { $0.role == .device && $0.kid == key.kid } }
-            throw error
-        }
+    }
+
+    /// A rotation whose delivery failed: the key was never handed out, so it goes.
+    private func abandonRotation(of key: PrivateKey) {
+        try? update { contents in contents.entries.removeAll { $0.role == .device && $0.kid == key.kid } }
+    }
+
+    /// A rotation's last step: the delivered key becomes the current one.
+    private func completeRotation(of key: PrivateKey) throws {
         try update { contents in
             guard contents.entries.contains(where: { $0.role == .device && $0.kid == key.kid }) else {
                 throw PushSealError(
@@ -135,7 +172,6 @@ extension FileKeyStore {
                 contents.entries[index].current = contents.entries[index].kid == key.kid
             }
         }
-        return key
     }
 
     /// Removes the key `kid`.

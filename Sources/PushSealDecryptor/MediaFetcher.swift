@@ -109,7 +109,8 @@ public struct MediaFetcher: Sendable {
         private func transfer(
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
-            URLSessionTransfer.run(download, deadline: deadline, cancelled: cancelled)
+            URLSessionTransfer.run(
+                download, allowsLocalDestinations: allowsLocalDestinations, deadline: deadline, cancelled: cancelled)
         }
     #else
         private func transfer(

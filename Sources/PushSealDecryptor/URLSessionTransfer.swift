@@ -17,26 +17,36 @@
     /// it: FoundationNetworking on Linux cannot trust a test server's certificate.
     final class URLSessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private let download: Download
+        private let allowsLocalDestinations: Bool
         private let condition = NSCondition()
         private var finished = false
         private var failure: MediaFailure?
         private var redirects = 0
 
-        private init(download: Download) {
+        private init(download: Download, allowsLocalDestinations: Bool) {
             self.download = download
+            self.allowsLocalDestinations = allowsLocalDestinations
         }
 
-        /// Runs `download` to its end, its failure, the deadline or cancellation.
-        static func run(_ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool) -> MediaFailure?
-        {
+        /// Runs `download` to its end, its failure, the deadline or cancellation. Unless
+        /// `allowsLocalDestinations`, the URL's host and every redirect's are resolved first, and
+        /// refused (`media-local-destination`) when any address they resolve to is local
+        /// (``PushSealURL/LocalAddress``).
+        static func run(
+            _ download: Download, allowsLocalDestinations: Bool, deadline: ContinuousClock.Instant,
+            cancelled: () -> Bool
+        ) -> MediaFailure? {
             guard let url = URL(string: download.descriptor.url) else {
                 return MediaFailure(.integrity, "$.media.url is not a URL")
+            }
+            if !allowsLocalDestinations, let refusal = DestinationCheck.refusal(forHost: url.host ?? "") {
+                return refusal
             }
             var request = URLRequest(url: url)
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
             let configuration = URLSessionConfiguration.ephemeral
             configuration.urlCache = nil
-            let transfer = URLSessionTransfer(download: download)
+            let transfer = URLSessionTransfer(download: download, allowsLocalDestinations: allowsLocalDestinations)
             let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
             defer { session.invalidateAndCancel() }
             let task = session.dataTask(with: request)
@@ -81,6 +91,11 @@
                 task.cancel()
             } else if redirects > 3 {
                 fail(MediaFailure(.unreachable, "more than 3 redirects"))
+                completionHandler(nil)
+                task.cancel()
+            } else if !allowsLocalDestinations, let refusal = DestinationCheck.refusal(forHost: request.url?.host ?? "")
+            {
+                fail(refusal)
                 completionHandler(nil)
                 task.cancel()
             } else {

@@ -45,6 +45,32 @@ struct FileKeyStoreTests {
         #expect(try store.entries().last?.suite == .xChaCha)
     }
 
+    @Test(
+        "the async rotate: the key is stored and not current while deliver awaits, current after, gone if it throws",
+        .timeLimit(.minutes(1)))
+    func asyncRotation() async throws {
+        struct Refused: Error {}
+        let temporary = TemporaryDirectory()
+        let store = try FileKeyStore.initialize(directory: temporary.file("store"))
+        let first = try store.rotate(suite: .p256)
+        let second = try await store.rotate { key in
+            // Meanwhile the store holds the new key, not current, and no lock.
+            let entries = try store.entries()
+            #expect(entries.map(\.kid) == [first.kid, key.kid] && entries.map(\.current) == [true, false])
+            try await Task.sleep(for: .milliseconds(10))
+            _ = try store.changePolicy { $0.requireSealed = true }
+        }
+        #expect(second.suite == .p256, "the current key's suite")
+        #expect(try store.entries().map(\.current) == [false, true])
+        await #expect(throws: Refused.self) {
+            try await store.rotate(suite: .x25519) { _ in
+                try await Task.sleep(for: .milliseconds(1))
+                throw Refused()
+            }
+        }
+        #expect(try store.entries().map(\.kid) == [first.kid, second.kid], "a key never handed out is removed")
+    }
+
     @Test("import refuses a duplicate kid; senders are stored as public keys")
     func imports() throws {
         let temporary = TemporaryDirectory()
