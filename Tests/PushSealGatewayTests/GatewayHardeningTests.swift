@@ -196,6 +196,29 @@ struct GatewayHardeningTests {
         #expect(accepted.status == 202, "the lock gone, writes go through again")
     }
 
+    @Test(
+        "a table lock held in PostgreSQL: a push answers 503 within about 2 s (lock_timeout), reads at once",
+        .timeLimit(.minutes(1)))
+    func heldPostgresLock() throws {
+        let world = try GatewayWorld(.postgres)
+        try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let locker = try PostgresConnection(url: world.database, passwordFile: nil, timeoutSeconds: 5)
+        try locker.execute("BEGIN; LOCK TABLE pushes IN ACCESS EXCLUSIVE MODE")
+        let url = "http://127.0.0.1:\(world.gateway.port)"
+        let started = Date()
+        let refused = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.status)")
+        #expect(seconds < 5, "503 within about 2 s: \(seconds) s (without lock_timeout it waits as long as the lock)")
+        let read = try Self.curl(["-H", "Authorization: Bearer \(world.adminToken)", "\(url)/v1/devices/a"])
+        #expect(read.status == 200 && read.seconds < 1, "\(read)")
+        try locker.execute("ROLLBACK")
+        let accepted = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(accepted.status == 202)
+    }
+
     /// curl's status and total time for one request on a connection of its own.
     static func curl(_ arguments: [String]) throws -> (status: Int, seconds: Double) {
         let result = try CLIRunner.run(

@@ -23,7 +23,7 @@ struct GatewaySlowClientTests {
     func oneAddress() throws {
         let world = try GatewayProcessWorld(extra: #", "http": {"head_seconds": 4}"#)
         try world.start()
-        let attack = SlowClients(count: 1_100, to: world.port, from: ["127.0.0.1"])
+        let attack = try SlowClients(count: 1_100, to: world.port, from: ["127.0.0.1"])
         Thread.sleep(forTimeInterval: 0.5)
         #expect(attack.openCount <= 256, "at most connections_per_address from one address: \(attack.openCount)")
         for _ in 0..<3 {
@@ -41,7 +41,7 @@ struct GatewaySlowClientTests {
         let world = try GatewayProcessWorld()
         try world.start()
         let sources = (10..<30).map { "127.0.0.\($0)" }
-        let attack = SlowClients(count: 1_100, to: world.port, from: sources)
+        let attack = try SlowClients(count: 1_100, to: world.port, from: sources)
         Thread.sleep(forTimeInterval: 1.5)
         for _ in 0..<3 {
             let answer = try Self.health(world.port, from: "127.0.0.2")
@@ -62,7 +62,7 @@ struct GatewaySlowClientTests {
         let world = try GatewayProcessWorld()
         try world.start(openFiles: 300)
         let sources = (10..<18).map { "127.0.0.\($0)" }
-        let attack = SlowClients(count: 400, to: world.port, from: sources)
+        let attack = try SlowClients(count: 400, to: world.port, from: sources)
         defer { withExtendedLifetime(attack) {} }
         Thread.sleep(forTimeInterval: 0.5)
         #expect(try world.registerDevice() == 201)

@@ -1,82 +1,83 @@
 import Foundation
+import PushSealTestSupport
 
-/// Attackers that hold a server's connections: each connects from one of a set of loopback
-/// addresses, sends part of a request head, then one more byte every `interval` seconds, never
-/// finishing it (slowloris). Stopped and closed when released.
+/// Attackers that hold a server's connections (`interop/python/slow_clients.py`): each connects
+/// from one of a set of loopback addresses, sends part of a request head, then one more byte every
+/// `interval` seconds, never finishing it (slowloris). They live in a process of their own, so that
+/// the test runner never holds a thousand sockets (which crashed Foundation's `Process.run` in a
+/// test running beside). Stopped when released.
 final class SlowClients: @unchecked Sendable {
-    private var sockets: [Int32] = []
-    private let lock = NSLock()
-    private let stopped = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let process = Process()
+    private let input = Pipe()
+    private let condition = NSCondition()
+    private var reports = 0
+    private var lastOpen: Int?
+    private var opened: Int?
 
-    /// Opens `count` connections to `127.0.0.1:port`, spread evenly over `sources` (loopback
-    /// addresses to connect from), and starts trickling. A connection the server refuses at once
-    /// is still counted as opened: ``openCount`` tells what stays open.
-    init(count: Int, to port: UInt16, from sources: [String], interval: Double = 2) {
-        for index in 0..<count {
-            let socket = Self.connect(to: port, from: sources[index % sources.count])
-            guard socket >= 0 else { continue }
-            _ = "GET /healthz HTTP/1.1\r\nHost: gateway\r\nX-Slow: ".withCString {
-                send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL))
-            }
-            sockets.append(socket)
-        }
-        let thread = Thread { [self] in
-            while stopped.wait(timeout: .now() + interval) == .timedOut {
-                for socket in lock.withLock({ sockets }) {
-                    var byte: UInt8 = 0x61
-                    _ = send(socket, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+    /// Opens `count` connections to `127.0.0.1:port`, spread evenly over `sources`, and returns
+    /// once they are made (a connection the server refuses at once is not counted as opened).
+    init(count: Int, to port: UInt16, from sources: [String], interval: Double = 2) throws {
+        let output = Pipe()
+        process.executableURL = try PythonPeer.interpreter.get()
+        process.arguments = [
+            PythonPeer.directory.appendingPathComponent("slow_clients.py").path, "--port", "\(port)", "--count",
+            "\(count)", "--sources", sources.joined(separator: ","), "--interval", "\(interval)", "--duration", "120",
+        ]
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let reader = Thread { [self] in
+            var pending = Data()
+            while true {
+                let data = output.fileHandleForReading.availableData
+                guard !data.isEmpty else { break }
+                pending.append(data)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    record(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
                 }
             }
-            finished.signal()
         }
-        thread.start()
+        reader.start()
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(60)
+        while opened == nil, condition.wait(until: deadline) {}
+        guard opened != nil else { throw NotStarted() }
     }
+
+    /// `slow_clients.py` reported no connections within a minute.
+    struct NotStarted: Error {}
 
     deinit {
-        stopped.signal()
-        finished.wait()
-        for socket in sockets { close(socket) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
-    /// How many connections the server has not closed (reads see no end of input).
+    /// How many connections the server has not closed, as the clients report it next.
     var openCount: Int {
-        lock.withLock { sockets }.filter { socket in
-            var byte: UInt8 = 0
-            let read = recv(socket, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
-            return read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-        }.count
+        condition.lock()
+        defer { condition.unlock() }
+        let seen = reports
+        let deadline = Date().addingTimeInterval(5)
+        while reports == seen, condition.wait(until: deadline) {}
+        return lastOpen ?? -1
     }
 
-    /// A TCP connection from `source` to 127.0.0.1:`port`, or -1; a connect that takes over a
-    /// second is given up.
-    private static func connect(to port: UInt16, from source: String) -> Int32 {
-        // Close-on-exec: a server another test starts must not inherit the attack.
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { return -1 }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        inet_pton(AF_INET, source, &local.sin_addr)
-        var remote = sockaddr_in()
-        remote.sin_family = sa_family_t(AF_INET)
-        remote.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+    private func record(_ line: String) {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let number = Int(parts[1]) else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        switch parts[0] {
+        case "opened": opened = number
+        case "open":
+            lastOpen = number
+            reports += 1
+        default: return
         }
-        let connected = withUnsafePointer(to: &remote) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, connected == 0 else {
-            close(socket)
-            return -1
-        }
-        return socket
+        condition.broadcast()
     }
 }

@@ -22,13 +22,34 @@
 
         private let handle: OpaquePointer
 
+        /// How long a statement waits for a lock another session holds (a table locked by hand,
+        /// a long transaction) before it fails: the API then answers 503 within about 2 s, as on
+        /// SQLite, instead of waiting for as long as the lock is held.
+        static let lockTimeoutMilliseconds = 2_000
+        /// How long one statement may run in all.
+        static let statementTimeoutMilliseconds = 10_000
+        /// How long sent data may stay unacknowledged before the connection counts as dead
+        /// (a server gone without a word), and the keepalive probes that find an idle one.
+        static let tcpUserTimeoutMilliseconds = 10_000
+
         /// Connects to `url` (a `postgres://` URL without a password), reading the password, if
         /// one is needed, from `passwordFile` (PostgreSQL's `.pgpass` format) or `PGPASSFILE`.
-        /// Gives up after `timeoutSeconds`.
+        /// Gives up after `timeoutSeconds`. Statements wait at most ``lockTimeoutMilliseconds``
+        /// for a lock and run at most ``statementTimeoutMilliseconds``; a server that stops
+        /// answering is given up after ``tcpUserTimeoutMilliseconds``.
         init(url: String, passwordFile: String?, timeoutSeconds: Int) throws {
             // Notices ("relation already exists, skipping") would go to standard error, outside the log.
-            var keywords = ["dbname", "connect_timeout", "application_name", "options"]
-            var values = [url, String(max(2, timeoutSeconds)), "pushseal-gateway", "-c client_min_messages=warning"]
+            let options =
+                "-c client_min_messages=warning -c lock_timeout=\(Self.lockTimeoutMilliseconds) "
+                + "-c statement_timeout=\(Self.statementTimeoutMilliseconds)"
+            var keywords = [
+                "dbname", "connect_timeout", "application_name", "options", "keepalives", "keepalives_idle",
+                "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+            ]
+            var values = [
+                url, String(max(2, timeoutSeconds)), "pushseal-gateway", options, "1", "10", "3", "3",
+                String(Self.tcpUserTimeoutMilliseconds),
+            ]
             if let passwordFile {
                 keywords.append("passfile")
                 values.append(passwordFile)

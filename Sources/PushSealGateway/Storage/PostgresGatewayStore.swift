@@ -48,6 +48,9 @@
         func migrate() throws {
             try pool.withConnection { connection in
                 // Instances that start together take turns; the second finds the schema current.
+                // Waiting for that turn is not a stuck request: no lock timeout for it.
+                try connection.execute("SET lock_timeout = 0")
+                defer { _ = try? connection.execute("RESET lock_timeout") }
                 try connection.query("SELECT pg_advisory_lock($1)", [.integer(Self.migrationLock)])
                 defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [.integer(Self.migrationLock)]) }
                 try connection.execute("CREATE TABLE IF NOT EXISTS pushseal_schema (version INTEGER NOT NULL)")
