@@ -157,8 +157,9 @@ struct GatewayHardeningTests {
         let output = Pipe()
         locker.standardOutput = output
         try locker.run()
+        // SIGKILL: a child of the test runner may inherit a blocked SIGTERM (see LocalServer).
         defer {
-            locker.terminate()
+            kill(locker.processIdentifier, SIGKILL)
             locker.waitUntilExit()
         }
         #expect(output.fileHandleForReading.availableData.starts(with: Data("locked".utf8)))
@@ -189,7 +190,7 @@ struct GatewayHardeningTests {
             // was seen in a full parallel run). Before the fix these waited 25 s.
             #expect(answer.seconds < 5, "503 within about 2 s: \(answer.seconds) s")
         }
-        locker.terminate()
+        kill(locker.processIdentifier, SIGKILL)
         locker.waitUntilExit()
         let accepted = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)

@@ -51,41 +51,91 @@ package enum CLIRunner {
     /// EPIPE, not kill the test process with SIGPIPE.
     private static let pipeSignalIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    /// Runs any program, capturing both outputs.
+    /// Runs any program, capturing both outputs. The child is started with `posix_spawn` and
+    /// reaped with `waitpid` on its own id: Foundation's `Process.waitUntilExit` missed a child's
+    /// exit in a clean-clone CI run and spun for ever beside the zombie.
     package static func run(
         executable: URL, _ arguments: [String], input: Data, in directory: String?, outputFile: String? = nil,
         environment: [String: String] = [:]
     ) throws -> Result {
         _ = pipeSignalIgnored
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let stdin = try closeOnExecPipe()
         let stdout = try closeOnExecPipe()
         let stderr = try closeOnExecPipe()
-        process.standardInput = stdin.read
-        process.standardOutput =
-            try outputFile.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? stdout.write
-        process.standardError = stderr.write
-        try process.run()
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pid = try spawn(
+            [executable.path] + arguments, in: directory, environment: variables,
+            stdin: stdin.read.fileDescriptor, stdout: stdout.write.fileDescriptor, stderr: stderr.write.fileDescriptor,
+            outputFile: outputFile)
         // The child has its own copies now; the parent keeps only its ends.
         for end in [stdin.read, stdout.write, stderr.write] { try? end.close() }
-        let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
         defer { watchdog.cancel() }
         let inputWriter = InputWriter(stdin.write, input)
         let errorData = ErrorCollector(stderr.read)
         let outputData = stdout.read.readDataToEndOfFile()
-        process.waitUntilExit()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Exited: its status; killed by a signal: 128 + the signal, as a shell reports it.
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
         return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            status: code, output: String(decoding: outputData, as: UTF8.self),
             errors: String(decoding: errorData.finish(), as: UTF8.self), inputError: inputWriter.finish())
     }
+
+    /// Starts `arguments` (the first is the program's path) in `directory` with `environment`,
+    /// standard input, output and error on the descriptors given (or output to `outputFile`),
+    /// every signal at its default and none blocked, as a shell would start it.
+    private static func spawn(
+        _ arguments: [String], in directory: String?, environment: [String: String], stdin: Int32, stdout: Int32,
+        stderr: Int32, outputFile: String?
+    ) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        if let outputFile {
+            posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        }
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        if let directory {
+            guard let addChdir = addChdir, addChdir(&actions, directory) == 0 else {
+                throw POSIXError(.ENOSYS)
+            }
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return pid
+    }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which Swift's Glibc module
+    /// leaves out; looked up by name, as ``pipe2`` is.
+    private static let addChdir:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np") else { return nil }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)
+                    .self)
+        }()
 
     /// As ``run(_:input:in:)`` with text input.
     package static func run(_ arguments: [String], input: String, in directory: String? = nil) throws -> Result {
