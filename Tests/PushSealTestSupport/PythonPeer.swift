@@ -46,6 +46,11 @@ package enum PythonPeer {
         try script("pushseal_media.py", arguments, in: workingDirectory)
     }
 
+    /// Runs `webpush_peer.py arguments…` (http_ece's RFC 8291) with JSON Lines on standard input.
+    package static func webPush(_ arguments: [String], input: String) throws -> CLIRunner.Result {
+        try script("webpush_peer.py", arguments, input: input, in: nil)
+    }
+
     private static func script(
         _ name: String, _ arguments: [String], input: String = "", in workingDirectory: String?
     ) throws -> CLIRunner.Result {

@@ -1,0 +1,85 @@
+import Foundation
+import PushSealPrimitives
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealCore
+
+/// Interoperability with http_ece (PyPI), the Web Push reference implementation's library: what
+/// PushSeal seals, it opens, at every padding and at the 4,096-byte edge; what it seals, PushSeal opens.
+@Suite("Web Push interop with http_ece")
+struct WebPushInteropTests {
+    static func file(_ object: JSONObject) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webpush-\(RandomUUID.make()).json")
+        try Data(JSONWriter.bytes(.object(object))).write(to: url)
+        return url
+    }
+
+    static func lines(_ values: [String], key: String) -> String {
+        values.map { "{\"\(key)\":\"\($0)\"}\n" }.joined()
+    }
+
+    @Test("http_ece opens what PushSeal seals: every record length for one content, and every size class")
+    func sealedHereOpenedThere() throws {
+        let receiver = try WebPushReceiver.generate()
+        let subscription = try receiver.subscription(endpoint: "https://push.example.net/p/1")
+        let receiverFile = try Self.file(receiver.json)
+        defer { try? FileManager.default.removeItem(at: receiverFile) }
+
+        let content = Array("{\"title\":\"Dentist\",\"body\":\"Due now\"}".utf8)
+        var expected: [[UInt8]] = []
+        var bodies: [String] = []
+        for length in (content.count + 1)...WebPushMessage.maximumRecordPlaintextByteCount {
+            bodies.append(
+                Base64URL.encode(
+                    try WebPushMessage.seal(
+                        content, for: subscription, recordPlaintextCount: length, sender: nil, salt: nil)))
+            expected.append(content)
+        }
+        for size in [0, 1, 127, 128, 1_000, 3_992, 3_993] {
+            let sized = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+            bodies.append(Base64URL.encode(try WebPushMessage.seal(sized, for: subscription)))
+            expected.append(sized)
+        }
+        let result = try PythonPeer.webPush(
+            ["open", "--receiver", receiverFile.path], input: Self.lines(bodies, key: "body"))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.lines.count == bodies.count)
+        for (index, line) in result.lines.enumerated() {
+            let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+            let opened = answer["content"]?.stringValue.flatMap { Base64URL.decode($0) }
+            guard opened == expected[index] else {
+                Issue.record("message \(index) (\(bodies[index].count) base64 characters): \(line.prefix(200))")
+                return
+            }
+        }
+    }
+
+    @Test("PushSeal opens what http_ece seals, up to the 3,993-byte content that fills 4,096 bytes")
+    func sealedThereOpenedHere() throws {
+        let receiver = try WebPushReceiver.generate()
+        let subscription = try receiver.subscription(endpoint: "https://push.example.net/p/1")
+        let subscriptionFile = try Self.file(subscription.json)
+        defer { try? FileManager.default.removeItem(at: subscriptionFile) }
+        let sizes = [0, 1, 2, 15, 16, 17, 41, 128, 1_000, 3_000, 3_992, 3_993]
+        let contents = sizes.map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ size) } }
+        let result = try PythonPeer.webPush(
+            ["seal", "--subscription", subscriptionFile.path],
+            input: Self.lines(contents.map { Base64URL.encode($0) }, key: "content"))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.lines.count == sizes.count)
+        for (index, line) in result.lines.enumerated() {
+            let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+            let body = try #require(answer["body"]?.stringValue.flatMap { Base64URL.decode($0) })
+            #expect(body.count <= WebPushMessage.maximumByteCount)
+            guard sizes[index] > 0 else {
+                // http_ece writes empty content as a header with no record at all. RFC 8188 ends
+                // every message with a record holding the 0x02 delimiter, so PushSeal refuses it.
+                #expect(body.count == 86)
+                #expect(throws: WebPushError(.decryptionFailed, "")) { try WebPushMessage.open(body, with: receiver) }
+                continue
+            }
+            #expect(try WebPushMessage.open(body, with: receiver) == contents[index], "size \(sizes[index])")
+        }
+    }
+}
