@@ -118,7 +118,9 @@ let package = Package(
             ]),
         .target(
             name: "PushSealCLI",
-            dependencies: ["PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery", "PushSealPOSIX"]),
+            dependencies: [
+                "PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery", "PushSealPOSIX", "PushSealPrimitives",
+            ]),
         .executableTarget(name: "pushseal", dependencies: ["PushSealCLI"]),
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -170,7 +172,7 @@ let package = Package(
             name: "PushSealCLITests",
             dependencies: [
                 "PushSealCLI", "PushSealCore", "PushSealEncryptor", "PushSealDecryptor", "PushSealDelivery",
-                "PushSealTestSupport",
+                "PushSealTestSupport", "PushSealPrimitives",
             ]
         ),
         .testTarget(

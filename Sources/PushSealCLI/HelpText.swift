@@ -34,6 +34,12 @@ enum HelpText {
           pushseal media seal FILE --out OBJECT [--url URL]          prints the descriptor (it holds the key)
           pushseal media open OBJECT --descriptor D.json --out FILE
 
+        Web Push (webpush-v1: RFC 8291 messages for browsers and UnifiedPush)
+          pushseal webpush subscribe --endpoint URL --out RECEIVER.json   prints the subscription (it holds auth)
+          pushseal webpush seal --subscription SUBSCRIPTION.json [--pad BYTES] [FILE|-]
+          pushseal webpush seal --json-lines [--subscription DEFAULT.json] [--pad BYTES] [FILE|-]
+          pushseal webpush open --receiver RECEIVER.json [--json-lines] [FILE|-]
+
         Device side and captured payloads
           pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json]
                            [--media-dir DIR [--ca-file PEM] [--allow-local-media]] [FILE|-]

@@ -36,6 +36,12 @@ public enum Invocation: Equatable, Sendable {
     case mediaSeal(file: String, output: String, url: String?)
     /// `media open OBJECT --descriptor D.json --out FILE`.
     case mediaOpen(object: String, descriptor: String, output: String)
+    /// `webpush subscribe --endpoint URL --out RECEIVER.json`.
+    case webPushSubscribe(endpoint: String, output: String)
+    /// `webpush seal [--subscription S.json] [--pad BYTES] [--json-lines] [FILE|-]`.
+    case webPushSeal(WebPushSealArguments)
+    /// `webpush open --receiver RECEIVER.json [--json-lines] [FILE|-]`.
+    case webPushOpen(receiver: String, jsonLines: Bool, input: String?)
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -65,12 +71,14 @@ public enum Invocation: Equatable, Sendable {
                     allowLocalMedia: reader.flag("allow-local-media"), input: try reader.inputFile()))
         case "send": return .send(try SendArguments.parse(rest))
         case "media": return try parseMedia(rest)
+        case "webpush": return try parseWebPush(rest)
         case "inspect":
             let reader = try ArgumentReader(rest, command: "inspect", valued: [], switches: [])
             return .inspect(input: try reader.inputFile())
         default:
             throw UsageError(
-                "unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, media, help)")
+                "unknown command \"\(command)\" (commands: keys, encrypt, decrypt, inspect, send, media, webpush, help)"
+            )
         }
     }
 
@@ -177,11 +185,69 @@ public enum Invocation: Equatable, Sendable {
         }
     }
 
+    private static func parseWebPush(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let subcommand = arguments.first else { throw UsageError("webpush: expected subscribe, seal or open") }
+        let rest = Array(arguments.dropFirst())
+        let name = "webpush \(subcommand)"
+        switch subcommand {
+        case "subscribe":
+            let reader = try ArgumentReader(rest, command: name, valued: ["endpoint", "out"], switches: [])
+            guard reader.positionals.isEmpty else {
+                throw UsageError("\(name): unexpected argument \"\(reader.positionals[0])\"")
+            }
+            return .webPushSubscribe(endpoint: try reader.required("endpoint"), output: try reader.required("out"))
+        case "seal":
+            let reader = try ArgumentReader(
+                rest, command: name, valued: ["subscription", "pad"], switches: ["json-lines"])
+            var parsed = WebPushSealArguments(
+                subscriptionFile: reader.value("subscription"), jsonLines: reader.flag("json-lines"),
+                input: try reader.inputFile())
+            guard parsed.subscriptionFile != nil || parsed.jsonLines else {
+                throw UsageError(
+                    "\(name): --subscription SUBSCRIPTION.json is required (or --json-lines with \"subscription\" on each line)"
+                )
+            }
+            if let pad = try reader.integer("pad") {
+                guard (1...WebPushMessage.maximumContentByteCount + 1).contains(pad) else {
+                    throw UsageError("\(name): --pad must be 1 to 3994 bytes, not \(pad)")
+                }
+                parsed.paddingBlock = pad
+            }
+            return .webPushSeal(parsed)
+        case "open":
+            let reader = try ArgumentReader(rest, command: name, valued: ["receiver"], switches: ["json-lines"])
+            return .webPushOpen(
+                receiver: try reader.required("receiver"), jsonLines: reader.flag("json-lines"),
+                input: try reader.inputFile())
+        default:
+            throw UsageError("webpush: unknown subcommand \"\(subcommand)\" (subscribe, seal, open)")
+        }
+    }
+
     static func suite(_ name: String, _ command: String) throws(UsageError) -> EnvelopeSuite {
         guard let suite = EnvelopeSuite(shortName: name) else {
             throw UsageError("\(command): --suite must be x25519, p256 or xchacha, not \"\(name)\"")
         }
         return suite
+    }
+}
+
+/// The arguments of `pushseal webpush seal`.
+public struct WebPushSealArguments: Equatable, Sendable {
+    /// `--subscription`: the subscription file (required unless `--json-lines`, where it is the default).
+    public var subscriptionFile: String?
+    /// `--json-lines`: one `{"subscription"?, "payload"}` job per line.
+    public var jsonLines = false
+    /// `--pad`: the padding block (webpush-v1.md, "Padding").
+    public var paddingBlock = WebPushMessage.defaultPaddingBlock
+    /// The input file; nil is standard input.
+    public var input: String?
+
+    /// Arguments as given; the default padding.
+    public init(subscriptionFile: String? = nil, jsonLines: Bool = false, input: String? = nil) {
+        self.subscriptionFile = subscriptionFile
+        self.jsonLines = jsonLines
+        self.input = input
     }
 }
 

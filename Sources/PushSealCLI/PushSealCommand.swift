@@ -52,6 +52,12 @@ public enum PushSealCommand {
             return try MediaCommand.seal(file: file, output: output, url: url, console: console)
         case .mediaOpen(let object, let descriptor, let output):
             return try MediaCommand.open(object: object, descriptorFile: descriptor, output: output, console: console)
+        case .webPushSubscribe(let endpoint, let output):
+            return try WebPushCommand.subscribe(endpoint: endpoint, output: output, console: console)
+        case .webPushSeal(let arguments):
+            return try WebPushCommand.seal(arguments, console: console)
+        case .webPushOpen(let receiver, let jsonLines, let input):
+            return try WebPushCommand.open(receiverFile: receiver, jsonLines: jsonLines, input: input, console: console)
         }
     }
 }

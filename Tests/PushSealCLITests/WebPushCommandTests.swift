@@ -1,0 +1,169 @@
+import Foundation
+import PushSealCore
+import PushSealPrimitives
+import PushSealTestSupport
+import Testing
+
+/// `pushseal webpush subscribe|seal|open`, as a backend in another language drives them.
+@Suite("pushseal webpush")
+struct WebPushCommandTests {
+    let directory = TemporaryDirectory()
+    let subscription: String
+
+    init() throws {
+        let made = try CLIRunner.run(
+            ["webpush", "subscribe", "--endpoint", "https://push.example.net/p/abc", "--out", "receiver.json"],
+            input: "", in: directory.path)
+        #expect(made.status == 0, "\(made.errors)")
+        subscription = made.output
+        _ = try directory.write("subscription.json", made.output)
+    }
+
+    func run(_ arguments: [String], input: Data = Data()) throws -> CLIRunner.Result {
+        try CLIRunner.run(arguments, input: input, in: directory.path)
+    }
+
+    func object(_ line: String) throws -> JSONObject {
+        try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+    }
+
+    @Test("subscribe writes the receiver's keys with mode 0600, prints the subscription, and never overwrites")
+    func subscribe() throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.file("receiver.json"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let printed = try object(subscription.trimmingCharacters(in: .newlines))
+        let parsed = try WebPushSubscription(json: printed)
+        #expect(parsed.endpoint == "https://push.example.net/p/abc")
+        let again = try run([
+            "webpush", "subscribe", "--endpoint", "https://push.example.net/p/2", "--out", "receiver.json",
+        ])
+        #expect(again.status == 2)
+        #expect(again.errors.contains("never overwritten"))
+        let insecure = try run([
+            "webpush", "subscribe", "--endpoint", "http://push.example.net/p", "--out", "other.json",
+        ])
+        #expect(insecure.status == 2)
+        #expect(insecure.errors.contains("invalid-subscription"))
+    }
+
+    @Test("seal prints the body for the subscription; open gives back the payload, and http_ece opens it too")
+    func sealAndOpen() throws {
+        let payload = #"{"title":"Dentist","body":"Due now","url":"/appointments/7"}"#
+        let sealed = try run(["webpush", "seal", "--subscription", "subscription.json"], input: Data(payload.utf8))
+        #expect(sealed.status == 0, "\(sealed.errors)")
+        #expect(!sealed.output.contains("Dentist"))
+        let result = try object(sealed.output.trimmingCharacters(in: .newlines))
+        #expect(result["endpoint"] == .string("https://push.example.net/p/abc"))
+        #expect(result["content_encoding"] == .string("aes128gcm"))
+        #expect(result["length"] == .number(JSONNumber(86 + 128 + 16)))
+        let body = try #require(result["body"]?.stringValue)
+
+        let bodyFile = directory.file("message.bin")
+        try Data(try #require(Base64URL.decode(body))).write(to: URL(fileURLWithPath: bodyFile))
+        let opened = try run(["webpush", "open", "--receiver", "receiver.json", "message.bin"])
+        #expect(opened.status == 0, "\(opened.errors)")
+        let openedResult = try object(opened.output.trimmingCharacters(in: .newlines))
+        #expect(openedResult["status"] == .string("opened"))
+        #expect(openedResult["payload"] == (try JSONParser.parse(Array(payload.utf8))))
+
+        let peer = try PythonPeer.webPush(
+            ["open", "--receiver", directory.file("receiver.json")], input: "{\"body\":\"\(body)\"}\n")
+        let peerResult = try object(try #require(peer.lines.first))
+        #expect(peerResult["content"].flatMap { $0.stringValue } == Base64URL.encode(Array(payload.utf8)))
+    }
+
+    @Test("open names content that is not JSON as text, and bytes that are not UTF-8 as base64url")
+    func openContentKinds() throws {
+        for (content, member) in [(Data("plain words".utf8), "text"), (Data([0xFF, 0x00, 0xC3]), "base64url")] {
+            let sealed = try run(
+                ["webpush", "seal", "--subscription", "subscription.json", "--pad", "1"], input: content)
+            let body = try #require(try object(sealed.output.trimmingCharacters(in: .newlines))["body"]?.stringValue)
+            let opened = try run(
+                ["webpush", "open", "--receiver", "receiver.json", "--json-lines"],
+                input: Data("{\"body\":\"\(body)\"}\n".utf8))
+            let result = try object(opened.output.trimmingCharacters(in: .newlines))
+            #expect(result[member] != nil, "\(opened.output)")
+        }
+    }
+
+    @Test("seal --json-lines: one answer per line in order, blank lines skipped, bad lines named, status 1")
+    func sealBatch() throws {
+        let lines = [
+            #"{"payload":{"title":"one"}}"#,
+            "",
+            #"{"payload":"two","subscription":{"endpoint":"https://push.example.net/other"}}"#,
+            "not json",
+            #"{"subscription":\#(subscription.trimmingCharacters(in: .newlines)),"payload":{"title":"four"}}"#,
+            #"{"title":"no payload"}"#,
+            #"{"payload":"\#(String(repeating: "x", count: 4_000))"}"#,
+        ]
+        let result = try run(
+            ["webpush", "seal", "--json-lines", "--subscription", "subscription.json"],
+            input: Data(lines.joined(separator: "\n").utf8))
+        #expect(result.status == 1)
+        let answers = try result.lines.map(object)
+        #expect(answers.count == 6)
+        #expect(answers[0]["body"] != nil)
+        #expect(answers[1]["line"] == .number(JSONNumber(3)))
+        #expect(answers[1]["reason"] == .string("invalid-subscription"))
+        #expect(answers[2]["line"] == .number(JSONNumber(4)))
+        #expect(answers[3]["body"] != nil)
+        #expect(answers[4]["error"]?.stringValue?.contains("\"payload\" is missing") == true)
+        #expect(answers[5]["reason"] == .string("message-too-large"))
+    }
+
+    @Test("open refuses a damaged message with its reason and status 1; --json-lines keeps going past bad lines")
+    func openRefusals() throws {
+        let sealed = try run(["webpush", "seal", "--subscription", "subscription.json"], input: Data("hello".utf8))
+        let body = try #require(try object(sealed.output.trimmingCharacters(in: .newlines))["body"]?.stringValue)
+        var damaged = Array(body)
+        damaged[damaged.count - 3] = damaged[damaged.count - 3] == "A" ? "B" : "A"
+        let input = [
+            "{\"body\":\"\(String(damaged))\"}", "{\"body\":\"\(body)\"}", "{\"body\":\"***\"}",
+            "{\"body\":\"\(body.prefix(40))\"}",
+        ]
+        let result = try run(
+            ["webpush", "open", "--receiver", "receiver.json", "--json-lines"],
+            input: Data(input.joined(separator: "\n").utf8))
+        #expect(result.status == 1)
+        let answers = try result.lines.map(object)
+        #expect(answers.count == 4)
+        #expect(answers[0]["reason"] == .string("decryption-failed"))
+        #expect(answers[1]["text"] == .string("hello"))
+        #expect(answers[2]["line"] == .number(JSONNumber(3)))
+        #expect(answers[3]["reason"] == .string("malformed-header"))
+    }
+
+    @Test("usage errors are status 2 with a message naming the problem")
+    func usage() throws {
+        let cases: [([String], String)] = [
+            (["webpush"], "expected subscribe, seal or open"),
+            (["webpush", "push"], "unknown subcommand"),
+            (["webpush", "seal"], "--subscription SUBSCRIPTION.json is required"),
+            (["webpush", "seal", "--subscription", "missing.json"], "cannot read missing.json"),
+            (["webpush", "seal", "--subscription", "receiver.json"], "bad subscription file receiver.json"),
+            (["webpush", "seal", "--subscription", "subscription.json", "--pad", "0"], "--pad must be 1 to 3994"),
+            (["webpush", "open"], "--receiver"),
+            (["webpush", "open", "--receiver", "subscription.json"], "bad receiver file subscription.json"),
+            (["webpush", "subscribe", "--out", "x.json"], "--endpoint"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.errors.contains(message), "\(arguments): \(result.errors)")
+        }
+    }
+
+    @Test("content past 3,993 bytes fails as message-too-large with status 1; nothing prints the secret")
+    func tooLargeAndSecrets() throws {
+        let result = try run(
+            ["webpush", "seal", "--subscription", "subscription.json"], input: Data(repeating: 0x41, count: 3_994))
+        #expect(result.status == 1)
+        #expect(result.errors.contains("message-too-large"))
+        let auth = try #require(
+            try object(subscription.trimmingCharacters(in: .newlines))["keys"]?.objectValue?["auth"]?.stringValue)
+        let bad = try run(["webpush", "open", "--receiver", "subscription.json"])
+        #expect(!bad.errors.contains(auth))
+        #expect(!result.errors.contains(auth))
+    }
+}
