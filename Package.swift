@@ -210,6 +210,9 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
             name: "FuzzHTTP", dependencies: ["PushSealHTTPS", "PushSealURL"], path: "Fuzz/FuzzHTTP",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
+            name: "FuzzWebPush", dependencies: ["PushSealCore"], path: "Fuzz/FuzzWebPush",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
             name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]

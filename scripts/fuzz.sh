@@ -17,7 +17,7 @@ vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 # --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
 sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
 mkdir -p "$build"
-for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP; do
+for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP FuzzWebPush; do
     if ! PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" \
         >"$build/$product-build.log" 2>&1; then
         grep -vE "^\[|ld.gold: warning" "$build/$product-build.log"
@@ -31,7 +31,7 @@ python3 - "$vectors" "$build" <<'PY'
 import base64, json, os, sys
 vectors, build = sys.argv[1], sys.argv[2]
 document = json.load(open(vectors))
-for name in ("decrypt", "envelope", "keystore", "media", "http"):
+for name in ("decrypt", "envelope", "keystore", "media", "http", "webpush"):
     os.makedirs(f"{build}/corpus-{name}", exist_ok=True)
 for index, vector in enumerate(document["positive"] + document["negative"]):
     text = vector["envelope"]
@@ -74,6 +74,18 @@ responses = [
 ]
 for index, response in enumerate(responses):
     open(f"{build}/corpus-http/response-{index}", "wb").write(response)
+# Web Push: a message header (mode 0), records with and without their delimiter (mode 1),
+# content to seal and open (mode 2).
+point = bytes([4]) + bytes(range(1, 65))
+seeds = [
+    bytes([0]) + bytes(16) + (4096).to_bytes(4, "big") + bytes([65]) + point + bytes(40),
+    bytes([1]) + b"hello" + bytes([2, 0, 0]),
+    bytes([1]) + b"hello" + bytes([1]),
+    bytes([1]) + b"he\x02llo" + bytes([0, 5]),
+    bytes([2]) + b'{"title":"Dentist"}',
+]
+for index, seed in enumerate(seeds):
+    open(f"{build}/corpus-webpush/seed-{index}", "wb").write(seed)
 PY
 
 # Leak detection is off: the key ring lives in a global for the whole run, and Swift keeps
@@ -81,11 +93,12 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope keystore media http; do
+for target in decrypt envelope keystore media http webpush; do
     case $target in
         keystore) binary=$bin/FuzzKeyStore ;;
         media) binary=$bin/FuzzMedia ;;
         http) binary=$bin/FuzzHTTP ;;
+        webpush) binary=$bin/FuzzWebPush ;;
         *) binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1} ;;
     esac
     dictionary=()

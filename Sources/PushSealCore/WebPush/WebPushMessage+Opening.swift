@@ -54,8 +54,8 @@ extension WebPushMessage {
     }
 
     /// The length of the content in a decrypted last record: the record's last non-zero byte
-    /// must be the delimiter 0x02, with only zeros after it.
-    static func contentLength(_ record: [UInt8]) throws(WebPushError) -> Int {
+    /// must be the delimiter 0x02, with only zeros after it (also the fuzz target's entry point).
+    package static func contentLength(_ record: [UInt8]) throws(WebPushError) -> Int {
         guard let delimiter = record.lastIndex(where: { $0 != 0 }) else {
             throw WebPushError(.missingDelimiter, "the record holds no delimiter, only \(record.count) zero bytes")
         }
