@@ -7,9 +7,15 @@
 // sealed content must come back unchanged.
 import PushSealCore
 
-/// One receiver for the whole run: messages for it come only from mode 2.
-let receiver = try! WebPushReceiver.generate()
-let subscription = try! receiver.subscription(endpoint: "https://push.example.net/fuzz")
+/// One receiver for the whole run, and its subscription: messages for it come only from mode 2.
+private let (receiver, subscription): (WebPushReceiver, WebPushSubscription) = {
+    do {
+        let receiver = try WebPushReceiver.generate()
+        return (receiver, try receiver.subscription(endpoint: "https://push.example.net/fuzz"))
+    } catch {
+        preconditionFailure("no receiver: \(error)")
+    }
+}()
 
 /// The reasons `WebPushMessage.open` may give.
 let openingReasons: Set<WebPushError.Reason> = [
