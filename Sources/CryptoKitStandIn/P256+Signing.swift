@@ -44,6 +44,13 @@ extension P256 {
                 key = try ECKey.privateKey(pem: pemRepresentation)
             }
 
+            /// The key whose big-endian scalar is `rawRepresentation`, which must lie in [1, n).
+            /// - Throws: `CryptoKitError.incorrectKeySize` unless it has 32 bytes,
+            ///   `CryptoKitError.invalidParameter` for a scalar out of range.
+            public init<D: ContiguousBytes>(rawRepresentation: D) throws {
+                key = try rawRepresentation.withUnsafeBytes { try ECKey(scalar: $0) }
+            }
+
             /// The matching verifying key.
             public var publicKey: PublicKey { PublicKey(key: key.publicOnly) }
 

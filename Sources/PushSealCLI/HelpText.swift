@@ -36,8 +36,9 @@ enum HelpText {
 
         Web Push (webpush-v1: RFC 8291 messages for browsers and UnifiedPush)
           pushseal webpush subscribe --endpoint URL --out RECEIVER.json   prints the subscription (it holds auth)
-          pushseal webpush seal --subscription SUBSCRIPTION.json [--pad BYTES] [FILE|-]
-          pushseal webpush seal --json-lines [--subscription DEFAULT.json] [--pad BYTES] [FILE|-]
+          pushseal webpush seal --subscription SUBSCRIPTION.json [--pad BYTES] [--ttl SECONDS]
+                                [--vapid-key KEY.jwk|KEY.pem --subject mailto:…|https:…] [FILE|-]
+          pushseal webpush seal --json-lines [--subscription DEFAULT.json] [options as above] [FILE|-]
           pushseal webpush open --receiver RECEIVER.json [--json-lines] [FILE|-]
 
         Device side and captured payloads

@@ -38,7 +38,7 @@ public enum Invocation: Equatable, Sendable {
     case mediaOpen(object: String, descriptor: String, output: String)
     /// `webpush subscribe --endpoint URL --out RECEIVER.json`.
     case webPushSubscribe(endpoint: String, output: String)
-    /// `webpush seal [--subscription S.json] [--pad BYTES] [--json-lines] [FILE|-]`.
+    /// `webpush seal [--subscription S.json] [--pad BYTES] [--ttl S] [--vapid-key K --subject S] [--json-lines] [FILE|-]`.
     case webPushSeal(WebPushSealArguments)
     /// `webpush open --receiver RECEIVER.json [--json-lines] [FILE|-]`.
     case webPushOpen(receiver: String, jsonLines: Bool, input: String?)
@@ -198,7 +198,8 @@ public enum Invocation: Equatable, Sendable {
             return .webPushSubscribe(endpoint: try reader.required("endpoint"), output: try reader.required("out"))
         case "seal":
             let reader = try ArgumentReader(
-                rest, command: name, valued: ["subscription", "pad"], switches: ["json-lines"])
+                rest, command: name, valued: ["subscription", "pad", "ttl", "vapid-key", "subject"],
+                switches: ["json-lines"])
             var parsed = WebPushSealArguments(
                 subscriptionFile: reader.value("subscription"), jsonLines: reader.flag("json-lines"),
                 input: try reader.inputFile())
@@ -212,6 +213,17 @@ public enum Invocation: Equatable, Sendable {
                     throw UsageError("\(name): --pad must be 1 to 3994 bytes, not \(pad)")
                 }
                 parsed.paddingBlock = pad
+            }
+            if let ttl = try reader.integer("ttl") {
+                guard (0...WebPushSealArguments.maximumTTL).contains(ttl) else {
+                    throw UsageError("\(name): --ttl must be 0 to 2419200 seconds (28 days), not \(ttl)")
+                }
+                parsed.ttl = ttl
+            }
+            parsed.vapidKeyFile = reader.value("vapid-key")
+            parsed.subject = reader.value("subject")
+            guard (parsed.vapidKeyFile == nil) == (parsed.subject == nil) else {
+                throw UsageError("\(name): --vapid-key and --subject go together (RFC 8292 needs both)")
             }
             return .webPushSeal(parsed)
         case "open":
@@ -240,6 +252,15 @@ public struct WebPushSealArguments: Equatable, Sendable {
     public var jsonLines = false
     /// `--pad`: the padding block (webpush-v1.md, "Padding").
     public var paddingBlock = WebPushMessage.defaultPaddingBlock
+    /// `--ttl`: the RFC 8030 `TTL` header's seconds (default 28 days, the longest push services keep).
+    public var ttl = maximumTTL
+    /// `--vapid-key`: the application server's key (RFC 8292), for the `Authorization` header.
+    public var vapidKeyFile: String?
+    /// `--subject`: the VAPID contact, `mailto:` or `https:`.
+    public var subject: String?
+
+    /// The longest `TTL`: 28 days.
+    public static let maximumTTL = 28 * 24 * 3600
     /// The input file; nil is standard input.
     public var input: String?
 

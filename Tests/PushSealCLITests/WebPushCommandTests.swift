@@ -54,7 +54,9 @@ struct WebPushCommandTests {
         #expect(!sealed.output.contains("Dentist"))
         let result = try object(sealed.output.trimmingCharacters(in: .newlines))
         #expect(result["endpoint"] == .string("https://push.example.net/p/abc"))
-        #expect(result["content_encoding"] == .string("aes128gcm"))
+        #expect(
+            result["headers"]
+                == .object(JSONObject([("Content-Encoding", .string("aes128gcm")), ("TTL", .string("2419200"))])))
         #expect(result["length"] == .number(JSONNumber(86 + 128 + 16)))
         let body = try #require(result["body"]?.stringValue)
 
@@ -134,6 +136,40 @@ struct WebPushCommandTests {
         #expect(answers[3]["reason"] == .string("malformed-header"))
     }
 
+    @Test("--vapid-key and --subject add an RFC 8292 Authorization that a push service's check accepts; --ttl sets TTL")
+    func vapid() throws {
+        let generated = try run(["keys", "generate", "--suite", "p256", "--out", "vapid.jwk"])
+        #expect(generated.status == 0)
+        let sealed = try run(
+            [
+                "webpush", "seal", "--subscription", "subscription.json", "--vapid-key", "vapid.jwk", "--subject",
+                "mailto:ops@example.com", "--ttl", "60",
+            ], input: Data("hi".utf8))
+        #expect(sealed.status == 0, "\(sealed.errors)")
+        let headers = try #require(try object(sealed.output.trimmingCharacters(in: .newlines))["headers"]?.objectValue)
+        #expect(headers["TTL"] == .string("60"))
+        let authorization = try #require(headers["Authorization"]?.stringValue)
+        let check = JSONWriter.string(
+            .object(
+                JSONObject([
+                    ("authorization", .string(authorization)), ("endpoint", .string("https://push.example.net/p/abc")),
+                ])))
+        let peer = try PythonPeer.webPush(["vapid-check"], input: check + "\n")
+        let answer = try object(try #require(peer.lines.first))
+        #expect(answer["error"] == nil, "\(peer.output)")
+        #expect(answer["claims"]?.objectValue?["aud"] == .string("https://push.example.net"))
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: directory.file("vapid.jwk"))
+        let exposed = try run(
+            [
+                "webpush", "seal", "--subscription", "subscription.json", "--vapid-key", "vapid.jwk", "--subject",
+                "mailto:a@b",
+            ],
+            input: Data("hi".utf8))
+        #expect(exposed.status == 2)
+        #expect(exposed.errors.contains("chmod 600"))
+    }
+
     @Test("usage errors are status 2 with a message naming the problem")
     func usage() throws {
         let cases: [([String], String)] = [
@@ -146,6 +182,15 @@ struct WebPushCommandTests {
             (["webpush", "open"], "--receiver"),
             (["webpush", "open", "--receiver", "subscription.json"], "bad receiver file subscription.json"),
             (["webpush", "subscribe", "--out", "x.json"], "--endpoint"),
+            (["webpush", "seal", "--subscription", "subscription.json", "--vapid-key", "k.jwk"], "go together"),
+            (["webpush", "seal", "--subscription", "subscription.json", "--ttl", "-1"], "--ttl must be 0 to 2419200"),
+            (
+                [
+                    "webpush", "seal", "--subscription", "subscription.json", "--vapid-key", "receiver.json",
+                    "--subject", "mailto:a@b",
+                ],
+                "receiver.json",
+            ),
         ]
         for (arguments, message) in cases {
             let result = try run(arguments)

@@ -8,6 +8,10 @@ Command line, JSON Lines on standard input and output, one answer per line in or
         in:  {"body": base64url}                  out: {"content": base64url} or {"error": text}
     python webpush_peer.py seal --subscription SUBSCRIPTION.json
         in:  {"content": base64url}               out: {"body": base64url}
+    python webpush_peer.py vapid-check
+        in:  {"authorization": "vapid t=…, k=…", "endpoint": URL}
+        out: {"claims": {...}, "public_key": base64url} or {"error": text}
+             (RFC 8292: the ES256 signature under k, aud the endpoint's origin, exp within 24 h)
 
 RECEIVER.json is webpush-v1.md's receiver form, {"private_key": P-256 JWK, "auth": base64url};
 SUBSCRIPTION.json is a browser's PushSubscription.toJSON().
@@ -19,9 +23,14 @@ import argparse
 import base64
 import json
 import sys
+import time
+import urllib.parse
 
 import http_ece
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 
 def b64decode(text: str) -> bytes:
@@ -63,6 +72,48 @@ def seal_messages(subscription: dict) -> None:
         print(json.dumps({"body": b64encode(body)}), flush=True)
 
 
+def check_vapid(authorization: str, endpoint: str) -> dict:
+    """RFC 8292 §2 and §3 as a push service applies them; raises ValueError naming the fault."""
+    scheme, _, parameters = authorization.partition(" ")
+    if scheme.lower() != "vapid":
+        raise ValueError(f"scheme {scheme!r} is not vapid")
+    fields = dict(part.strip().split("=", 1) for part in parameters.split(","))
+    token, key = fields["t"], fields["k"]
+    public_key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b64decode(key))
+    header_part, claims_part, signature_part = token.split(".")
+    header = json.loads(b64decode(header_part))
+    if header.get("alg") != "ES256":
+        raise ValueError(f"alg {header.get('alg')!r} is not ES256")
+    signature = b64decode(signature_part)
+    if len(signature) != 64:
+        raise ValueError("the signature is not 64 bytes")
+    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    try:
+        public_key.verify(der, f"{header_part}.{claims_part}".encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        raise ValueError("the signature does not verify under k")
+    claims = json.loads(b64decode(claims_part))
+    url = urllib.parse.urlsplit(endpoint)
+    origin = f"{url.scheme}://{url.netloc}"
+    if claims.get("aud") != origin:
+        raise ValueError(f"aud {claims.get('aud')!r} is not {origin!r}")
+    if not time.time() < claims["exp"] <= time.time() + 24 * 3600:
+        raise ValueError("exp is not within the next 24 hours")
+    if not str(claims.get("sub", "")).startswith(("mailto:", "https:")):
+        raise ValueError("sub is neither mailto: nor https:")
+    return {"claims": claims, "public_key": key}
+
+
+def vapid_checks() -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            answer = check_vapid(request["authorization"], request["endpoint"])
+        except Exception as error:  # every refusal is an answer, not the end of the batch
+            answer = {"error": str(error)}
+        print(json.dumps(answer), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -70,11 +121,14 @@ def main() -> None:
     opening.add_argument("--receiver", required=True)
     sealing = commands.add_parser("seal")
     sealing.add_argument("--subscription", required=True)
+    commands.add_parser("vapid-check")
     arguments = parser.parse_args()
     if arguments.command == "open":
         open_messages(load_json(arguments.receiver))
-    else:
+    elif arguments.command == "seal":
         seal_messages(load_json(arguments.subscription))
+    else:
+        vapid_checks()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealDelivery
 internal import PushSealPrimitives
 
 /// `pushseal webpush subscribe|seal|open`: RFC 8291 messages (webpush-v1.md) for a backend in any
@@ -29,6 +30,7 @@ enum WebPushCommand {
         let defaultSubscription = try arguments.subscriptionFile.map { path throws(UsageError) in
             try Self.subscription(path)
         }
+        let sealer = Sealer(ttl: arguments.ttl, vapid: try Self.vapidIssuer(arguments))
         let source = InputSource(path: arguments.input)
         guard arguments.jsonLines else {
             guard let subscription = defaultSubscription else {
@@ -37,7 +39,7 @@ enum WebPushCommand {
             let content = try source.readAll()
             do {
                 let body = try WebPushMessage.seal(content, for: subscription, paddingBlock: arguments.paddingBlock)
-                console.output.writeLine(JSONWriter.bytes(.object(Self.sealed(body, for: subscription))))
+                console.output.writeLine(JSONWriter.bytes(.object(try sealer.request(body, for: subscription))))
                 return .success
             } catch {
                 console.errors.writeLine("pushseal webpush seal: \(source.name): \(error)")
@@ -63,7 +65,7 @@ enum WebPushCommand {
                 guard let payload = job["payload"] else { throw ItemFailure(message: "\"payload\" is missing") }
                 let body = try WebPushMessage.seal(
                     JSONWriter.bytes(payload), for: subscription, paddingBlock: arguments.paddingBlock)
-                console.output.writeLine(JSONWriter.bytes(.object(Self.sealed(body, for: subscription))))
+                console.output.writeLine(JSONWriter.bytes(.object(try sealer.request(body, for: subscription))))
             } catch {
                 failures += 1
                 console.output.writeLine(JSONWriter.bytes(.object(Self.lineError(number, error))))
@@ -136,11 +138,32 @@ enum WebPushCommand {
         return Opened(json: json, failed: false)
     }
 
-    private static func sealed(_ body: [UInt8], for subscription: WebPushSubscription) -> JSONObject {
-        JSONObject([
-            ("endpoint", .string(subscription.endpoint)), ("content_encoding", .string("aes128gcm")),
-            ("length", .number(JSONNumber(body.count))), ("body", .string(Base64URL.encode(body))),
-        ])
+    /// What `seal` prints for a message: the RFC 8030 request to make, `{"endpoint", "length",
+    /// "body", "headers": {"Content-Encoding", "TTL", "Authorization"?}}`.
+    struct Sealer {
+        let ttl: Int
+        let vapid: VAPIDIssuer?
+
+        func request(_ body: [UInt8], for subscription: WebPushSubscription) throws -> JSONObject {
+            var headers = JSONObject([("Content-Encoding", .string("aes128gcm")), ("TTL", .string(String(ttl)))])
+            if let vapid {
+                headers["Authorization"] = .string(try vapid.authorization(for: subscription.endpoint))
+            }
+            return JSONObject([
+                ("endpoint", .string(subscription.endpoint)), ("length", .number(JSONNumber(body.count))),
+                ("body", .string(Base64URL.encode(body))), ("headers", .object(headers)),
+            ])
+        }
+    }
+
+    private static func vapidIssuer(_ arguments: WebPushSealArguments) throws(UsageError) -> VAPIDIssuer? {
+        guard let path = arguments.vapidKeyFile, let subject = arguments.subject else { return nil }
+        var bytes = try KeyFiles.secretFile(path)
+        do {
+            return try VAPIDIssuer(key: VAPIDKey(wipingFileBytes: &bytes), subject: subject)
+        } catch {
+            throw UsageError("webpush seal: \(path): \(error)")
+        }
     }
 
     private static func lineError(_ number: Int, _ error: any Error) -> JSONObject {

@@ -32,6 +32,28 @@ enum KeyFiles {
         }
     }
 
+    /// The bytes of a file that holds a secret: a regular file, not a link, readable by its owner
+    /// only (0600 or stricter), as SSH asks of its keys. The caller wipes the bytes once used.
+    static func secretFile(_ path: String) throws(UsageError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw UsageError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw UsageError("\(path) is not a regular file")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw UsageError(
+                "\(path) holds a private key and must be readable by its owner only (chmod 600), not mode "
+                    + String(info.st_mode & 0o777, radix: 8))
+        }
+        do {
+            return try Descriptor.readAll(descriptor)
+        } catch {
+            throw UsageError("cannot read \(path): \(error)")
+        }
+    }
+
     /// Writes `bytes` to a new file `path` with mode 0600; an existing file is never overwritten.
     /// A file whose write fails leaves nothing behind, so that a retry is not refused as existing.
     static func writeNew(_ bytes: [UInt8], to path: String) throws(UsageError) {

@@ -104,6 +104,17 @@
                 self.key = key
             }
 
+            /// Imports a private scalar (a JWK's `d`), which must satisfy 0 < d < n.
+            /// - Throws: ``CryptoFailure/invalidKey(_:)`` for a scalar of another length or out of range.
+            package init(rawRepresentation: SecretBytes) throws {
+                guard rawRepresentation.count == scalarByteCount,
+                    let key = try? rawRepresentation.withUnsafeBytes({
+                        try Kit.P256.Signing.PrivateKey(rawRepresentation: $0)
+                    })
+                else { throw CryptoFailure.invalidKey("not a P-256 private scalar in [1, n)") }
+                self.key = key
+            }
+
             /// The uncompressed public point.
             package var publicKey: [UInt8] { Array(key.publicKey.x963Representation) }
 

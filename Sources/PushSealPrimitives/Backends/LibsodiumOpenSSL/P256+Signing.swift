@@ -35,6 +35,41 @@
                 key = owned
             }
 
+            /// Imports a private scalar (a JWK's `d`), which must satisfy 0 < d < n, with its public
+            /// point computed here.
+            /// - Throws: ``CryptoFailure/invalidKey(_:)`` for a scalar of another length or out of range.
+            package init(rawRepresentation: SecretBytes) throws {
+                let point = try PrivateKey(rawRepresentation: rawRepresentation).publicKey.x963Representation
+                // OpenSSL reads a BIGNUM parameter in the host's byte order, straight from this
+                // buffer (no builder copy to leave behind); SecretBytes wipes it on release.
+                let hostOrder = rawRepresentation.withUnsafeBytes { bigEndian in
+                    SecretBytes(count: scalarByteCount) { (out: UnsafeMutablePointer<UInt8>) in
+                        for index in 0..<scalarByteCount {
+                            out[index] = bigEndian[1.littleEndian == 1 ? scalarByteCount - 1 - index : index]
+                        }
+                    }
+                }
+                var imported: OpaquePointer?
+                let succeeded = point.withUnsafeBytes { point in
+                    hostOrder.withUnsafeBytes { scalar in
+                        var parameters = [
+                            OSSL_PARAM_construct_utf8_string(
+                                OSSLString.group, UnsafeMutablePointer(mutating: OSSLString.p256), 0),
+                            point.octetParameter(OSSLString.publicKey),
+                            OSSL_PARAM_construct_BN(
+                                OSSLString.privateKey, UnsafeMutablePointer(mutating: scalar.bytePointer), scalar.count),
+                            OSSL_PARAM_construct_end(),
+                        ]
+                        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return false }
+                        defer { EVP_PKEY_CTX_free(context) }
+                        return EVP_PKEY_fromdata_init(context) == 1
+                            && EVP_PKEY_fromdata(context, &imported, PUSHSEAL_EVP_PKEY_KEYPAIR, &parameters) == 1
+                    }
+                }
+                guard succeeded, let imported else { throw OpenSSL.failure("P-256 signing key import") }
+                key = EVPKey(owning: imported)
+            }
+
             /// The uncompressed public point.
             package var publicKey: [UInt8] {
                 var point = [UInt8](repeating: 0, count: pointByteCount)
