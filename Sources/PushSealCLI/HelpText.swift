@@ -40,6 +40,9 @@ enum HelpText {
                                 [--vapid-key KEY.jwk|KEY.pem --subject mailto:…|https:…] [FILE|-]
           pushseal webpush seal --json-lines [--subscription DEFAULT.json] [options as above] [FILE|-]
           pushseal webpush open --receiver RECEIVER.json [--json-lines] [FILE|-]
+          pushseal webpush send --vapid-key KEY --subject CONTACT [--ttl SECONDS] [--pad BYTES] [--timeout SECONDS]
+                                [--allow-host HOST]... [--ca-file PEM] [--allow-local] [FILE|-]
+                                (one JSON line per job: {"subscription", "payload", "ttl"?, "urgency"?, "topic"?})
 
         Device side and captured payloads
           pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json]

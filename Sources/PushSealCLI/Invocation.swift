@@ -42,6 +42,8 @@ public enum Invocation: Equatable, Sendable {
     case webPushSeal(WebPushSealArguments)
     /// `webpush open --receiver RECEIVER.json [--json-lines] [FILE|-]`.
     case webPushOpen(receiver: String, jsonLines: Bool, input: String?)
+    /// `webpush send --vapid-key K --subject S …`.
+    case webPushSend(WebPushSendArguments)
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -186,7 +188,9 @@ public enum Invocation: Equatable, Sendable {
     }
 
     private static func parseWebPush(_ arguments: [String]) throws(UsageError) -> Invocation {
-        guard let subcommand = arguments.first else { throw UsageError("webpush: expected subscribe, seal or open") }
+        guard let subcommand = arguments.first else {
+            throw UsageError("webpush: expected subscribe, seal, open or send")
+        }
         let rest = Array(arguments.dropFirst())
         let name = "webpush \(subcommand)"
         switch subcommand {
@@ -226,13 +230,15 @@ public enum Invocation: Equatable, Sendable {
                 throw UsageError("\(name): --vapid-key and --subject go together (RFC 8292 needs both)")
             }
             return .webPushSeal(parsed)
+        case "send":
+            return .webPushSend(try WebPushSendArguments.parse(rest))
         case "open":
             let reader = try ArgumentReader(rest, command: name, valued: ["receiver"], switches: ["json-lines"])
             return .webPushOpen(
                 receiver: try reader.required("receiver"), jsonLines: reader.flag("json-lines"),
                 input: try reader.inputFile())
         default:
-            throw UsageError("webpush: unknown subcommand \"\(subcommand)\" (subscribe, seal, open)")
+            throw UsageError("webpush: unknown subcommand \"\(subcommand)\" (subscribe, seal, open, send)")
         }
     }
 
@@ -269,6 +275,62 @@ public struct WebPushSealArguments: Equatable, Sendable {
         self.subscriptionFile = subscriptionFile
         self.jsonLines = jsonLines
         self.input = input
+    }
+}
+
+/// The arguments of `pushseal webpush send`.
+public struct WebPushSendArguments: Equatable, Sendable {
+    /// `--vapid-key`: the application server's key.
+    public var vapidKeyFile = ""
+    /// `--subject`: the VAPID contact.
+    public var subject = ""
+    /// `--ttl`: the default `TTL` of jobs that give none.
+    public var ttl = WebPushSealArguments.maximumTTL
+    /// `--pad`: the padding block.
+    public var paddingBlock = WebPushMessage.defaultPaddingBlock
+    /// `--ca-file`: certificates to trust instead of the system's.
+    public var caFile: String?
+    /// `--allow-local`: let endpoints reach loopback and local-network addresses.
+    public var allowLocal = false
+    /// `--allow-host`: the only push-service hosts to send to, when any is given.
+    public var allowedHosts: [String] = []
+    /// `--timeout`: seconds a request may wait for its answer (1 to 300).
+    public var timeoutSeconds = 30
+    /// The jobs file; nil is standard input.
+    public var input: String?
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> WebPushSendArguments {
+        let name = "webpush send"
+        let reader = try ArgumentReader(
+            arguments, command: name,
+            valued: ["vapid-key", "subject", "ttl", "pad", "ca-file", "allow-host", "timeout"],
+            switches: ["allow-local"])
+        var parsed = WebPushSendArguments()
+        parsed.vapidKeyFile = try reader.required("vapid-key")
+        parsed.subject = try reader.required("subject")
+        if let ttl = try reader.integer("ttl") {
+            guard (0...WebPushSealArguments.maximumTTL).contains(ttl) else {
+                throw UsageError("\(name): --ttl must be 0 to 2419200 seconds (28 days), not \(ttl)")
+            }
+            parsed.ttl = ttl
+        }
+        if let pad = try reader.integer("pad") {
+            guard (1...WebPushMessage.maximumContentByteCount + 1).contains(pad) else {
+                throw UsageError("\(name): --pad must be 1 to 3994 bytes, not \(pad)")
+            }
+            parsed.paddingBlock = pad
+        }
+        if let timeout = try reader.integer("timeout") {
+            guard (1...300).contains(timeout) else {
+                throw UsageError("\(name): --timeout must be 1 to 300 seconds, not \(timeout)")
+            }
+            parsed.timeoutSeconds = timeout
+        }
+        parsed.caFile = reader.value("ca-file")
+        parsed.allowLocal = reader.flag("allow-local")
+        parsed.allowedHosts = reader.all("allow-host")
+        parsed.input = try reader.inputFile()
+        return parsed
     }
 }
 

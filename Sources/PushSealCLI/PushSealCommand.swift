@@ -56,6 +56,8 @@ public enum PushSealCommand {
             return try WebPushCommand.subscribe(endpoint: endpoint, output: output, console: console)
         case .webPushSeal(let arguments):
             return try WebPushCommand.seal(arguments, console: console)
+        case .webPushSend(let arguments):
+            return try WebPushSendCommand.run(arguments, console: console)
         case .webPushOpen(let receiver, let jsonLines, let input):
             return try WebPushCommand.open(receiverFile: receiver, jsonLines: jsonLines, input: input, console: console)
         }

@@ -29,6 +29,8 @@
 
         private let origin: HTTPSURL
         private let context: TLSContext
+        /// Whether the origin may resolve to a loopback or local-network address.
+        private let allowsLocalDestinations: Bool
         /// How long a request may wait for its answer, and a waiting request for a stream.
         private let answerTimeout: Duration
         /// Since when requests have waited for a stream on the current connection while none
@@ -43,13 +45,17 @@
 
         /// A client for `baseURL` (`https://host[:port]`); `caFile` replaces the system's trusted
         /// certificates (a mock server's self-signed certificate, in tests); a request waits
-        /// `answerTimeout` at most for its answer.
-        init(baseURL: String, caFile: String?, answerTimeout: Duration) throws {
+        /// `answerTimeout` at most for its answer. Without `allowsLocalDestinations`, addresses that
+        /// are loopback, private, link-local or unique-local are dropped as each connection resolves
+        /// the host (an origin a stranger chose, such as a Web Push endpoint); a configured APNs
+        /// host allows them.
+        init(baseURL: String, caFile: String?, answerTimeout: Duration, allowsLocalDestinations: Bool = true) throws {
             self.answerTimeout = answerTimeout
+            self.allowsLocalDestinations = allowsLocalDestinations
             do {
                 origin = try HTTPSURL(baseURL)
             } catch {
-                throw DeliveryError("the APNs host \(baseURL) is not usable: \(error.detail)")
+                throw DeliveryError("the host \(baseURL) is not usable: \(error.detail)")
             }
             do {
                 context = try TLSContext(caFile: caFile, protocols: ["h2"])
@@ -108,7 +114,8 @@
             if let last = lastConnectFailure, ContinuousClock.now - last.at < Self.reconnectPause { return nil }
             do {
                 let session = try HTTP2Session.connect(
-                    to: origin, context: context, timeout: Self.connectTimeout, answerTimeout: answerTimeout)
+                    to: origin, context: context, allowsLocalDestinations: allowsLocalDestinations,
+                    timeout: Self.connectTimeout, answerTimeout: answerTimeout)
                 current = session
                 lastConnectFailure = nil
                 return session
@@ -188,9 +195,10 @@
 #else
     /// On Apple platforms: no nghttp2, so no connection can be made (see the top of this file).
     final class HTTP2Client {
-        init(baseURL: String, caFile: String?, answerTimeout: Duration) throws {
+        init(baseURL: String, caFile: String?, answerTimeout: Duration, allowsLocalDestinations: Bool = true) throws {
             throw DeliveryError(
-                "APNsClient's HTTP/2 transport is nghttp2 over OpenSSL, on Linux; on Apple platforms use URLSession")
+                "the HTTP/2 transport of APNsClient and WebPushClient is nghttp2 over OpenSSL, on Linux; on Apple platforms use URLSession"
+            )
         }
 
         var hasRoom: Bool { false }

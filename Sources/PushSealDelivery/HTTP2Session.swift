@@ -35,8 +35,9 @@
         /// header fields, informational (1xx) blocks included, counted as RFC 9113 counts them
         /// (name, value and 32 per field). APNs answers with a few fields.
         static let maximumHeaderListSize = 16 * 1024
-        /// The response headers kept: those APNs documents. Others are counted, then dropped.
-        static let keptHeaders: Set<String> = ["apns-id", "apns-unique-id"]
+        /// The response headers kept: those APNs documents, and RFC 8030's `location` (the push
+        /// message's resource) and `retry-after`. Others are counted, then dropped.
+        static let keptHeaders: Set<String> = ["apns-id", "apns-unique-id", "location", "retry-after"]
         /// Bytes taken from nghttp2 before the socket is written to.
         private static let outboundChunk = 64 * 1024
 
@@ -74,18 +75,22 @@
         /// - Throws: ``HTTP2Session/ConnectFailure``, permanent for a certificate that does not
         ///   verify or a server that does not speak HTTP/2.
         static func connect(
-            to origin: HTTPSURL, context: TLSContext, timeout: Duration, answerTimeout: Duration
+            to origin: HTTPSURL, context: TLSContext, allowsLocalDestinations: Bool, timeout: Duration,
+            answerTimeout: Duration
         ) throws(ConnectFailure) -> HTTP2Session {
             let wait = TransferWait(deadline: .now + timeout, cancelled: { false })
             let tls: TLSConnection
             do {
-                tls = try TLSConnection.open(to: origin, context: context, allowLocal: true, wait: wait)
+                tls = try TLSConnection.open(
+                    to: origin, context: context, allowLocal: allowsLocalDestinations, wait: wait)
             } catch {
                 throw ConnectFailure(reason: error.detail, permanent: error.kind == .untrusted)
             }
             guard tls.negotiatedProtocol == "h2" else {
                 throw ConnectFailure(
-                    reason: "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2)", permanent: true)
+                    reason:
+                        "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2, and so must a push service here)",
+                    permanent: true)
             }
             let session = try HTTP2Session(tls: tls, authority: origin.authority, answerTimeout: answerTimeout)
             while !session.settingsReceived {

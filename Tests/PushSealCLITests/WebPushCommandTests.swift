@@ -173,7 +173,7 @@ struct WebPushCommandTests {
     @Test("usage errors are status 2 with a message naming the problem")
     func usage() throws {
         let cases: [([String], String)] = [
-            (["webpush"], "expected subscribe, seal or open"),
+            (["webpush"], "expected subscribe, seal, open or send"),
             (["webpush", "push"], "unknown subcommand"),
             (["webpush", "seal"], "--subscription SUBSCRIPTION.json is required"),
             (["webpush", "seal", "--subscription", "missing.json"], "cannot read missing.json"),
@@ -210,5 +210,58 @@ struct WebPushCommandTests {
         let bad = try run(["webpush", "open", "--receiver", "subscription.json"])
         #expect(!bad.errors.contains(auth))
         #expect(!result.errors.contains(auth))
+    }
+}
+
+/// `pushseal webpush send` against the mock push service.
+@Suite("pushseal webpush send")
+struct WebPushSendCommandTests {
+    @Test("seals each line for its subscription and sends it: one answer per line in order, bad lines named, status 1")
+    func send() throws {
+        let directory = TemporaryDirectory()
+        func run(_ arguments: [String], input: String = "") throws -> CLIRunner.Result {
+            try CLIRunner.run(arguments, input: Data(input.utf8), in: directory.path)
+        }
+        let subscribed = try run(
+            ["webpush", "subscribe", "--endpoint", "https://push.example.net/p", "--out", "receiver.json"])
+        var subscription = try #require(
+            try JSONParser.parse(Array(subscribed.output.trimmingCharacters(in: .newlines).utf8)).objectValue)
+        _ = try run(["keys", "generate", "--suite", "p256", "--out", "vapid.jwk"])
+        let service = try MockPushService(receiverFile: directory.file("receiver.json"), in: directory)
+
+        func line(_ script: String, _ extra: String = "") -> String {
+            subscription["endpoint"] = .string(service.endpoint(script))
+            return
+                #"{"subscription":\#(JSONWriter.string(.object(subscription))),"payload":{"title":"\#(script)"}\#(extra)}"#
+        }
+        let input = [
+            line("ok", #","urgency":"high","topic":"t1","ttl":60"#), line("gone"), "not json",
+            #"{"subscription":{"endpoint":"https://x.example/p"},"payload":1}"#, line("ok", #","topic":"bad topic""#),
+            line("throttle"),
+        ].joined(separator: "\n")
+        let arguments = [
+            "webpush", "send", "--vapid-key", "vapid.jwk", "--subject", "mailto:ops@example.com", "--ca-file",
+            service.certificate, "--allow-local",
+        ]
+        let result = try run(arguments, input: input)
+        #expect(result.status == 1)
+        let answers = try result.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        #expect(answers.count == 6)
+        #expect(answers.map { $0["line"] } == (1...6).map { .number(JSONNumber($0)) })
+        #expect(answers.map { $0["status"]?.stringValue } == ["sent", "gone", "failed", "failed", "failed", "sent"])
+        #expect(answers[0]["http_status"] == .number(JSONNumber(201)))
+        #expect(answers[3]["reason"] == .string("invalid-subscription"))
+        #expect(answers[4]["error"]?.stringValue?.contains("topic") == true)
+        #expect(answers[5]["attempts"] == .number(JSONNumber(2)))
+        #expect(result.errors.contains("2 sent, 1 gone, 3 failed"))
+        let first = try #require(service.requests().first { ($0["path"] as? String)?.contains("/ok/") == true })
+        #expect(first["urgency"] as? String == "high")
+        #expect(first["ttl"] as? String == "60")
+
+        let local = try run(Array(arguments.dropLast()), input: line("ok"))
+        #expect(local.status == 1)
+        #expect(local.output.contains("local"))
+        let missingSubject = try run(["webpush", "send", "--vapid-key", "vapid.jwk"])
+        #expect(missingSubject.status == 2)
     }
 }

@@ -44,9 +44,9 @@ struct WebPushMessageTests {
         let sender = try AppendixA.key(AppendixA.senderPrivateKey)
         #expect(sender.publicKey?.rawRepresentation == Base64URL.decode(AppendixA.senderPublicKey))
         let content = Array(AppendixA.plaintext.utf8)
+        let salt = try #require(Base64URL.decode(AppendixA.salt))
         let body = try WebPushMessage.seal(
-            content, for: subscription, recordPlaintextCount: content.count + 1, sender: sender,
-            salt: try #require(Base64URL.decode(AppendixA.salt)))
+            content, for: subscription, recordPlaintextCount: content.count + 1, sender: sender, salt: salt)
         #expect(Base64URL.encode(body) == AppendixA.body)
     }
 

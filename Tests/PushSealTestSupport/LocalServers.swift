@@ -180,3 +180,54 @@ package final class HostileHTTP2Server: @unchecked Sendable {
         ]
     }
 }
+
+/// The mock Web Push service of `interop/python/mock_push_service.py`: it checks each request's
+/// RFC 8030 headers and VAPID token, decrypts the message with the receiver's keys, and answers
+/// as the endpoint's path scripts (`/push/ok/…`, `/push/gone/…`, …).
+package final class MockPushService: @unchecked Sendable {
+    private let server: LocalServer
+    private let log: String
+
+    /// Starts the mock, decrypting with the receiver keys in `receiverFile` (webpush-v1.md's JSON
+    /// form) and, when given, accepting only tokens whose `k` is `vapidPublicKey`.
+    package init(
+        receiverFile: String, vapidPublicKey: String? = nil, slowMilliseconds: Int? = nil,
+        in directory: TemporaryDirectory
+    ) throws {
+        log = directory.file("mock-push-requests.jsonl")
+        var options = ["serve", "--receiver", receiverFile, "--log", log, "--lifetime", "300"]
+        if let vapidPublicKey { options += ["--vapid-public-key", vapidPublicKey] }
+        if let slowMilliseconds { options += ["--slow-ms", "\(slowMilliseconds)"] }
+        server = try LocalServer(script: "mock_push_service.py", options, in: directory)
+    }
+
+    /// `https://127.0.0.1:PORT`.
+    package var url: String { server.url }
+    /// The mock's self-signed certificate.
+    package var certificate: String { server.certificate }
+
+    /// An endpoint on this mock that answers as `script` says.
+    package func endpoint(_ script: String, _ name: String = RandomName.make()) -> String {
+        "\(server.url)/push/\(script)/\(name)"
+    }
+
+    /// Stops the mock.
+    package func stop() { server.stop() }
+
+    /// The requests the mock answered, in arrival order: path, status, ttl, urgency, topic,
+    /// vapid (the token's claims), content (the decrypted message, base64url), connection.
+    package func requests() -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
+
+/// Short random names for test endpoints.
+package enum RandomName {
+    /// Twelve random lower-case letters.
+    package static func make() -> String {
+        String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement() ?? "a" })
+    }
+}

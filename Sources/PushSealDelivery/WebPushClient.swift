@@ -1,0 +1,253 @@
+import Dispatch
+internal import PushSealURL
+internal import Synchronization
+
+/// Sends sealed Web Push messages to their push services (RFC 8030), one HTTP/2 connection per
+/// origin, every origin on a thread of its own so that a slow or dead push service holds up only
+/// the messages bound for it.
+///
+/// An endpoint is a stranger's choice: unless ``init(vapid:caFile:allowsLocalDestinations:allowedHosts:answerTimeout:retries:)``
+/// allows local destinations, a host that resolves only to loopback, private, link-local or
+/// unique-local addresses is refused (each connection checks every address it resolves), and an
+/// allow-list of push-service hosts, when given, refuses every other host before any connection.
+/// Answers are bounded in size and time by the HTTP/2 client.
+///
+/// ```swift
+/// let key = try VAPIDKey(wipingFileBytes: &keyFile)
+/// let client = try WebPushClient(vapid: VAPIDIssuer(key: key, subject: "mailto:ops@example.com"))
+/// for result in client.deliver(jobs) { print(result.line, result.status) }
+/// ```
+public final class WebPushClient: Sendable {
+    /// The most requests in flight on one origin's connection (the server's own limit bounds it
+    /// further).
+    static let concurrencyPerOrigin = 100
+    /// How often a request the server refused unprocessed (GOAWAY, `REFUSED_STREAM`) is sent again
+    /// before the refusal counts as a transport failure.
+    static let unprocessedLimit = 8
+
+    private let vapid: VAPIDIssuer?
+    private let caFile: String?
+    private let allowsLocalDestinations: Bool
+    private let allowedHosts: Set<String>?
+    private let answerTimeout: Duration
+    private let retries: Int
+    private let maximumRetryAfter: Int
+
+    /// A client.
+    /// - Parameters:
+    ///   - vapid: the application server's identity (RFC 8292), sent with every request; nil sends
+    ///     none (push services that require VAPID then answer 401 or 403).
+    ///   - caFile: certificates to trust instead of the system's (a mock push service's, in tests).
+    ///   - allowsLocalDestinations: let endpoints reach loopback and local-network addresses
+    ///     (tests, and push services run on the operator's own network).
+    ///   - allowedHosts: when given, the only push-service hosts messages may go to.
+    ///   - answerTimeout: how long one request may wait for its answer (1 to 300 s).
+    ///   - retries: how often a 429, a 5xx or a lost connection is tried again here (0 to 5), each
+    ///     after its `Retry-After` when that is at most `maximumRetryAfter` seconds (else the
+    ///     result is a transient failure, for a durable outbox to try later).
+    ///   - maximumRetryAfter: the longest `Retry-After` waited for here, in seconds.
+    public init(
+        vapid: VAPIDIssuer?, caFile: String? = nil, allowsLocalDestinations: Bool = false,
+        allowedHosts: Set<String>? = nil, answerTimeout: Duration = .seconds(30), retries: Int = 1,
+        maximumRetryAfter: Int = 10
+    ) throws {
+        guard answerTimeout >= .seconds(1) && answerTimeout <= .seconds(300) else {
+            throw DeliveryError("the answer timeout must be 1 to 300 seconds")
+        }
+        guard (0...5).contains(retries) else { throw DeliveryError("retries must be 0 to 5") }
+        self.vapid = vapid
+        self.caFile = caFile
+        self.allowsLocalDestinations = allowsLocalDestinations
+        self.allowedHosts = allowedHosts.map { Set($0.map { $0.lowercased() }) }
+        self.answerTimeout = answerTimeout
+        self.retries = retries
+        self.maximumRetryAfter = maximumRetryAfter
+    }
+
+    /// Sends every job and returns one result per job, in the jobs' order.
+    public func deliver(_ jobs: [WebPushJob]) -> [WebPushResult] {
+        var byOrigin: [String: [Int]] = [:]
+        for (index, job) in jobs.enumerated() { byOrigin[job.origin, default: []].append(index) }
+        let results = Mutex<[Int: WebPushResult]>([:])
+        let group = DispatchGroup()
+        for (origin, indices) in byOrigin {
+            group.enter()
+            DispatchQueue(label: "pushseal.webpush.\(origin)").async {
+                defer { group.leave() }
+                let delivered = self.deliver(indices.map { jobs[$0] }, to: origin)
+                results.withLock { all in
+                    for (index, result) in zip(indices, delivered) { all[index] = result }
+                }
+            }
+        }
+        group.wait()
+        return results.withLock { all in jobs.indices.compactMap { all[$0] } }
+    }
+
+    /// A job between attempts.
+    private struct Attempt {
+        let index: Int
+        let job: WebPushJob
+        var count = 0
+        var refusals = 0
+    }
+
+    /// The jobs of one origin, over one connection (a new one when it fails), from one thread.
+    private func deliver(_ jobs: [WebPushJob], to origin: String) -> [WebPushResult] {
+        var results = [WebPushResult?](repeating: nil, count: jobs.count)
+        func fail(_ reason: String) -> [WebPushResult] {
+            jobs.map {
+                WebPushResult(
+                    line: $0.line, status: .failed, httpStatus: nil, reason: reason, attempts: 0,
+                    retryAfterSeconds: nil, transient: false)
+            }
+        }
+        if let allowedHosts, let host = jobs.first?.url.host, !allowedHosts.contains(host) {
+            return fail("\(host) is not one of the allowed push services")
+        }
+        let client: HTTP2Client
+        do {
+            client = try HTTP2Client(
+                baseURL: origin, caFile: caFile, answerTimeout: answerTimeout,
+                allowsLocalDestinations: allowsLocalDestinations)
+        } catch {
+            return fail("\(error)")
+        }
+        let clock = ContinuousClock()
+        var waiting = DueQueue<Attempt>()
+        for (index, job) in jobs.enumerated() { waiting.insert(Attempt(index: index, job: job), due: clock.now) }
+        var inFlight: [Int: Attempt] = [:]
+
+        func finish(_ attempt: Attempt, _ result: WebPushResult) { results[attempt.index] = result }
+
+        while !waiting.isEmpty || !inFlight.isEmpty {
+            while inFlight.count < Self.concurrencyPerOrigin, client.hasRoom,
+                var attempt = waiting.popDue(by: clock.now)
+            {
+                attempt.count += 1
+                do {
+                    client.post(
+                        id: attempt.index, path: attempt.job.url.target, headers: try headers(for: attempt.job),
+                        body: attempt.job.body)
+                    inFlight[attempt.index] = attempt
+                } catch {
+                    finish(attempt, Self.result(attempt, .failed, reason: "\(error)"))
+                }
+            }
+            let hasDueWork = waiting.nextDue.map { $0 <= clock.now } ?? false
+            for (index, response) in client.poll(timeoutMilliseconds: 50, waitingForRoom: hasDueWork && !client.hasRoom)
+            {
+                guard var attempt = inFlight.removeValue(forKey: index) else { continue }
+                if response.unprocessed && attempt.refusals < Self.unprocessedLimit {
+                    attempt.refusals += 1
+                    attempt.count -= 1
+                    waiting.insert(attempt, due: clock.now)
+                    continue
+                }
+                let answer = WebPushAnswer(response)
+                switch answer.outcome {
+                case .sent, .gone, .failed:
+                    finish(attempt, answer.result(for: attempt.job, attempts: attempt.count, transient: false))
+                case .transient:
+                    let wait = answer.retryAfterSeconds ?? (1 << min(attempt.count - 1, 4))
+                    if attempt.count <= retries, wait <= maximumRetryAfter {
+                        waiting.insert(attempt, due: clock.now.advanced(by: .seconds(wait)))
+                    } else {
+                        finish(attempt, answer.result(for: attempt.job, attempts: attempt.count, transient: true))
+                    }
+                }
+            }
+        }
+        return results.enumerated().map { index, result in
+            result
+                ?? WebPushResult(
+                    line: jobs[index].line, status: .failed, httpStatus: nil, reason: "not sent", attempts: 0,
+                    retryAfterSeconds: nil, transient: true)
+        }
+    }
+
+    /// RFC 8030's request headers, and VAPID's.
+    private func headers(for job: WebPushJob) throws -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [
+            ("ttl", String(job.ttl)), ("content-encoding", "aes128gcm"), ("content-type", "application/octet-stream"),
+        ]
+        if let urgency = job.urgency { headers.append(("urgency", urgency.rawValue)) }
+        if let topic = job.topic { headers.append(("topic", topic)) }
+        if let vapid { headers.append(("authorization", try vapid.authorization(for: job.endpoint))) }
+        return headers
+    }
+
+    private static func result(_ attempt: Attempt, _ status: WebPushResult.Status, reason: String) -> WebPushResult {
+        WebPushResult(
+            line: attempt.job.line, status: status, httpStatus: nil, reason: reason, attempts: attempt.count,
+            retryAfterSeconds: nil, transient: false)
+    }
+}
+
+/// What a push service's answer means (webpush-v1.md, "Delivery").
+struct WebPushAnswer {
+    enum Outcome {
+        case sent, gone, failed, transient
+    }
+
+    let outcome: Outcome
+    let status: Int?
+    let reason: String?
+    let retryAfterSeconds: Int?
+
+    /// The most of a refusal's body kept in its reason.
+    static let reasonLimit = 200
+
+    init(_ response: HTTP2Response) {
+        status = response.status
+        retryAfterSeconds = response.headers["retry-after"].flatMap(Self.seconds)
+        guard let status = response.status else {
+            outcome = response.transportFailureIsPermanent ? .failed : .transient
+            reason = response.transportError
+            return
+        }
+        switch status {
+        case 200..<300: outcome = .sent
+        case 404, 410: outcome = .gone
+        case 429, 500..<600: outcome = .transient
+        default: outcome = .failed
+        }
+        reason = outcome == .sent ? nil : Self.reason(status: status, body: response.body)
+    }
+
+    func result(for job: WebPushJob, attempts: Int, transient: Bool) -> WebPushResult {
+        let resultStatus: WebPushResult.Status =
+            switch outcome {
+            case .sent: .sent
+            case .gone: .gone
+            case .failed, .transient: .failed
+            }
+        return WebPushResult(
+            line: job.line, status: resultStatus, httpStatus: status, reason: reason, attempts: attempts,
+            retryAfterSeconds: retryAfterSeconds, transient: transient)
+    }
+
+    /// `Retry-After` in its delta-seconds form (RFC 9110 §10.2.3); an HTTP-date is not read, and the
+    /// client's own backoff applies.
+    static func seconds(_ value: String) -> Int? {
+        let text = value.trimmingPrefixAndSuffix(" ")
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
+    /// `HTTP 413: what the body says`, the body cut to ``reasonLimit`` printable ASCII characters.
+    static func reason(status: Int, body: [UInt8]) -> String {
+        let printable = body.prefix(reasonLimit).map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: " ") }
+        let text = String(decoding: printable, as: UTF8.self).trimmingPrefixAndSuffix(" ")
+        return text.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(text)"
+    }
+}
+
+extension String {
+    /// The text without `character` at either end.
+    fileprivate func trimmingPrefixAndSuffix(_ character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+    }
+}

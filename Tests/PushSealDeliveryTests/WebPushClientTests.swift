@@ -1,0 +1,127 @@
+import Foundation
+import PushSealCore
+import PushSealPrimitives
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealDelivery
+
+/// Delivery to push services (RFC 8030) against `mock_push_service.py`, which checks every
+/// request's headers and VAPID token and decrypts each message with the receiver's keys.
+@Suite("Web Push delivery")
+struct WebPushClientTests {
+    let directory = TemporaryDirectory()
+    let receiver: WebPushReceiver
+    let vapid: VAPIDIssuer
+    let service: MockPushService
+
+    init() throws {
+        receiver = try WebPushReceiver.generate()
+        let receiverFile = try directory.write("receiver.json", JSONWriter.string(.object(receiver.json)))
+        var keyFile = JSONWriter.bytes(.object(try PrivateKey.generate(suite: .p256).privateJWK))
+        let key = try VAPIDKey(wipingFileBytes: &keyFile)
+        vapid = try VAPIDIssuer(key: key, subject: "mailto:ops@example.com")
+        service = try MockPushService(
+            receiverFile: receiverFile, vapidPublicKey: key.publicKey, slowMilliseconds: 4_000, in: directory)
+    }
+
+    func job(_ line: Int, _ endpoint: String, _ content: String, urgency: WebPushUrgency? = nil, topic: String? = nil)
+        throws -> WebPushJob
+    {
+        let subscription = try receiver.subscription(endpoint: endpoint)
+        return try WebPushJob(
+            line: line, endpoint: endpoint, body: try WebPushMessage.seal(Array(content.utf8), for: subscription),
+            ttl: 3_600, urgency: urgency, topic: topic)
+    }
+
+    func client(retries: Int = 1, allowedHosts: Set<String>? = nil) throws -> WebPushClient {
+        try WebPushClient(
+            vapid: vapid, caFile: service.certificate, allowsLocalDestinations: true, allowedHosts: allowedHosts,
+            answerTimeout: .seconds(10), retries: retries)
+    }
+
+    @Test("201 is sent; the service got the headers, a valid VAPID token, and a message it decrypts to the content")
+    func sent() throws {
+        let results = try client().deliver([
+            try job(0, service.endpoint("ok"), #"{"title":"one"}"#, urgency: .high, topic: "appointment-7"),
+            try job(1, service.endpoint("ok"), #"{"title":"two"}"#),
+        ])
+        #expect(results.map(\.status) == [.sent, .sent])
+        #expect(results.map(\.httpStatus) == [201, 201])
+        let requests = service.requests()
+        #expect(requests.count == 2)
+        let first = try #require(requests.first { ($0["urgency"] as? String) == "high" })
+        #expect(first["ttl"] as? String == "3600")
+        #expect(first["topic"] as? String == "appointment-7")
+        #expect((first["vapid"] as? [String: Any])?["sub"] as? String == "mailto:ops@example.com")
+        let content = try #require((first["content"] as? String).flatMap { Base64URL.decode($0) })
+        #expect(String(decoding: content, as: UTF8.self) == #"{"title":"one"}"#)
+        #expect(Set(requests.compactMap { $0["connection"] as? Int }).count == 1, "one connection for the origin")
+    }
+
+    @Test("410 and 404 are gone; 400, 403 and 413 fail for good with the service's reason, made printable")
+    func refusals() throws {
+        let scripts = ["gone", "missing", "bad", "forbidden", "toolarge"]
+        let results = try client().deliver(
+            try scripts.enumerated().map { try job($0.offset, service.endpoint($0.element), "x") })
+        #expect(results.map(\.status) == [.gone, .gone, .failed, .failed, .failed])
+        #expect(results.map(\.httpStatus) == [410, 404, 400, 403, 413])
+        #expect(results.allSatisfy { $0.attempts == 1 && !$0.transient })
+        #expect(results[2].reason == "HTTP 400: Bad Request [31m with a control byte")
+        #expect(results[4].reason == "HTTP 413: Payload Too Large")
+    }
+
+    @Test("429 with Retry-After: 1 is sent again after a second; a 500 once is retried; 503 for an hour is transient")
+    func transient() throws {
+        let started = ContinuousClock.now
+        let results = try client().deliver([
+            try job(0, service.endpoint("throttle"), "a"), try job(1, service.endpoint("flaky"), "b"),
+            try job(2, service.endpoint("busy"), "c"),
+        ])
+        #expect(results.map(\.status) == [.sent, .sent, .failed])
+        #expect(results.map(\.attempts) == [2, 2, 1])
+        #expect(results[2].transient)
+        #expect(results[2].retryAfterSeconds == 3_600)
+        #expect(ContinuousClock.now - started >= .seconds(1), "the Retry-After was honoured")
+        let noRetries = try client(retries: 0).deliver([try job(0, service.endpoint("throttle"), "d")])
+        #expect(noRetries[0].status == .failed && noRetries[0].transient && noRetries[0].retryAfterSeconds == 1)
+    }
+
+    @Test("a dead host fails transiently without holding up another origin, and neither does a slow one")
+    func deadAndSlowHosts() throws {
+        let dead = "https://127.0.0.1:9/push/ok/x"
+        let started = ContinuousClock.now
+        let results = try client(retries: 0).deliver([
+            try job(0, dead, "a"), try job(1, service.endpoint("ok"), "b"), try job(2, service.endpoint("slow"), "c"),
+        ])
+        #expect(results[0].status == .failed && results[0].transient)
+        #expect(results[1].status == .sent)
+        #expect(results[2].status == .sent)
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
+    @Test("local destinations are refused unless allowed, and hosts outside an allow-list are never contacted")
+    func destinations() throws {
+        let local = try WebPushClient(vapid: vapid, caFile: service.certificate, answerTimeout: .seconds(5), retries: 0)
+        let refused = local.deliver([try job(0, service.endpoint("ok"), "a")])
+        #expect(refused[0].status == .failed)
+        #expect(refused[0].reason?.contains("local") == true, "\(refused[0].reason ?? "")")
+        let listed = try client(allowedHosts: ["fcm.googleapis.com"]).deliver([try job(0, service.endpoint("ok"), "b")])
+        #expect(listed[0].status == .failed)
+        #expect(listed[0].reason == "127.0.0.1 is not one of the allowed push services")
+        #expect(service.requests().isEmpty)
+    }
+
+    @Test("jobs refuse what RFC 8030 forbids: a topic over 32 characters or outside base64url, a TTL over 28 days")
+    func jobChecks() throws {
+        let endpoint = service.endpoint("ok")
+        #expect(throws: DeliveryError.self) { try job(0, endpoint, "a", topic: String(repeating: "a", count: 33)) }
+        #expect(throws: DeliveryError.self) { try job(0, endpoint, "a", topic: "has space") }
+        #expect(throws: DeliveryError.self) {
+            try WebPushJob(line: 0, endpoint: endpoint, body: [], ttl: WebPushJob.maximumTTL + 1)
+        }
+        #expect(throws: DeliveryError.self) { try WebPushJob(line: 0, endpoint: "http://x/y", body: [], ttl: 0) }
+        #expect(WebPushAnswer.seconds("120") == 120)
+        #expect(WebPushAnswer.seconds("Wed, 21 Oct 2015 07:28:00 GMT") == nil)
+    }
+}

@@ -1,0 +1,208 @@
+"""A local stand-in for a Web Push service (RFC 8030), for PushSeal's Web Push delivery tests.
+
+HTTP/2 over TLS on 127.0.0.1 (h2 and asyncio), with a self-signed certificate made at start.
+For every request it checks what a push service checks and what PushSeal promises:
+
+- `Content-Encoding: aes128gcm` and a `TTL` of digits (else 400);
+- `Urgency`, when present, one of very-low, low, normal, high; `Topic`, when present, at most
+  32 base64url characters (else 400);
+- the VAPID authorization (RFC 8292): the ES256 token verifies under its `k`, which must be
+  `--vapid-public-key` when given; `aud` is this service's origin; `exp` within 24 hours (else 403);
+- the body: at most 4,096 bytes (else 413), and a message that http_ece opens with
+  `--receiver`'s keys (else 400 with "cannot decrypt", a reason of this mock's own).
+
+Answers are scripted by the endpoint's path, `/push/<script>/<anything>`:
+
+    ok        201 Created, with a Location          gone       410 Gone
+    missing   404 Not Found                        toolarge   413 Payload Too Large
+    bad       400 Bad Request                      forbidden  403 Forbidden
+    throttle  429 with Retry-After: 1 the first time for its path, then 201
+    busy      503 with Retry-After: 3600 always (longer than a client waits)
+    flaky     500 once for its path, then 201
+    slow      201 after --slow-ms (default 3000) milliseconds
+
+Each request appends one JSON line to the log: path, status, ttl, urgency, topic, the VAPID
+claims, the decrypted content (base64url) and the connection's number.
+
+    python mock_push_service.py serve --receiver RECEIVER.json --log requests.jsonl --ready ready.json
+                                      [--vapid-public-key K] [--slow-ms 3000] [--port 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import ssl
+import tempfile
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.exceptions
+import http_ece
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from mock_apns import self_signed_certificate, serve_until_done
+from webpush_peer import b64decode, b64encode, check_vapid, load_json
+
+URGENCIES = {"very-low", "low", "normal", "high"}
+BASE64URL = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+class Service:
+    def __init__(self, arguments) -> None:
+        receiver = load_json(arguments.receiver)
+        scalar = int.from_bytes(b64decode(receiver["private_key"]["d"]), "big")
+        self.private_key = ec.derive_private_key(scalar, ec.SECP256R1())
+        self.auth = b64decode(receiver["auth"])
+        self.vapid_public_key = arguments.vapid_public_key
+        self.log = open(arguments.log, "a", encoding="utf-8")
+        self.seen: dict[str, int] = {}
+        self.connections = 0
+        self.origin = ""
+
+    def answer(self, headers: dict, body: bytes) -> tuple[int, dict, bytes, dict]:
+        """The status, extra response headers, response body, and what to log."""
+        path = headers.get(":path", "")
+        record: dict = {"path": path, "ttl": headers.get("ttl"), "urgency": headers.get("urgency"),
+                        "topic": headers.get("topic")}
+        if headers.get("content-encoding") != "aes128gcm":
+            return 400, {}, b"Content-Encoding must be aes128gcm", record
+        if not headers.get("ttl", "").isdigit():
+            return 400, {}, b"TTL is required", record
+        if "urgency" in headers and headers["urgency"] not in URGENCIES:
+            return 400, {}, b"bad Urgency", record
+        if "topic" in headers and not (0 < len(headers["topic"]) <= 32 and set(headers["topic"]) <= BASE64URL):
+            return 400, {}, b"bad Topic", record
+        authorization = headers.get("authorization")
+        if authorization is None:
+            return 403, {}, b"VAPID authorization required", record
+        try:
+            vapid = check_vapid(authorization, self.origin + path)
+        except Exception as error:
+            return 403, {}, f"VAPID: {error}".encode(), record
+        if self.vapid_public_key and vapid["public_key"] != self.vapid_public_key:
+            return 403, {}, b"VAPID key is not the subscription's application server key", record
+        record["vapid"] = vapid["claims"]
+        if len(body) > 4096:
+            return 413, {}, b"Payload Too Large", record
+        try:
+            content = http_ece.decrypt(body, private_key=self.private_key, auth_secret=self.auth, version="aes128gcm")
+        except Exception:
+            return 400, {}, b"cannot decrypt", record
+        record["content"] = b64encode(content)
+        script = path.split("/")[2] if path.count("/") >= 2 else "ok"
+        count = self.seen.get(path, 0)
+        self.seen[path] = count + 1
+        created = (201, {"location": f"/message/{len(self.seen)}-{count}"}, b"", record)
+        if script == "gone":
+            return 410, {}, b"Gone", record
+        if script == "missing":
+            return 404, {}, b"Not Found", record
+        if script == "toolarge":
+            return 413, {}, b"Payload Too Large", record
+        if script == "bad":
+            return 400, {}, b"Bad Request\x1b[31m with a control byte", record
+        if script == "forbidden":
+            return 403, {}, b"Forbidden", record
+        if script == "throttle" and count == 0:
+            return 429, {"retry-after": "1"}, b"Too Many Requests", record
+        if script == "busy":
+            return 503, {"retry-after": "3600"}, b"Service Unavailable", record
+        if script == "flaky" and count == 0:
+            return 500, {}, b"Internal Server Error", record
+        return created
+
+    def write(self, record: dict) -> None:
+        self.log.write(json.dumps(record) + "\n")
+        self.log.flush()
+
+
+async def serve_connection(service: Service, reader, writer, slow_ms: float) -> None:
+    service.connections += 1
+    number = service.connections
+    connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+    connection.initiate_connection()
+    writer.write(connection.data_to_send())
+    loop = asyncio.get_running_loop()
+    streams: dict[int, dict] = {}
+
+    def respond(stream_id: int, status: int, extra: dict, body: bytes) -> None:
+        if writer.is_closing():
+            return
+        headers = [(":status", str(status))] + list(extra.items())
+        connection.send_headers(stream_id, headers, end_stream=not body)
+        if body:
+            connection.send_data(stream_id, body, end_stream=True)
+        writer.write(connection.data_to_send())
+
+    try:
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                break
+            try:
+                events = connection.receive_data(data)
+            except h2.exceptions.ProtocolError:
+                break
+            for event in events:
+                if isinstance(event, h2.events.RequestReceived):
+                    streams[event.stream_id] = {"headers": dict(event.headers), "body": b""}
+                elif isinstance(event, h2.events.DataReceived):
+                    streams[event.stream_id]["body"] += event.data
+                    connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                elif isinstance(event, h2.events.StreamEnded):
+                    stream = streams.pop(event.stream_id)
+                    status, extra, body, record = service.answer(stream["headers"], stream["body"])
+                    record.update({"status": status, "connection": number})
+                    service.write(record)
+                    if "/slow/" in record["path"] and status == 201:
+                        loop.call_later(slow_ms / 1000, respond, event.stream_id, status, extra, body)
+                    else:
+                        respond(event.stream_id, status, extra, body)
+                elif isinstance(event, h2.events.ConnectionTerminated):
+                    return
+            writer.write(connection.data_to_send())
+            await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+async def serve(arguments) -> None:
+    service = Service(arguments)
+    directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-push-")
+    certificate, key = self_signed_certificate(directory, stem="mock-push")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificate, key)
+    context.set_alpn_protocols(["h2"])
+    server = await asyncio.start_server(
+        lambda reader, writer: serve_connection(service, reader, writer, arguments.slow_ms),
+        "127.0.0.1", arguments.port, ssl=context,
+    )
+    port = server.sockets[0].getsockname()[1]
+    service.origin = f"https://127.0.0.1:{port}"
+    await serve_until_done(server, port, certificate, arguments.ready, arguments.lifetime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="mock_push_service.py", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve_command = commands.add_parser("serve", help="run the mock")
+    serve_command.add_argument("--receiver", required=True, help="webpush-v1.md's receiver keys, to decrypt with")
+    serve_command.add_argument("--log", required=True)
+    serve_command.add_argument("--ready", required=True, help="written with the port and certificate once listening")
+    serve_command.add_argument("--vapid-public-key", help="the application server key every token must carry")
+    serve_command.add_argument("--slow-ms", type=float, default=3000)
+    serve_command.add_argument("--port", type=int, default=0)
+    serve_command.add_argument("--cert-dir")
+    serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
+    arguments = parser.parse_args()
+    asyncio.run(serve(arguments))
+
+
+if __name__ == "__main__":
+    main()
