@@ -85,7 +85,18 @@ enum PythonPeerBench {
     static func run(python: String, payloadPath: String) -> [String: (seal: Double, open: Double)] {
         let result = ProcessBench.run(
             [python, "interop/python/pushseal.py", "bench", "--seconds", "1"], inputPath: payloadPath)
-        guard result.status == 0, let object = try? JSONParser.parse(result.output).objectValue else { return [:] }
+        // RFC 8291: pywebpush's encode (a fresh key, http_ece's encryption) and http_ece's decrypt.
+        let webPush = ProcessBench.run(
+            [python, "interop/python/webpush_peer.py", "bench", "--seconds", "1"], inputPath: payloadPath)
+        var rates: [String: (seal: Double, open: Double)] = [:]
+        for run in [result, webPush] {
+            guard run.status == 0, let object = try? JSONParser.parse(run.output).objectValue else { continue }
+            rates.merge(parsedRates(in: object)) { _, new in new }
+        }
+        return rates
+    }
+
+    private static func parsedRates(in object: JSONObject) -> [String: (seal: Double, open: Double)] {
         var rates: [String: (seal: Double, open: Double)] = [:]
         for (name, value) in object {
             guard let rate = value.objectValue, let seal = rate["seal"]?.numberValue?.doubleValue,

@@ -38,14 +38,20 @@ if let profile = options.profile {
             ("\(setup.name)-open", work.open), ("\(setup.name)-open-floor", work.openFloor),
         ]
     }
+    let webPush = try WebPushBench.work(payload: payload)
+    let webPushChoices: [(String, () throws -> Void)] = [
+        ("webpush-seal", webPush.seal), ("webpush-seal-floor", webPush.sealFloor), ("webpush-open", webPush.open),
+        ("webpush-open-floor", webPush.openFloor),
+    ]
     let payloadBytes = JSONWriter.bytes(.object(payload))
     let json: [(String, () throws -> Void)] = [
         ("json-parse", { _ = try JSONParser.parse(payloadBytes) }),
         ("json-read", { _ = PrimitiveCosts.readAll(try JSONParser.parse(payloadBytes)) }),
         ("json-write", { _ = JSONWriter.bytes(.object(payload)) }),
     ]
-    guard let (_, work) = (choices + json).first(where: { $0.0 == profile }) else {
-        printError("bench: --profile takes one of \((choices + json).map(\.0).joined(separator: ", "))\n")
+    let all = choices + webPushChoices + json
+    guard let (_, work) = all.first(where: { $0.0 == profile }) else {
+        printError("bench: --profile takes one of \(all.map(\.0).joined(separator: ", "))\n")
         exit(2)
     }
     for _ in 0..<options.profileRounds { try work() }
@@ -100,6 +106,12 @@ let (pinnedCore, suiteResults) = CorePinning.onOneCore { pinned in
             printError("bench: \(setup.name) failed: \(error)\n")
             exit(1)
         }
+    }
+    do {
+        results.append(try WebPushBench.run(payload: payload))
+    } catch {
+        printError("bench: \(WebPushBench.name) failed: \(error)\n")
+        exit(1)
     }
     return (pinned, results)
 }

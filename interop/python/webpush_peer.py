@@ -8,6 +8,9 @@ Command line, JSON Lines on standard input and output, one answer per line in or
         in:  {"body": base64url}                  out: {"content": base64url} or {"error": text}
     python webpush_peer.py seal --subscription SUBSCRIPTION.json
         in:  {"content": base64url}               out: {"body": base64url}
+    python webpush_peer.py bench [--seconds S] < payload.json
+        out: {"webpush-rfc8291": {"seal": per second, "open": per second}}: pywebpush's encode (a
+             fresh key and http_ece's encryption) of the payload's compact JSON, and http_ece's decrypt
     python webpush_peer.py vapid-check
         in:  {"authorization": "vapid t=…, k=…", "endpoint": URL}
         out: {"claims": {...}, "public_key": base64url} or {"error": text}
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -31,6 +35,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 
 def b64decode(text: str) -> bytes:
@@ -114,6 +119,30 @@ def vapid_checks() -> None:
         print(json.dumps(answer), flush=True)
 
 
+def bench(payload: dict, seconds: float) -> dict:
+    """The work the Swift bench's webpush row measures, through pywebpush and http_ece."""
+    import time
+
+    import pywebpush
+
+    content = json.dumps(payload, separators=(",", ":")).encode()
+    receiver = ec.generate_private_key(ec.SECP256R1())
+    public = receiver.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    auth = os.urandom(16)
+    subscription = {"endpoint": "https://push.example.net/bench", "keys": {"p256dh": b64encode(public), "auth": b64encode(auth)}}
+    pusher = pywebpush.WebPusher(subscription)
+    body = pusher.encode(content)["body"]
+    rates = {}
+    for name, work in (("seal", lambda: pusher.encode(content)),
+                       ("open", lambda: http_ece.decrypt(body, private_key=receiver, auth_secret=auth, version="aes128gcm"))):
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            work()
+            count += 1
+        rates[name] = count / (time.perf_counter() - start)
+    return {"webpush-rfc8291": rates}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -122,11 +151,15 @@ def main() -> None:
     sealing = commands.add_parser("seal")
     sealing.add_argument("--subscription", required=True)
     commands.add_parser("vapid-check")
+    benching = commands.add_parser("bench")
+    benching.add_argument("--seconds", type=float, default=1.0)
     arguments = parser.parse_args()
     if arguments.command == "open":
         open_messages(load_json(arguments.receiver))
     elif arguments.command == "seal":
         seal_messages(load_json(arguments.subscription))
+    elif arguments.command == "bench":
+        print(json.dumps(bench(json.load(sys.stdin), arguments.seconds)))
     else:
         vapid_checks()
 
