@@ -6,10 +6,10 @@ internal import Synchronization
 /// origin, every origin on a thread of its own so that a slow or dead push service holds up only
 /// the messages bound for it.
 ///
-/// An endpoint is a stranger's choice: unless ``init(vapid:caFile:allowsLocalDestinations:allowedHosts:answerTimeout:retries:)``
-/// allows local destinations, a host that resolves only to loopback, private, link-local or
-/// unique-local addresses is refused (each connection checks every address it resolves), and an
-/// allow-list of push-service hosts, when given, refuses every other host before any connection.
+/// An endpoint is a stranger's choice: unless the client is made to allow local destinations, a
+/// host that resolves only to loopback, private, link-local or unique-local addresses is refused
+/// (each connection checks every address it resolves), and an allow-list of push-service hosts,
+/// when given, refuses every other host before any connection.
 /// Answers are bounded in size and time by the HTTP/2 client.
 ///
 /// ```swift
