@@ -82,4 +82,25 @@ struct WebPushInteropTests {
             #expect(try WebPushMessage.open(body, with: receiver) == contents[index], "size \(sizes[index])")
         }
     }
+
+    @Test("PushSeal opens what pywebpush (PyPI) sends, as a Python backend would seal it, up to 3,993 bytes")
+    func sealedByPyWebPush() throws {
+        let receiver = try WebPushReceiver.generate()
+        let subscription = try receiver.subscription(endpoint: "https://push.example.net/p/1")
+        let subscriptionFile = try Self.file(subscription.json)
+        defer { try? FileManager.default.removeItem(at: subscriptionFile) }
+        // pywebpush refuses empty data (NoData), so sizes start at one byte.
+        let sizes = [1, 2, 41, 128, 1_000, 3_992, 3_993]
+        let contents = sizes.map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 3) } }
+        let result = try PythonPeer.webPush(
+            ["seal", "--subscription", subscriptionFile.path, "--with", "pywebpush"],
+            input: Self.lines(contents.map { Base64URL.encode($0) }, key: "content"))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.lines.count == sizes.count)
+        for (index, line) in result.lines.enumerated() {
+            let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+            let body = try #require(answer["body"]?.stringValue.flatMap { Base64URL.decode($0) })
+            #expect(try WebPushMessage.open(body, with: receiver) == contents[index], "size \(sizes[index])")
+        }
+    }
 }

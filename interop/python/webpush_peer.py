@@ -6,8 +6,9 @@ are opened here, and messages sealed here are opened by Swift.
 Command line, JSON Lines on standard input and output, one answer per line in order:
     python webpush_peer.py open --receiver RECEIVER.json
         in:  {"body": base64url}                  out: {"content": base64url} or {"error": text}
-    python webpush_peer.py seal --subscription SUBSCRIPTION.json
+    python webpush_peer.py seal --subscription SUBSCRIPTION.json [--with pywebpush]
         in:  {"content": base64url}               out: {"body": base64url}
+        (with pywebpush: WebPusher(subscription).encode, as a Python backend sends)
     python webpush_peer.py bench [--seconds S] < payload.json
         out: {"webpush-rfc8291": {"seal": per second, "open": per second}}: pywebpush's encode (a
              fresh key and http_ece's encryption) of the payload's compact JSON, and http_ece's decrypt
@@ -63,6 +64,15 @@ def open_messages(receiver: dict) -> None:
         except Exception as error:  # every refusal is an answer, not the end of the batch
             answer = {"error": str(error)}
         print(json.dumps(answer), flush=True)
+
+
+def seal_with_pywebpush(subscription: dict) -> None:
+    import pywebpush
+
+    pusher = pywebpush.WebPusher(subscription)
+    for line in sys.stdin:
+        content = b64decode(json.loads(line)["content"])
+        print(json.dumps({"body": b64encode(pusher.encode(content)["body"])}), flush=True)
 
 
 def seal_messages(subscription: dict) -> None:
@@ -150,12 +160,15 @@ def main() -> None:
     opening.add_argument("--receiver", required=True)
     sealing = commands.add_parser("seal")
     sealing.add_argument("--subscription", required=True)
+    sealing.add_argument("--with", dest="library", choices=["http_ece", "pywebpush"], default="http_ece")
     commands.add_parser("vapid-check")
     benching = commands.add_parser("bench")
     benching.add_argument("--seconds", type=float, default=1.0)
     arguments = parser.parse_args()
     if arguments.command == "open":
         open_messages(load_json(arguments.receiver))
+    elif arguments.command == "seal" and arguments.library == "pywebpush":
+        seal_with_pywebpush(load_json(arguments.subscription))
     elif arguments.command == "seal":
         seal_messages(load_json(arguments.subscription))
     elif arguments.command == "bench":
