@@ -84,7 +84,10 @@
                 tls = try TLSConnection.open(
                     to: origin, context: context, allowLocal: allowsLocalDestinations, wait: wait)
             } catch {
-                throw ConnectFailure(reason: error.detail, permanent: error.kind == .untrusted)
+                // A certificate that does not verify, or a host that is only local where local
+                // destinations are refused, stays so: retrying cannot help.
+                throw ConnectFailure(
+                    reason: error.detail, permanent: error.kind == .untrusted || error.kind == .localDestination)
             }
             guard tls.negotiatedProtocol == "h2" else {
                 throw ConnectFailure(

@@ -80,7 +80,8 @@
                 let listed = resolved.map { $0.numericText ?? "an address" }.joined(separator: ", ")
                 throw HTTPSFailure(
                     .localDestination,
-                    "\(url.host) resolves only to local addresses (\(listed)), which media downloads never reach")
+                    "\(url.host) resolves only to local addresses (\(listed)), which media downloads and push endpoints never reach"
+                )
             }
             let socket = try SocketConnector.connect(to: addresses, naming: url.authority, wait: wait)
             guard let connection = SSL_new(context.context) else {
