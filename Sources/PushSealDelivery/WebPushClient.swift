@@ -3,8 +3,8 @@ internal import PushSealURL
 internal import Synchronization
 
 /// Sends sealed Web Push messages to their push services (RFC 8030), one HTTP/2 connection per
-/// origin, every origin on a thread of its own so that a slow or dead push service holds up only
-/// the messages bound for it.
+/// origin, every origin on a thread of its own (32 at a time) so that a slow or dead push service
+/// holds up only the messages bound for it.
 ///
 /// An endpoint is a stranger's choice: unless the client is made to allow local destinations, a
 /// host that resolves only to loopback, private, link-local or unique-local addresses is refused
@@ -24,6 +24,9 @@ public final class WebPushClient: Sendable {
     /// How often a request the server refused unprocessed (GOAWAY, `REFUSED_STREAM`) is sent again
     /// before the refusal counts as a transport failure.
     static let unprocessedLimit = 8
+    /// The most origins served at once, each on its thread: subscriptions of the world share a few
+    /// origins, but a batch can name thousands of hosts (every endpoint is a stranger's choice).
+    static let concurrentOrigins = 32
 
     private let vapid: VAPIDIssuer?
     private let caFile: String?
@@ -70,10 +73,15 @@ public final class WebPushClient: Sendable {
         for (index, job) in jobs.enumerated() { byOrigin[job.origin, default: []].append(index) }
         let results = Mutex<[Int: WebPushResult]>([:])
         let group = DispatchGroup()
+        let slots = DispatchSemaphore(value: Self.concurrentOrigins)
         for (origin, indices) in byOrigin {
+            slots.wait()
             group.enter()
             DispatchQueue(label: "pushseal.webpush.\(origin)").async {
-                defer { group.leave() }
+                defer {
+                    slots.signal()
+                    group.leave()
+                }
                 let delivered = self.deliver(indices.map { jobs[$0] }, to: origin)
                 results.withLock { all in
                     for (index, result) in zip(indices, delivered) { all[index] = result }

@@ -100,6 +100,17 @@ struct WebPushClientTests {
         #expect(ContinuousClock.now - started < .seconds(15))
     }
 
+    @Test("a batch naming more origins than are served at once still answers every job, in order")
+    func manyOrigins() throws {
+        // Ports nobody listens on: each origin fails at once (connection refused), on its own thread.
+        let endpoints = (0..<(WebPushClient.concurrentOrigins + 8)).map { "https://127.0.0.1:\(1 + $0)/push/ok/x" }
+        let jobs = try endpoints.enumerated().map { try job($0.offset, $0.element, "a") }
+        let results = try client(retries: 0).deliver(jobs + [try job(99, service.endpoint("ok"), "b")])
+        #expect(results.map(\.line) == Array(0..<endpoints.count) + [99])
+        #expect(results.dropLast().allSatisfy { $0.status == .failed })
+        #expect(results.last?.status == .sent)
+    }
+
     @Test("local destinations are refused unless allowed, and hosts outside an allow-list are never contacted")
     func destinations() throws {
         let local = try WebPushClient(vapid: vapid, caFile: service.certificate, answerTimeout: .seconds(5), retries: 1)
