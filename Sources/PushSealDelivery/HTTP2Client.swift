@@ -49,7 +49,14 @@
         /// are loopback, private, link-local or unique-local are dropped as each connection resolves
         /// the host (an origin a stranger chose, such as a Web Push endpoint); a configured APNs
         /// host allows them.
-        init(baseURL: String, caFile: String?, answerTimeout: Duration, allowsLocalDestinations: Bool = true) throws {
+        ///
+        /// With `offeringHTTP1`, ALPN offers `http/1.1` after `h2`, so that a server without HTTP/2
+        /// says so (its requests then fail with ``HTTP2Response/serverLacksHTTP2``) rather than
+        /// failing the handshake.
+        init(
+            baseURL: String, caFile: String?, answerTimeout: Duration, allowsLocalDestinations: Bool = true,
+            offeringHTTP1: Bool = false
+        ) throws {
             self.answerTimeout = answerTimeout
             self.allowsLocalDestinations = allowsLocalDestinations
             do {
@@ -58,7 +65,7 @@
                 throw DeliveryError("the host \(baseURL) is not usable: \(error.detail)")
             }
             do {
-                context = try TLSContext(caFile: caFile, protocols: ["h2"])
+                context = try TLSContext(caFile: caFile, protocols: offeringHTTP1 ? ["h2", "http/1.1"] : ["h2"])
             } catch {
                 throw DeliveryError(error.detail)
             }
@@ -90,13 +97,11 @@
                 return
             }
             let failure = lastConnectFailure?.failure
-            unsent.append(
-                (
-                    id,
-                    HTTP2Response(
-                        transportError: failure?.reason ?? "no HTTP/2 connection could take the request",
-                        permanent: failure?.permanent ?? false)
-                ))
+            var response = HTTP2Response(
+                transportError: failure?.reason ?? "no HTTP/2 connection could take the request",
+                permanent: failure?.permanent ?? false)
+            response.serverLacksHTTP2 = failure?.lacksHTTP2 ?? false
+            unsent.append((id, response))
         }
 
         /// The current connection if it takes requests, else a new one (the old one retires).
@@ -195,7 +200,10 @@
 #else
     /// On Apple platforms: no nghttp2, so no connection can be made (see the top of this file).
     final class HTTP2Client {
-        init(baseURL: String, caFile: String?, answerTimeout: Duration, allowsLocalDestinations: Bool = true) throws {
+        init(
+            baseURL: String, caFile: String?, answerTimeout: Duration, allowsLocalDestinations: Bool = true,
+            offeringHTTP1: Bool = false
+        ) throws {
             throw DeliveryError(
                 "the HTTP/2 transport of APNsClient and WebPushClient is nghttp2 over OpenSSL, on Linux; on Apple platforms use URLSession"
             )

@@ -15,6 +15,8 @@ struct HTTP2Response {
     /// (`REFUSED_STREAM`), or was newer than the last one a GOAWAY accepted. It may be sent again
     /// at once, on another connection, without counting as an attempt.
     var unprocessed = false
+    /// True when no connection could be made because the server does not speak HTTP/2.
+    var serverLacksHTTP2 = false
 
     /// A response that arrived.
     init(status: Int, headers: [String: String], body: [UInt8]) {

@@ -91,9 +91,8 @@
             }
             guard tls.negotiatedProtocol == "h2" else {
                 throw ConnectFailure(
-                    reason:
-                        "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2, and so must a push service here)",
-                    permanent: true)
+                    reason: "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2)", permanent: true,
+                    lacksHTTP2: true)
             }
             let session = try HTTP2Session(tls: tls, authority: origin.authority, answerTimeout: answerTimeout)
             while !session.settingsReceived {
@@ -114,6 +113,9 @@
             let reason: String
             /// True when trying again cannot help.
             let permanent: Bool
+            /// True when the server chose another protocol than HTTP/2 (a Web Push service then
+            /// gets HTTP/1.1).
+            var lacksHTTP2 = false
         }
 
         private init(tls: TLSConnection, authority: String, answerTimeout: Duration) throws(ConnectFailure) {

@@ -117,7 +117,7 @@ public final class WebPushClient: Sendable {
         do {
             client = try HTTP2Client(
                 baseURL: origin, caFile: caFile, answerTimeout: answerTimeout,
-                allowsLocalDestinations: allowsLocalDestinations)
+                allowsLocalDestinations: allowsLocalDestinations, offeringHTTP1: true)
         } catch {
             return fail("\(error)")
         }
@@ -125,10 +125,27 @@ public final class WebPushClient: Sendable {
         var waiting = DueQueue<Attempt>()
         for (index, job) in jobs.enumerated() { waiting.insert(Attempt(index: index, job: job), due: clock.now) }
         var inFlight: [Int: Attempt] = [:]
+        // Set once the origin turns out not to speak HTTP/2: the rest goes over HTTP/1.1.
+        var lacksHTTP2 = false
 
         func finish(_ attempt: Attempt, _ result: WebPushResult) { results[attempt.index] = result }
 
-        while !waiting.isEmpty || !inFlight.isEmpty {
+        /// Records `answer` for `attempt`, or schedules the attempt again.
+        func handle(_ answer: WebPushAnswer, _ attempt: Attempt) {
+            switch answer.outcome {
+            case .sent, .gone, .failed:
+                finish(attempt, answer.result(for: attempt.job, attempts: attempt.count, transient: false))
+            case .transient:
+                let wait = answer.retryAfterSeconds ?? (1 << min(attempt.count - 1, 4))
+                if attempt.count <= retries, wait <= maximumRetryAfter {
+                    waiting.insert(attempt, due: clock.now.advanced(by: .seconds(wait)))
+                } else {
+                    finish(attempt, answer.result(for: attempt.job, attempts: attempt.count, transient: true))
+                }
+            }
+        }
+
+        while !lacksHTTP2 && (!waiting.isEmpty || !inFlight.isEmpty) {
             while inFlight.count < Self.concurrencyPerOrigin, client.hasRoom,
                 var attempt = waiting.popDue(by: clock.now)
             {
@@ -146,23 +163,30 @@ public final class WebPushClient: Sendable {
             for (index, response) in client.poll(timeoutMilliseconds: 50, waitingForRoom: hasDueWork && !client.hasRoom)
             {
                 guard var attempt = inFlight.removeValue(forKey: index) else { continue }
-                if response.unprocessed && attempt.refusals < Self.unprocessedLimit {
-                    attempt.refusals += 1
+                if response.serverLacksHTTP2 || (response.unprocessed && attempt.refusals < Self.unprocessedLimit) {
+                    lacksHTTP2 = lacksHTTP2 || response.serverLacksHTTP2
+                    attempt.refusals += response.unprocessed ? 1 : 0
                     attempt.count -= 1
                     waiting.insert(attempt, due: clock.now)
                     continue
                 }
-                let answer = WebPushAnswer(response)
-                switch answer.outcome {
-                case .sent, .gone, .failed:
-                    finish(attempt, answer.result(for: attempt.job, attempts: attempt.count, transient: false))
-                case .transient:
-                    let wait = answer.retryAfterSeconds ?? (1 << min(attempt.count - 1, 4))
-                    if attempt.count <= retries, wait <= maximumRetryAfter {
-                        waiting.insert(attempt, due: clock.now.advanced(by: .seconds(wait)))
-                    } else {
-                        finish(attempt, answer.result(for: attempt.job, attempts: attempt.count, transient: true))
-                    }
+                handle(WebPushAnswer(response), attempt)
+            }
+        }
+        if lacksHTTP2 {
+            var http1 = HTTP1Origin(
+                caFile: caFile, allowsLocalDestinations: allowsLocalDestinations, answerTimeout: answerTimeout)
+            while !waiting.isEmpty {
+                guard var attempt = waiting.popDue(by: clock.now) else {
+                    if let due = waiting.nextDue { HTTP1Origin.pause(until: due) }
+                    continue
+                }
+                attempt.count += 1
+                do {
+                    handle(
+                        http1.post(attempt.job, headers: try headers(for: attempt.job)), attempt)
+                } catch {
+                    finish(attempt, Self.result(attempt, .failed, reason: "\(error)"))
                 }
             }
         }
@@ -207,11 +231,18 @@ struct WebPushAnswer {
     static let reasonLimit = 200
 
     init(_ response: HTTP2Response) {
-        status = response.status
-        retryAfterSeconds = response.headers["retry-after"].flatMap(Self.seconds)
-        guard let status = response.status else {
-            outcome = response.transportFailureIsPermanent ? .failed : .transient
-            reason = response.transportError
+        self.init(
+            status: response.status, retryAfter: response.headers["retry-after"], body: response.body,
+            transportError: response.transportError, permanent: response.transportFailureIsPermanent)
+    }
+
+    /// An answer (`status`, its `Retry-After` and body), or a transport failure when `status` is nil.
+    init(status: Int?, retryAfter: String?, body: [UInt8], transportError: String?, permanent: Bool) {
+        self.status = status
+        retryAfterSeconds = retryAfter.flatMap(Self.seconds)
+        guard let status else {
+            outcome = permanent ? .failed : .transient
+            reason = transportError
             return
         }
         switch status {
@@ -220,7 +251,7 @@ struct WebPushAnswer {
         case 429, 500..<600: outcome = .transient
         default: outcome = .failed
         }
-        reason = outcome == .sent ? nil : Self.reason(status: status, body: response.body)
+        reason = outcome == .sent ? nil : Self.reason(status: status, body: body)
     }
 
     func result(for job: WebPushJob, attempts: Int, transient: Bool) -> WebPushResult {

@@ -23,6 +23,10 @@ package struct HTTPResponseHead: Equatable, Sendable {
     package let framing: Framing
     /// The `Location` header, if there is one.
     package let location: String?
+    /// The `Retry-After` header, if there is one (RFC 8030 push services send it with 429 and 503).
+    package let retryAfter: String?
+    /// Whether the server said it closes the connection after this response (`Connection: close`).
+    package let closesConnection: Bool
 
     /// Whether the status asks the client to repeat the request at `location`.
     package var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
@@ -53,6 +57,8 @@ package struct HTTPResponseHead: Equatable, Sendable {
         var lengths: Set<Int> = []
         var codings: [String] = []
         var locations: [String] = []
+        var retryAfter: String?
+        var closes = false
         for (number, line) in lines.enumerated() {
             let (name, value) = try Self.field(line, number: number + 2)
             switch name {
@@ -73,12 +79,19 @@ package struct HTTPResponseHead: Equatable, Sendable {
                 }
                 codings += items
             case "location": locations.append(value)
+            case "retry-after": retryAfter = value
+            case "connection":
+                closes =
+                    closes
+                    || value.split(separator: ",").contains { $0.trimmingSpaces.lowercased() == "close" }
             default: break
             }
         }
         guard lengths.count <= 1 else { throw HTTPSFailure(.malformed, "Content-Length headers disagree") }
         guard locations.count <= 1 else { throw HTTPSFailure(.malformed, "more than one Location header") }
         location = locations.first
+        self.retryAfter = retryAfter
+        closesConnection = closes
         guard status != 101 else {
             // The request asks for no upgrade, so a switch is never an interim response to skip.
             throw HTTPSFailure(.malformed, "101 Switching Protocols answers a request that asked for no upgrade")

@@ -57,7 +57,7 @@
                 let connection = try TLSConnection.open(
                     to: location, context: context, allowLocal: allowsLocalDestinations, wait: wait)
                 try connection.write(Array(request(for: location).utf8))
-                let (head, arrived) = try readHead(connection, into: buffer)
+                let (head, arrived) = try connection.readHead(into: buffer)
                 if head.isRedirect, let target = head.location {
                     guard redirects < maximumRedirects else {
                         throw HTTPSFailure(.tooManyRedirects, "more than \(maximumRedirects) redirects")
@@ -74,7 +74,7 @@
                 var declared: Int?
                 if case .length(let length) = head.framing { declared = length }
                 guard response(head.status, declared) else { throw HTTPSFailure(.stopped, "stopped at the response") }
-                try readBody(head.framing, connection, buffer, arrived: arrived, body: body)
+                try connection.readBody(head.framing, buffer, arrived: arrived, body: body)
                 return
             }
         }
@@ -82,76 +82,6 @@
         private func request(for location: HTTPSURL) -> String {
             "GET \(location.target) HTTP/1.1\r\nHost: \(location.authority)\r\nUser-Agent: pushseal\r\n"
                 + "Accept: */*\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n"
-        }
-
-        /// Reads up to the end of a final head (interim 1xx heads are skipped).
-        /// - Returns: the head, and how many body bytes arrived with it (now at the start of `buffer`).
-        private func readHead(
-            _ connection: TLSConnection, into buffer: UnsafeMutableRawBufferPointer
-        ) throws(HTTPSFailure) -> (HTTPResponseHead, Int) {
-            var received: [UInt8] = []
-            while true {
-                if let end = HTTPResponseHead.end(in: received) {
-                    let head = try HTTPResponseHead(parsing: received[..<end])
-                    received.removeFirst(end)
-                    if (100..<200).contains(head.status) { continue }
-                    buffer.copyBytes(from: received)
-                    return (head, received.count)
-                }
-                guard received.count < HTTPResponseHead.maximumByteCount else {
-                    throw HTTPSFailure(
-                        .malformed, "the response head is over \(HTTPResponseHead.maximumByteCount) bytes")
-                }
-                let count = try connection.read(
-                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<HTTPResponseHead.maximumByteCount]))
-                guard count > 0 else {
-                    throw HTTPSFailure(.unreachable, "the server closed the connection before answering")
-                }
-                received += buffer[..<count]
-            }
-        }
-
-        /// Reads the body as `framing` says, block by block, into `body`; the first `arrived`
-        /// bytes are already in `buffer`.
-        private func readBody(
-            _ framing: HTTPResponseHead.Framing, _ connection: TLSConnection, _ buffer: UnsafeMutableRawBufferPointer,
-            arrived: Int, body: (UnsafeRawBufferPointer) -> Bool
-        ) throws(HTTPSFailure) {
-            var remaining: Int?
-            var chunked: ChunkedDecoder?
-            switch framing {
-            case .length(let length): remaining = length
-            case .chunked: chunked = ChunkedDecoder()
-            case .untilClose: break
-            }
-            var count = arrived
-            var delivered = 0
-            while true {
-                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-                if var decoder = chunked {
-                    guard try decoder.feed(bytes, body: body) else {
-                        throw HTTPSFailure(.stopped, "stopped in the body")
-                    }
-                    if decoder.isFinished { return }
-                    chunked = decoder
-                } else {
-                    let used = min(count, remaining ?? count)
-                    guard used == 0 || body(UnsafeRawBufferPointer(rebasing: bytes[..<used])) else {
-                        throw HTTPSFailure(.stopped, "stopped in the body")
-                    }
-                    remaining = remaining.map { $0 - used }
-                    if remaining == 0 { return }
-                }
-                delivered += count
-                count = try connection.read(into: buffer)
-                if count == 0 {
-                    guard chunked == nil && remaining == nil else {
-                        throw HTTPSFailure(
-                            .unreachable, "the connection closed after \(delivered) bytes, before the body's end")
-                    }
-                    return
-                }
-            }
         }
     }
 #endif

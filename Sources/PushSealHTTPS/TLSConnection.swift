@@ -56,7 +56,9 @@
     package final class TLSConnection {
         private let socket: Int32
         private let connection: OpaquePointer
-        private let wait: TransferWait
+        /// The deadline every blocking read and write keeps: the open's, until a kept-alive
+        /// connection's next exchange sets its own.
+        var wait: TransferWait
 
         private init(socket: Int32, connection: OpaquePointer, wait: TransferWait) {
             self.socket = socket

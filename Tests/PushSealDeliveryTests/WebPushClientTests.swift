@@ -100,6 +100,30 @@ struct WebPushClientTests {
         #expect(ContinuousClock.now - started < .seconds(15))
     }
 
+    @Test("a push service without HTTP/2 is reached over one kept-alive HTTP/1.1 connection, with the same answers")
+    func http1() throws {
+        let own = TemporaryDirectory()
+        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
+        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, in: own)
+        let client = try WebPushClient(
+            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
+            retries: 1)
+        let scripts = ["ok", "ok", "gone", "toolarge", "throttle"]
+        let results = client.deliver(
+            try scripts.enumerated().map { try job($0.offset, http1.endpoint($0.element), "content \($0.offset)") })
+        #expect(results.map(\.status) == [.sent, .sent, .gone, .failed, .sent])
+        #expect(results.map(\.httpStatus) == [201, 201, 410, 413, 201])
+        #expect(results[4].attempts == 2, "the 429 was sent again after its Retry-After")
+        let requests = http1.requests()
+        #expect(requests.count == 6)
+        #expect(requests.allSatisfy { ($0["http1"] as? Bool) == true })
+        // The first connection, made for HTTP/2, learned from ALPN that the server lacks it and sent
+        // nothing; every request then went over the one connection after it.
+        #expect(Set(requests.compactMap { $0["connection"] as? Int }) == [2], "one kept-alive connection")
+        let content = try #require((requests.first?["content"] as? String).flatMap { Base64URL.decode($0) })
+        #expect(String(decoding: content, as: UTF8.self) == "content 0")
+    }
+
     @Test("a batch naming more origins than are served at once still answers every job, in order")
     func manyOrigins() throws {
         // Ports nobody listens on: each origin fails at once (connection refused), on its own thread.

@@ -189,13 +189,15 @@ package final class MockPushService: @unchecked Sendable {
     private let log: String
 
     /// Starts the mock, decrypting with the receiver keys in `receiverFile` (webpush-v1.md's JSON
-    /// form) and, when given, accepting only tokens whose `k` is `vapidPublicKey`.
+    /// form) and, when given, accepting only tokens whose `k` is `vapidPublicKey`; with `http1`, it
+    /// speaks HTTP/1.1 only.
     package init(
-        receiverFile: String, vapidPublicKey: String? = nil, slowMilliseconds: Int? = nil,
+        receiverFile: String, vapidPublicKey: String? = nil, slowMilliseconds: Int? = nil, http1: Bool = false,
         in directory: TemporaryDirectory
     ) throws {
-        log = directory.file("mock-push-requests.jsonl")
+        log = directory.file(http1 ? "mock-push-http1-requests.jsonl" : "mock-push-requests.jsonl")
         var options = ["serve", "--receiver", receiverFile, "--log", log, "--lifetime", "300"]
+        if http1 { options.append("--http1") }
         if let vapidPublicKey { options += ["--vapid-public-key", vapidPublicKey] }
         if let slowMilliseconds { options += ["--slow-ms", "\(slowMilliseconds)"] }
         server = try LocalServer(script: "mock_push_service.py", options, in: directory)

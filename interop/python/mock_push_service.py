@@ -24,8 +24,11 @@ Answers are scripted by the endpoint's path, `/push/<script>/<anything>`:
 Each request appends one JSON line to the log: path, status, ttl, urgency, topic, the VAPID
 claims, the decrypted content (base64url) and the connection's number.
 
+With `--http1` it speaks HTTP/1.1 only (ALPN `http/1.1`, kept-alive connections, one request at
+a time), as a push service without HTTP/2 does; the checks and scripts are the same.
+
     python mock_push_service.py serve --receiver RECEIVER.json --log requests.jsonl --ready ready.json
-                                      [--vapid-public-key K] [--slow-ms 3000] [--port 0]
+                                      [--vapid-public-key K] [--slow-ms 3000] [--port 0] [--http1]
 """
 
 from __future__ import annotations
@@ -172,15 +175,49 @@ async def serve_connection(service: Service, reader, writer, slow_ms: float) -> 
         writer.close()
 
 
+async def serve_http1_connection(service: Service, reader, writer, slow_ms: float) -> None:
+    """HTTP/1.1 with keep-alive: each request's head and Content-Length body, answered in turn."""
+    service.connections += 1
+    number = service.connections
+    try:
+        while True:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                break
+            lines = head.decode("latin-1").split("\r\n")
+            method, target, _ = lines[0].split(" ", 2)
+            headers = {":method": method, ":path": target}
+            for line in lines[1:]:
+                if line:
+                    name, _, value = line.partition(":")
+                    headers[name.strip().lower()] = value.strip()
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            status, extra, answer, record = service.answer(headers, body)
+            record.update({"status": status, "connection": number, "http1": True})
+            service.write(record)
+            if "/slow/" in record["path"] and status == 201:
+                await asyncio.sleep(slow_ms / 1000)
+            response = f"HTTP/1.1 {status} Scripted\r\nContent-Length: {len(answer)}\r\n"
+            response += "".join(f"{name}: {value}\r\n" for name, value in extra.items())
+            writer.write(response.encode() + b"\r\n" + answer)
+            await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
 async def serve(arguments) -> None:
     service = Service(arguments)
     directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-push-")
     certificate, key = self_signed_certificate(directory, stem="mock-push")
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(certificate, key)
-    context.set_alpn_protocols(["h2"])
+    context.set_alpn_protocols(["http/1.1"] if arguments.http1 else ["h2"])
+    handler = serve_http1_connection if arguments.http1 else serve_connection
     server = await asyncio.start_server(
-        lambda reader, writer: serve_connection(service, reader, writer, arguments.slow_ms),
+        lambda reader, writer: handler(service, reader, writer, arguments.slow_ms),
         "127.0.0.1", arguments.port, ssl=context,
     )
     port = server.sockets[0].getsockname()[1]
@@ -200,6 +237,7 @@ def main() -> None:
     serve_command.add_argument("--port", type=int, default=0)
     serve_command.add_argument("--cert-dir")
     serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
+    serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a service without HTTP/2")
     arguments = parser.parse_args()
     asyncio.run(serve(arguments))
 
