@@ -90,17 +90,9 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
 
     private func mint() throws -> String {
         let issuedAt = now()
-        var header: [UInt8] = []
-        var claims: [UInt8] = []
-        // Written by the JSON writer, never by interpolation: no id can add a member.
-        let headerObject = JSONObject([("alg", .string("ES256")), ("kid", .string(keyID))])
-        let claimsObject = JSONObject([("iss", .string(teamID)), ("iat", .number(JSONNumber(issuedAt)))])
-        Base64URL.encode(JSONWriter.bytes(.object(headerObject)), into: &header)
-        Base64URL.encode(JSONWriter.bytes(.object(claimsObject)), into: &claims)
-        let signingInput = header + [UInt8(ascii: ".")] + claims
-        var token = signingInput + [UInt8(ascii: ".")]
-        Base64URL.encode(try signingKey.signature(for: signingInput), into: &token)
-        let text = String(decoding: token, as: UTF8.self)
+        let text = try ES256JWT.sign(
+            header: JSONObject([("alg", .string("ES256")), ("kid", .string(keyID))]),
+            claims: JSONObject([("iss", .string(teamID)), ("iat", .number(JSONNumber(issuedAt)))]), with: signingKey)
         current = (text, issuedAt)
         issued += 1
         return text

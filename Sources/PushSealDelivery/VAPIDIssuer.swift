@@ -76,18 +76,10 @@ public final class VAPIDIssuer: @unchecked Sendable {
     public var mintedCount: Int { queue.sync { minted } }
 
     private func mint(audience: String, expires: Int) throws -> String {
-        var header: [UInt8] = []
-        var claims: [UInt8] = []
-        // Written by the JSON writer, never by interpolation: no origin or subject can add a member.
-        let headerObject = JSONObject([("typ", .string("JWT")), ("alg", .string("ES256"))])
-        let claimsObject = JSONObject([
-            ("aud", .string(audience)), ("exp", .number(JSONNumber(expires))), ("sub", .string(subject)),
-        ])
-        Base64URL.encode(JSONWriter.bytes(.object(headerObject)), into: &header)
-        Base64URL.encode(JSONWriter.bytes(.object(claimsObject)), into: &claims)
-        let signingInput = header + [UInt8(ascii: ".")] + claims
-        var token = signingInput + [UInt8(ascii: ".")]
-        Base64URL.encode(try key.signingKey.signature(for: signingInput), into: &token)
-        return String(decoding: token, as: UTF8.self)
+        try ES256JWT.sign(
+            header: JSONObject([("typ", .string("JWT")), ("alg", .string("ES256"))]),
+            claims: JSONObject([
+                ("aud", .string(audience)), ("exp", .number(JSONNumber(expires))), ("sub", .string(subject)),
+            ]), with: key.signingKey)
     }
 }
