@@ -73,6 +73,17 @@ struct ArgumentReader {
         return number
     }
 
+    /// The integer value of `--name`, which must lie in `range`; nil when absent. The refusal
+    /// reads `--name must be LOW to HIGH UNIT, not VALUE` (`unit` may be empty).
+    func integer(_ name: String, in range: ClosedRange<Int>, _ unit: String = "") throws(UsageError) -> Int? {
+        guard let number = try integer(name) else { return nil }
+        guard range.contains(number) else {
+            let bounds = "\(range.lowerBound) to \(range.upperBound)" + (unit.isEmpty ? "" : " \(unit)")
+            throw UsageError("\(command): --\(name) must be \(bounds), not \(number)")
+        }
+        return number
+    }
+
     /// True when the switch `--name` was given.
     func flag(_ name: String) -> Bool { switches.contains(name) }
 

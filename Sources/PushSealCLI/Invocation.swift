@@ -212,18 +212,8 @@ public enum Invocation: Equatable, Sendable {
                     "\(name): --subscription SUBSCRIPTION.json is required (or --json-lines with \"subscription\" on each line)"
                 )
             }
-            if let pad = try reader.integer("pad") {
-                guard (1...WebPushMessage.maximumContentByteCount + 1).contains(pad) else {
-                    throw UsageError("\(name): --pad must be 1 to 3994 bytes, not \(pad)")
-                }
-                parsed.paddingBlock = pad
-            }
-            if let ttl = try reader.integer("ttl") {
-                guard (0...WebPushSealArguments.maximumTTL).contains(ttl) else {
-                    throw UsageError("\(name): --ttl must be 0 to 2419200 seconds (28 days), not \(ttl)")
-                }
-                parsed.ttl = ttl
-            }
+            parsed.paddingBlock = try WebPushSealArguments.paddingBlock(reader) ?? parsed.paddingBlock
+            parsed.ttl = try WebPushSealArguments.ttl(reader) ?? parsed.ttl
             parsed.vapidKeyFile = reader.value("vapid-key")
             parsed.subject = reader.value("subject")
             guard (parsed.vapidKeyFile == nil) == (parsed.subject == nil) else {
@@ -267,6 +257,16 @@ public struct WebPushSealArguments: Equatable, Sendable {
 
     /// The longest `TTL`: 28 days.
     public static let maximumTTL = 28 * 24 * 3600
+
+    /// `--ttl`, 0 to 28 days, as `seal` and `send` take it.
+    static func ttl(_ reader: ArgumentReader) throws(UsageError) -> Int? {
+        try reader.integer("ttl", in: 0...maximumTTL, "seconds (28 days)")
+    }
+
+    /// `--pad`, 1 to 3994 bytes (a block of the largest record), as `seal` and `send` take it.
+    static func paddingBlock(_ reader: ArgumentReader) throws(UsageError) -> Int? {
+        try reader.integer("pad", in: 1...WebPushMessage.maximumContentByteCount + 1, "bytes")
+    }
     /// The input file; nil is standard input.
     public var input: String?
 
@@ -308,24 +308,9 @@ public struct WebPushSendArguments: Equatable, Sendable {
         var parsed = WebPushSendArguments()
         parsed.vapidKeyFile = try reader.required("vapid-key")
         parsed.subject = try reader.required("subject")
-        if let ttl = try reader.integer("ttl") {
-            guard (0...WebPushSealArguments.maximumTTL).contains(ttl) else {
-                throw UsageError("\(name): --ttl must be 0 to 2419200 seconds (28 days), not \(ttl)")
-            }
-            parsed.ttl = ttl
-        }
-        if let pad = try reader.integer("pad") {
-            guard (1...WebPushMessage.maximumContentByteCount + 1).contains(pad) else {
-                throw UsageError("\(name): --pad must be 1 to 3994 bytes, not \(pad)")
-            }
-            parsed.paddingBlock = pad
-        }
-        if let timeout = try reader.integer("timeout") {
-            guard (1...300).contains(timeout) else {
-                throw UsageError("\(name): --timeout must be 1 to 300 seconds, not \(timeout)")
-            }
-            parsed.timeoutSeconds = timeout
-        }
+        parsed.ttl = try WebPushSealArguments.ttl(reader) ?? parsed.ttl
+        parsed.paddingBlock = try WebPushSealArguments.paddingBlock(reader) ?? parsed.paddingBlock
+        parsed.timeoutSeconds = try reader.integer("timeout", in: 1...300, "seconds") ?? parsed.timeoutSeconds
         parsed.caFile = reader.value("ca-file")
         parsed.allowLocal = reader.flag("allow-local")
         parsed.allowedHosts = reader.all("allow-host")
@@ -472,10 +457,7 @@ public struct EncryptArguments: Equatable, Sendable {
         if parsed.apnsRequest, !parsed.jsonLines, parsed.requestDefaults.topic.isEmpty {
             throw UsageError("encrypt: --apns-request needs --topic")
         }
-        if let jobs = try reader.integer("jobs") {
-            guard (1...64).contains(jobs) else { throw UsageError("encrypt: --jobs must be 1 to 64, not \(jobs)") }
-            parsed.jobs = jobs
-        }
+        parsed.jobs = try reader.integer("jobs", in: 1...64)
         return parsed
     }
 }
@@ -574,18 +556,9 @@ public struct SendArguments: Equatable, Sendable {
             parsed.endpoint = "https://api.sandbox.push.apple.com"
         }
         parsed.caFile = reader.value("ca-file")
-        if let concurrency = try reader.integer("concurrency") {
-            guard (1...1000).contains(concurrency) else {
-                throw UsageError("send: --concurrency must be 1 to 1000, not \(concurrency)")
-            }
-            parsed.concurrency = concurrency
-        }
-        if let timeout = try reader.integer("timeout") {
-            guard (1...300).contains(timeout) else {
-                throw UsageError("send: --timeout must be 1 to 300 seconds, not \(timeout)")
-            }
-            parsed.answerTimeoutSeconds = timeout
-        }
+        parsed.concurrency = try reader.integer("concurrency", in: 1...1000) ?? parsed.concurrency
+        parsed.answerTimeoutSeconds =
+            try reader.integer("timeout", in: 1...300, "seconds") ?? parsed.answerTimeoutSeconds
         parsed.recipientFile = reader.value("to")
         parsed.senderFile = reader.value("sender")
         (parsed.options, parsed.requestDefaults) = try EncryptArguments.sealingOptions(reader, command: "send")

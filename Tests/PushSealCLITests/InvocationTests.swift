@@ -100,4 +100,35 @@ struct InvocationTests {
             #expect(!error.message.isEmpty)
         }
     }
+
+    static let send = ["send", "--auth-key", "k", "--key-id", "K", "--team-id", "T"]
+    static let webPushSend = ["webpush", "send", "--vapid-key", "v.jwk", "--subject", "mailto:a@b"]
+
+    /// Every integer flag with bounds, and the exact refusal cli-v1.md's users see.
+    static let boundedIntegers: [([String], String)] = [
+        (["encrypt", "--json-lines", "--jobs", "65"], "encrypt: --jobs must be 1 to 64, not 65"),
+        (send + ["--concurrency", "1001"], "send: --concurrency must be 1 to 1000, not 1001"),
+        (send + ["--timeout", "0"], "send: --timeout must be 1 to 300 seconds, not 0"),
+        (
+            ["webpush", "seal", "--subscription", "s", "--pad", "3995"],
+            "webpush seal: --pad must be 1 to 3994 bytes, not 3995"
+        ),
+        (
+            ["webpush", "seal", "--subscription", "s", "--ttl", "2419201"],
+            "webpush seal: --ttl must be 0 to 2419200 seconds (28 days), not 2419201"
+        ),
+        (webPushSend + ["--ttl", "-1"], "webpush send: --ttl must be 0 to 2419200 seconds (28 days), not -1"),
+        (webPushSend + ["--pad", "0"], "webpush send: --pad must be 1 to 3994 bytes, not 0"),
+        (webPushSend + ["--timeout", "301"], "webpush send: --timeout must be 1 to 300 seconds, not 301"),
+    ]
+
+    @Test("an integer flag outside its bounds names the flag, the bounds and the value", arguments: boundedIntegers)
+    func refusesOutOfBounds(_ arguments: [String], message: String) {
+        do {
+            _ = try Invocation.parse(arguments)
+            Issue.record("accepted \(arguments)")
+        } catch {
+            #expect(error.message == message)
+        }
+    }
 }
