@@ -191,30 +191,31 @@ enum WebPushCommand {
     }
 
     private static func subscription(_ path: String) throws(UsageError) -> WebPushSubscription {
-        let source = InputSource(path: path)
-        var bytes = try source.readAll()
-        defer { SecureMemory.wipe(&bytes) }
-        do {
-            guard let object = try JSONParser.parse(bytes).objectValue else {
-                throw WebPushError(.invalidSubscription, "a subscription is a JSON object")
-            }
-            return try WebPushSubscription(json: object)
-        } catch {
-            throw UsageError("bad subscription file \(path): \(Self.detail(error))")
-        }
+        try objectFile(
+            path, kind: "subscription",
+            notAnObject: WebPushError(.invalidSubscription, "a subscription is a JSON object"),
+            WebPushSubscription.init(json:))
     }
 
     private static func receiver(_ path: String) throws(UsageError) -> WebPushReceiver {
-        let source = InputSource(path: path)
-        var bytes = try source.readAll()
+        try objectFile(
+            path, kind: "receiver",
+            notAnObject: WebPushError(.invalidReceiverKey, "the receiver's keys are a JSON object"),
+            WebPushReceiver.init(json:))
+    }
+
+    /// What `make` reads from the JSON object in the file at `path` (which may hold a secret: its
+    /// bytes are wiped once parsed); any failure is `bad KIND file PATH: …`, status 2.
+    private static func objectFile<Value>(
+        _ path: String, kind: String, notAnObject: WebPushError, _ make: (JSONObject) throws -> Value
+    ) throws(UsageError) -> Value {
+        var bytes = try InputSource(path: path).readAll()
         defer { SecureMemory.wipe(&bytes) }
         do {
-            guard let object = try JSONParser.parse(bytes).objectValue else {
-                throw WebPushError(.invalidReceiverKey, "the receiver's keys are a JSON object")
-            }
-            return try WebPushReceiver(json: object)
+            guard let object = try JSONParser.parse(bytes).objectValue else { throw notAnObject }
+            return try make(object)
         } catch {
-            throw UsageError("bad receiver file \(path): \(Self.detail(error))")
+            throw UsageError("bad \(kind) file \(path): \(Self.detail(error))")
         }
     }
 
