@@ -19,6 +19,24 @@ struct WebPushInteropTests {
         values.map { "{\"\(key)\":\"\($0)\"}\n" }.joined()
     }
 
+    /// `contents` sealed by the Python peer (`webpush_peer.py seal`, with `extra` arguments) for a
+    /// fresh receiver: the receiver, and the messages in order.
+    static func sealedByPeer(_ contents: [[UInt8]], _ extra: [String] = []) throws -> (WebPushReceiver, [[UInt8]]) {
+        let receiver = try WebPushReceiver.generate()
+        let subscriptionFile = try Self.file(try receiver.subscription(endpoint: "https://push.example.net/p/1").json)
+        defer { try? FileManager.default.removeItem(at: subscriptionFile) }
+        let result = try PythonPeer.webPush(
+            ["seal", "--subscription", subscriptionFile.path] + extra,
+            input: Self.lines(contents.map { Base64URL.encode($0) }, key: "content"))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.lines.count == contents.count)
+        let bodies = try result.lines.map { line in
+            let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+            return try #require(answer["body"]?.stringValue.flatMap { Base64URL.decode($0) })
+        }
+        return (receiver, bodies)
+    }
+
     @Test("http_ece opens what PushSeal seals: every record length for one content, and every size class")
     func sealedHereOpenedThere() throws {
         let receiver = try WebPushReceiver.generate()
@@ -57,20 +75,10 @@ struct WebPushInteropTests {
 
     @Test("PushSeal opens what http_ece seals, up to the 3,993-byte content that fills 4,096 bytes")
     func sealedThereOpenedHere() throws {
-        let receiver = try WebPushReceiver.generate()
-        let subscription = try receiver.subscription(endpoint: "https://push.example.net/p/1")
-        let subscriptionFile = try Self.file(subscription.json)
-        defer { try? FileManager.default.removeItem(at: subscriptionFile) }
         let sizes = [0, 1, 2, 15, 16, 17, 41, 128, 1_000, 3_000, 3_992, 3_993]
         let contents = sizes.map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ size) } }
-        let result = try PythonPeer.webPush(
-            ["seal", "--subscription", subscriptionFile.path],
-            input: Self.lines(contents.map { Base64URL.encode($0) }, key: "content"))
-        #expect(result.status == 0, "\(result.errors)")
-        #expect(result.lines.count == sizes.count)
-        for (index, line) in result.lines.enumerated() {
-            let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
-            let body = try #require(answer["body"]?.stringValue.flatMap { Base64URL.decode($0) })
+        let (receiver, bodies) = try Self.sealedByPeer(contents)
+        for (index, body) in bodies.enumerated() {
             #expect(body.count <= WebPushMessage.maximumByteCount)
             guard sizes[index] > 0 else {
                 // http_ece writes empty content as a header with no record at all. RFC 8188 ends
@@ -85,21 +93,11 @@ struct WebPushInteropTests {
 
     @Test("PushSeal opens what pywebpush (PyPI) sends, as a Python backend would seal it, up to 3,993 bytes")
     func sealedByPyWebPush() throws {
-        let receiver = try WebPushReceiver.generate()
-        let subscription = try receiver.subscription(endpoint: "https://push.example.net/p/1")
-        let subscriptionFile = try Self.file(subscription.json)
-        defer { try? FileManager.default.removeItem(at: subscriptionFile) }
         // pywebpush refuses empty data (NoData), so sizes start at one byte.
         let sizes = [1, 2, 41, 128, 1_000, 3_992, 3_993]
         let contents = sizes.map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 3) } }
-        let result = try PythonPeer.webPush(
-            ["seal", "--subscription", subscriptionFile.path, "--with", "pywebpush"],
-            input: Self.lines(contents.map { Base64URL.encode($0) }, key: "content"))
-        #expect(result.status == 0, "\(result.errors)")
-        #expect(result.lines.count == sizes.count)
-        for (index, line) in result.lines.enumerated() {
-            let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
-            let body = try #require(answer["body"]?.stringValue.flatMap { Base64URL.decode($0) })
+        let (receiver, bodies) = try Self.sealedByPeer(contents, ["--with", "pywebpush"])
+        for (index, body) in bodies.enumerated() {
             #expect(try WebPushMessage.open(body, with: receiver) == contents[index], "size \(sizes[index])")
         }
     }
