@@ -67,11 +67,39 @@ public final class WebPushClient: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
     }
 
+    /// Why no message could ever go to `endpoint` under this client's rules, or nil: not a usable
+    /// https URL, a host off the allow-list, or (unless local destinations are allowed) a host
+    /// that is a local IP address. A name that resolves to a local address passes here, and is
+    /// refused as each connection is made. For checking a subscription when it is registered.
+    public func refusal(forEndpoint endpoint: String) -> String? {
+        let url: HTTPSURL
+        do {
+            url = try HTTPSURL(endpoint)
+        } catch {
+            return "is not a usable https URL: \(error.detail)"
+        }
+        if let allowedHosts, !allowedHosts.contains(url.host.lowercased()) {
+            return "names \(url.host), which is not one of the allowed push services"
+        }
+        if !allowsLocalDestinations, url.hostIsLocalAddress {
+            return "names \(url.host), a loopback, private or link-local address"
+        }
+        return nil
+    }
+
     /// Sends every job and returns one result per job, in the jobs' order.
     public func deliver(_ jobs: [WebPushJob]) -> [WebPushResult] {
+        let results = Mutex<[Int: WebPushResult]>([:])
+        deliver(jobs) { index, result in results.withLock { $0[index] = result } }
+        return results.withLock { all in jobs.indices.compactMap { all[$0] } }
+    }
+
+    /// Sends every job, and calls `received` with each job's index and result as soon as its
+    /// origin is done with it (from that origin's thread); returns once every job has its result.
+    /// A slow origin delays only its own jobs' results.
+    public func deliver(_ jobs: [WebPushJob], received: @escaping @Sendable (Int, WebPushResult) -> Void) {
         var byOrigin: [String: [Int]] = [:]
         for (index, job) in jobs.enumerated() { byOrigin[job.origin, default: []].append(index) }
-        let results = Mutex<[Int: WebPushResult]>([:])
         let group = DispatchGroup()
         let slots = DispatchSemaphore(value: Self.concurrentOrigins)
         for (origin, indices) in byOrigin {
@@ -83,13 +111,10 @@ public final class WebPushClient: Sendable {
                     group.leave()
                 }
                 let delivered = self.deliver(indices.map { jobs[$0] }, to: origin)
-                results.withLock { all in
-                    for (index, result) in zip(indices, delivered) { all[index] = result }
-                }
+                for (index, result) in zip(indices, delivered) { received(index, result) }
             }
         }
         group.wait()
-        return results.withLock { all in jobs.indices.compactMap { all[$0] } }
     }
 
     /// A job between attempts.
@@ -110,7 +135,7 @@ public final class WebPushClient: Sendable {
                     retryAfterSeconds: nil, transient: false)
             }
         }
-        if let allowedHosts, let host = jobs.first?.url.host, !allowedHosts.contains(host) {
+        if let allowedHosts, let host = jobs.first?.url.host, !allowedHosts.contains(host.lowercased()) {
             return fail("\(host) is not one of the allowed push services")
         }
         let client: HTTP2Client

@@ -21,6 +21,14 @@ struct EventLog: Sendable {
 
     /// The first 8 digits of a device token: enough to find it, not enough to use it.
     static func tokenPrefix(_ token: String) -> JSONValue { .string(String(token.prefix(8))) }
+
+    /// The scheme and authority of a Web Push endpoint: which push service, never the path that
+    /// names (and lets anyone push to) the subscription.
+    static func endpointOrigin(_ endpoint: String) -> JSONValue {
+        let afterScheme = endpoint.firstRange(of: "://").map { endpoint[$0.upperBound...] } ?? Substring(endpoint)
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return .string(String(endpoint[..<authority.endIndex].prefix(300)))
+    }
 }
 
 /// The wall clock, in milliseconds since the epoch.

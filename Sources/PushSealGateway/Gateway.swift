@@ -1,10 +1,11 @@
 internal import PushSealCore
 internal import PushSealDelivery
 
-/// A running gateway: the store, the API on its HTTP server, and the delivery workers.
+/// A running gateway: the store, the API on its HTTP server, and the delivery workers (APNs ones,
+/// and Web Push ones when the configuration has `webpush`).
 public final class Gateway: Sendable {
     private let server: HTTPServer
-    private let workers: DeliveryWorkers
+    private let workers: [DeliveryWorkers]
     #if canImport(CLibPQ)
         /// Wakes the workers when another instance accepts a push (PostgreSQL only).
         private let listener: OutboxListener?
@@ -37,15 +38,27 @@ public final class Gateway: Sendable {
         for environment in APNsEnvironment.allCases {
             hosts[environment] = configuration.hosts[environment.rawValue].map(APNsEndpoint.init(baseURL:))
         }
-        let workers = DeliveryWorkers(
-            store: store, tokens: tokens, hosts: hosts, caFile: configuration.caFile, count: configuration.workers,
-            leaseSeconds: configuration.leaseSeconds,
-            metrics: metrics, log: log)
+        let caFile = configuration.caFile
+        let apnsHosts = hosts
+        var workers = [
+            DeliveryWorkers(
+                .apns, store: store, count: configuration.workers, leaseSeconds: configuration.leaseSeconds,
+                metrics: metrics, log: log
+            ) { APNsSender(tokens: tokens, hosts: apnsHosts, caFile: caFile, log: log) }
+        ]
+        let webPush = try configuration.webPush.map(Self.webPushClient)
+        if let webPush, let settings = configuration.webPush {
+            workers.append(
+                DeliveryWorkers(
+                    .webPush, store: store, count: settings.workers, leaseSeconds: configuration.leaseSeconds,
+                    metrics: metrics, log: log
+                ) { WebPushSender(client: webPush) })
+        }
         let api = GatewayAPI(
-            store: store, sealer: sealer, topics: configuration.topics,
+            store: store, sealer: sealer, webPush: webPush, topics: configuration.topics,
             maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
             isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
-            onAccepted: { workers.notify() })
+            onAccepted: { [workers] in for pool in workers { pool.notify() } })
         let databaseConnections: Int =
             switch configuration.database {
             case .sqlite: 1 + SQLiteDatabase.readers
@@ -53,7 +66,7 @@ public final class Gateway: Sendable {
             }
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
-            open: DescriptorBudget.openNow(), workers: configuration.workers,
+            open: DescriptorBudget.openNow(), workers: configuration.workers + (configuration.webPush?.workers ?? 0),
             databaseConnections: databaseConnections)
         do {
             server = try HTTPServer(
@@ -65,9 +78,11 @@ public final class Gateway: Sendable {
         }
         self.workers = workers
         #if canImport(CLibPQ)
-            listener = (store as? PostgresGatewayStore).map { OutboxListener(pool: $0.pool) { workers.notify() } }
+            listener = (store as? PostgresGatewayStore).map { [workers] store in
+                OutboxListener(pool: store.pool) { for pool in workers { pool.notify() } }
+            }
         #endif
-        workers.start()
+        for pool in workers { pool.start() }
         log.write(
             "started",
             [
@@ -83,8 +98,23 @@ public final class Gateway: Sendable {
         #if canImport(CLibPQ)
             listener?.stop()
         #endif
-        workers.stop()
+        for pool in workers { pool.stop() }
         server.stop()
+    }
+
+    /// The Web Push client `settings` describe: VAPID with the key file (0600, wiped once
+    /// parsed), no retries of its own (the outbox retries, after the service's `Retry-After`).
+    static func webPushClient(_ settings: WebPushSettings) throws(GatewayError) -> WebPushClient {
+        var bytes = try ConfiguredFile.secret(settings.vapidKeyFile)
+        do {
+            let vapid = try VAPIDIssuer(key: try VAPIDKey(wipingFileBytes: &bytes), subject: settings.subject)
+            return try WebPushClient(
+                vapid: vapid, caFile: settings.caFile, allowsLocalDestinations: settings.allowsLocalDestinations,
+                allowedHosts: settings.allowedHosts, answerTimeout: WebPushSender.answerTimeout, retries: 0,
+                maximumRetryAfter: 0)
+        } catch {
+            throw GatewayError("webpush: \(settings.vapidKeyFile): \(error)")
+        }
     }
 
     /// The store the configuration names, migrated.

@@ -14,7 +14,8 @@ internal import PushSealCore
 ///
 /// `"database"` is `sqlite:FILE` or `postgres://USER@HOST:PORT/DATABASE`; with PostgreSQL,
 /// `database_password_file` names a `.pgpass` file (else libpq reads `PGPASSFILE`) and
-/// `database_connections` bounds the pool (2 to 200; the workers plus 4 by default).
+/// `database_connections` bounds the pool (2 to 200; the workers plus 4 by default). `"webpush"`
+/// (``WebPushSettings``) adds Web Push subscriptions.
 public struct GatewayConfiguration: Sendable {
     /// The IPv4 or IPv6 address to listen on (`listen` writes an IPv6 one in brackets).
     public let listenHost: String
@@ -48,6 +49,8 @@ public struct GatewayConfiguration: Sendable {
     public let maximumDeliveriesPerPush: Int
     /// The HTTP server's limits on connections and on slow requests.
     public let http: HTTPLimits
+    /// How Web Push subscriptions are reached; nil when the gateway serves APNs devices only.
+    public let webPush: WebPushSettings?
 
     /// Reads the configuration in `bytes`, found at `path`.
     /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
@@ -69,7 +72,7 @@ public struct GatewayConfiguration: Sendable {
             root,
             [
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
-                "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http",
+                "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
             ], at: .root)
         let listen = try Self.string(root, "listen", at: .root)
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
@@ -118,8 +121,16 @@ public struct GatewayConfiguration: Sendable {
         leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
         maximumDeliveriesPerPush = try Self.integer(root, "max_deliveries_per_push", in: 1...100_000) ?? 5_000
         http = try HTTPLimits(root["http"], at: JSONPath.root.member("http"))
+        if let value = root["webpush"] {
+            guard let object = value.objectValue else {
+                throw Self.invalid(JSONPath.root.member("webpush"), "must be an object")
+            }
+            webPush = try WebPushSettings(object, at: JSONPath.root.member("webpush"), resolve: resolve)
+        } else {
+            webPush = nil
+        }
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
-        let connections = try Self.integer(root, "database_connections", in: 2...200) ?? workers + 4
+        let connections = try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPush?.workers ?? 0) + 4
         let passwordFile =
             root["database_password_file"] == nil
             ? nil : resolve(try Self.string(root, "database_password_file", at: .root))

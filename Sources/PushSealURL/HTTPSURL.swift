@@ -78,6 +78,20 @@ package struct HTTPSURL: Equatable, Sendable, CustomStringConvertible {
         host.contains(":") || host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) }
     }
 
+    /// Whether the host is an IP address that ``LocalAddress`` calls local (a name is not: what it
+    /// resolves to is checked as a connection is made).
+    package var hostIsLocalAddress: Bool {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            return LocalAddress.isLocal(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return LocalAddress.isLocal(ipv6: withUnsafeBytes(of: &v6) { Array($0) })
+        }
+        return false
+    }
+
     /// The `Host` header's value: the host, bracketed if IPv6, and the port unless it is 443.
     package var authority: String {
         let name = host.contains(":") ? "[\(host)]" : host

@@ -115,15 +115,15 @@ struct GatewayDeliveryTests {
         transient.transient = true
         let permanent = DeliveryResult(
             line: 0, status: .failed, apnsID: nil, reason: "PayloadTooLarge", attempts: 1, timestamp: nil)
-        guard case .retry(let due, _) = DeliveryWorkers.outcome(transient, attempts: 2, at: 1_000) else {
+        guard case .retry(let due, _) = APNsSender.outcome(transient, attempts: 2, at: 1_000) else {
             Issue.record("not retried")
             return
         }
         let earliest: Int64 = 1_000 + 60_000
         let latest: Int64 = 1_000 + 120_000
         #expect(due >= earliest && due <= latest, "30 s doubled twice, jittered into its upper half")
-        #expect(DeliveryWorkers.outcome(transient, attempts: 12, at: 0) == .failed(reason: "TooManyRequests"))
-        #expect(DeliveryWorkers.outcome(permanent, attempts: 1, at: 0) == .failed(reason: "PayloadTooLarge"))
+        #expect(APNsSender.outcome(transient, attempts: 12, at: 0) == .failed(reason: "TooManyRequests"))
+        #expect(APNsSender.outcome(permanent, attempts: 1, at: 0) == .failed(reason: "PayloadTooLarge"))
     }
 
     @Test(

@@ -8,10 +8,20 @@ import Testing
 /// The stores' outbox rules, without HTTP, on SQLite and on PostgreSQL.
 @Suite("pushseal-gateway store")
 struct GatewayStoreTests {
+    static let topic = "com.example.shop"
+
     static func device(_ id: String, registeredAt: Int64) -> Device {
         Device(
-            id: id, user: "u", token: String(repeating: "ab", count: 32), topic: "com.example.shop",
-            environment: .production, publicKeyJWK: "{}", registeredAt: registeredAt, unregisteredAt: nil)
+            id: id, user: "u",
+            channel: .apns(
+                token: String(repeating: "ab", count: 32), topic: topic, environment: .production, publicKeyJWK: "{}"),
+            registeredAt: registeredAt, unregisteredAt: nil)
+    }
+
+    static func subscription(_ id: String, endpoint: String, registeredAt: Int64) -> Device {
+        Device(
+            id: id, user: "u", channel: .webPush(endpoint: endpoint, p256dh: "BP", auth: "au"),
+            registeredAt: registeredAt, unregisteredAt: nil)
     }
 
     /// A new, migrated store of `backend` in `directory`.
@@ -29,19 +39,19 @@ struct GatewayStoreTests {
         let store = try Self.store(backend, in: directory)
         let device = Self.device("d", registeredAt: 100)
         _ = try store.putDevice(device)
-        let delivery = NewDelivery(device: device, headers: [("apns-topic", device.topic)], body: [1], expiration: nil)
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
         #expect(try store.acceptPush(id: "p1", idempotencyKey: nil, at: 200, deliveries: [delivery]) == nil)
         #expect(try store.acceptPush(id: "p2", idempotencyKey: nil, at: 200, deliveries: [delivery]) == nil)
-        let first = try store.claimDeliveries(limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
-        #expect(first.count == 1 && first[0].tokenIsGone == false)
+        let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(first.count == 1 && first[0].addressIsGone == false)
         try store.finish(first[0], .unregistered(reason: "Unregistered", timestamp: 250), attempts: 1, at: 300)
-        let second = try store.claimDeliveries(limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
-        #expect(second.count == 1 && second[0].tokenIsGone, "the device was marked: the second is not sent")
+        let second = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(second.count == 1 && second[0].addressIsGone, "the device was marked: the second is not sent")
 
         _ = try store.putDevice(Self.device("d", registeredAt: 400))
         #expect(try store.acceptPush(id: "p3", idempotencyKey: nil, at: 500, deliveries: [delivery]) == nil)
-        let third = try store.claimDeliveries(limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
-        #expect(third.allSatisfy { !$0.tokenIsGone }, "registering again clears the mark")
+        let third = try store.claimDeliveries(.apns, limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
+        #expect(third.allSatisfy { !$0.addressIsGone }, "registering again clears the mark")
     }
 
     @Test(
@@ -54,26 +64,105 @@ struct GatewayStoreTests {
         #expect(try store.putDevice(device), "new")
         #expect(try store.putDevice(device) == false, "updated")
         let delivery = NewDelivery(
-            device: device, headers: [("apns-topic", device.topic)], body: [0, 1, 0xFF], expiration: nil)
+            device: device, headers: [("apns-topic", Self.topic)], body: [0, 1, 0xFF], expiration: nil)
         #expect(try store.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery, delivery]) == nil)
         #expect(try store.acceptPush(id: "p2", idempotencyKey: "k", at: 201, deliveries: [delivery]) == "p1")
         #expect(try store.push(id: "p2") == nil)
 
-        let first = try store.claimDeliveries(limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
-        let second = try store.claimDeliveries(limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "b")
+        let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        let second = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "b")
         #expect(first.count == 1 && second.count == 1 && first[0].id != second[0].id)
-        #expect(first[0].body == [0, 1, 0xFF] && first[0].headers.map(\.value) == [device.topic])
-        #expect(try store.claimDeliveries(limit: 5, at: 1_299, leaseMilliseconds: 1_000, owner: "c").isEmpty)
+        #expect(first[0].body == [0, 1, 0xFF] && first[0].headers.map(\.value) == [Self.topic])
+        #expect(try store.claimDeliveries(.apns, limit: 5, at: 1_299, leaseMilliseconds: 1_000, owner: "c").isEmpty)
         try store.renewLeases(owner: "a", until: 5_000)
-        let reclaimed = try store.claimDeliveries(limit: 5, at: 1_300, leaseMilliseconds: 1_000, owner: "c")
+        let reclaimed = try store.claimDeliveries(.apns, limit: 5, at: 1_300, leaseMilliseconds: 1_000, owner: "c")
         #expect(reclaimed.map(\.id) == [second[0].id], "b's lease ran out; a renewed its own")
         try store.finish(first[0], .sent(apnsID: "A"), attempts: 1, at: 1_400)
         try store.finish(reclaimed[0], .retry(at: 9_000, reason: "TooManyRequests"), attempts: 2, at: 1_400)
         let states = try #require(try store.push(id: "p1")).deliveries
         #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
-        #expect(try store.claimDeliveries(limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
-        #expect(try store.claimDeliveries(limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c").count == 1)
+        #expect(try store.claimDeliveries(.apns, limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
+        #expect(try store.claimDeliveries(.apns, limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c").count == 1)
         #expect(try store.statistics().deliveries == [.sent: 1, .queued: 1])
+    }
+
+    @Test(
+        "APNs and Web Push deliveries are claimed apart; a gone endpoint marks its subscription, not one registered again elsewhere",
+        arguments: GatewayBackend.allCases)
+    func kinds(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
+        let phone = Self.device("phone", registeredAt: 100)
+        let browser = Self.subscription("browser", endpoint: "https://push.example/s/1", registeredAt: 100)
+        _ = try store.putDevice(phone)
+        #expect(try store.putDevice(browser), "new")
+        #expect(try store.device(id: "browser") == browser, "read back whole")
+        #expect(try store.devices(user: "u").map(\.id) == ["browser", "phone"])
+        let deliveries = [
+            NewDelivery(device: phone, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil),
+            NewDelivery(device: browser, headers: [("urgency", "high")], body: [2], expiration: 900),
+        ]
+        #expect(try store.acceptPush(id: "p1", idempotencyKey: nil, at: 200, deliveries: deliveries) == nil)
+        #expect(try store.acceptPush(id: "p2", idempotencyKey: nil, at: 200, deliveries: deliveries) == nil)
+
+        let web = try store.claimDeliveries(.webPush, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(web.map(\.kind) == [.webPush] && web[0].address == "https://push.example/s/1")
+        #expect(web[0].environment == nil && web[0].expiration == 900 && web[0].body == [2])
+        #expect(web[0].headers.map(\.name) == ["urgency"])
+        let apns = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        #expect(apns.map(\.kind) == [.apns, .apns] && apns.allSatisfy { $0.environment == .production })
+
+        try store.finish(web[0], .unregistered(reason: "HTTP 410", timestamp: nil), attempts: 1, at: 300)
+        #expect(try store.device(id: "browser")?.unregisteredAt == 300, "the endpoint is gone")
+        #expect(try store.device(id: "phone")?.unregisteredAt == nil)
+        let second = try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(second.count == 1 && second[0].addressIsGone, "p2's delivery is not sent")
+
+        // The browser subscribes again, elsewhere: an answer about the old endpoint leaves it alone.
+        _ = try store.putDevice(Self.subscription("browser", endpoint: "https://push.example/s/2", registeredAt: 400))
+        try store.finish(second[0], .unregistered(reason: "HTTP 404", timestamp: nil), attempts: 1, at: 500)
+        #expect(try store.device(id: "browser")?.unregisteredAt == nil)
+        #expect(try store.statistics().activeDevices == 2)
+    }
+
+    @Test(
+        "a database of schema 1 (APNs only) migrates with its devices and queued deliveries intact",
+        arguments: GatewayBackend.allCases)
+    func migrationFromSchemaOne(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let database = try backend.newDatabase()
+        let token = String(repeating: "cd", count: 32)
+        // One byte of body, as each database writes a bytes literal.
+        let blob = backend == .sqlite ? "X'01'" : "'\\x01'"
+        let rows = """
+            INSERT INTO devices VALUES ('d', 'u', '\(token)', '\(Self.topic)', 'sandbox', '{}', 100, NULL);
+            INSERT INTO pushes VALUES ('p', NULL, 200);
+            INSERT INTO deliveries (push_id, device_id, token, environment, headers, body, status, next_attempt_at,
+                accepted_at)
+            VALUES ('p', 'd', '\(token)', 'sandbox', '[]', \(blob), 'queued', 200, 200);
+            """
+        switch backend {
+        case .sqlite:
+            let old = try SQLiteDatabase(path: directory.file("gateway.db"))
+            try old.execute(
+                "BEGIN; \(SQLiteGatewayStore.migrations[0]); \(rows) PRAGMA user_version = 1; COMMIT")
+        case .postgres:
+            let old = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+            try old.pool.withConnection { connection in
+                try connection.execute(
+                    "BEGIN; \(PostgresGatewayStore.migrations[0]); \(rows) "
+                        + "CREATE TABLE pushseal_schema (version INTEGER NOT NULL); "
+                        + "INSERT INTO pushseal_schema VALUES (1); COMMIT")
+            }
+        }
+        let store = try backend.store(database, in: directory)
+        try store.migrate()
+        let device = try #require(try store.device(id: "d"))
+        #expect(device.channel == .apns(token: token, topic: Self.topic, environment: .sandbox, publicKeyJWK: "{}"))
+        let claimed = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(claimed.count == 1 && claimed[0].address == token && claimed[0].environment == .sandbox)
+        #expect(claimed.first?.body == [1])
+        #expect(try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w").isEmpty)
     }
 
     @Test("a push accepted by one PostgreSQL instance wakes another's listener; a repeated idempotency key does not")
@@ -95,7 +184,7 @@ struct GatewayStoreTests {
         #expect(wakes.wait(timeout: .now() + 0.5) == .timedOut, "nothing wakes an idle listener")
         let device = Self.device("d", registeredAt: 100)
         _ = try accepting.putDevice(device)
-        let delivery = NewDelivery(device: device, headers: [("apns-topic", device.topic)], body: [1], expiration: nil)
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
         #expect(try accepting.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery]) == nil)
         #expect(wakes.wait(timeout: .now() + 5) == .success, "the accept woke the other instance")
         #expect(try accepting.acceptPush(id: "p2", idempotencyKey: "k", at: 300, deliveries: [delivery]) == "p1")
@@ -115,7 +204,11 @@ struct GatewayStoreTests {
             }
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
-        let versions = try stores[0].pool.withConnection { try $0.query("SELECT version FROM pushseal_schema") }
-        #expect(versions.map { $0[0].integer } == [Int64(PostgresGatewayStore.migrations.count)], "applied once")
+        let versions = try stores[0].pool.withConnection {
+            try $0.query("SELECT version FROM pushseal_schema ORDER BY version")
+        }
+        #expect(
+            versions.map { $0[0].integer } == (1...PostgresGatewayStore.migrations.count).map { Int64($0) },
+            "each migration applied once")
     }
 }

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealDelivery
 internal import PushSealPrimitives
 
 /// The HTTP API under `/v1` (gateway-v1.md): routes each request to its operation after checking
@@ -9,6 +10,7 @@ final class GatewayAPI: Sendable {
 
     private let store: any GatewayStore
     private let sealer: PushSealer
+    private let webPush: WebPushClient?
     private let maximumDeliveriesPerPush: Int
     private let topics: [String]
     private let metrics: Metrics
@@ -17,11 +19,13 @@ final class GatewayAPI: Sendable {
     private let isReady: @Sendable () -> Bool
     private let providerTokens: @Sendable () -> Int
 
-    /// An API over `store`; a push may make at most `maximumDeliveriesPerPush` deliveries;
+    /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
+    /// takes none); a push may make at most `maximumDeliveriesPerPush` deliveries;
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
     /// made, and `onAccepted` wakes the delivery workers.
     init(
-        store: any GatewayStore, sealer: PushSealer, topics: [String], maximumDeliveriesPerPush: Int, metrics: Metrics,
+        store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
+        maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
         onAccepted: @escaping @Sendable () -> Void
     ) {
@@ -29,6 +33,7 @@ final class GatewayAPI: Sendable {
         self.providerTokens = providerTokens
         self.store = store
         self.sealer = sealer
+        self.webPush = webPush
         self.topics = topics
         self.metrics = metrics
         self.log = log
@@ -160,11 +165,15 @@ final class GatewayAPI: Sendable {
 
     private func putDevice(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let device = try DeviceRegistration.device(
-            id: id, body: try body(request), topics: topics, sealer: sealer, at: GatewayClock.milliseconds())
+            id: id, body: try body(request), topics: topics, sealer: sealer, webPush: webPush,
+            at: GatewayClock.milliseconds())
         let created = try store.putDevice(device)
-        log.write(
-            created ? "device-registered" : "device-updated",
-            [("device", .string(id)), ("token", EventLog.tokenPrefix(device.token))])
+        let address: (String, JSONValue) =
+            switch device.channel {
+            case .apns(let token, _, _, _): ("token", EventLog.tokenPrefix(token))
+            case .webPush(let endpoint, _, _): ("push_service", EventLog.endpointOrigin(endpoint))
+            }
+        log.write(created ? "device-registered" : "device-updated", [("device", .string(id)), address])
         return .json(created ? 201 : 200, DeviceRegistration.json(device))
     }
 

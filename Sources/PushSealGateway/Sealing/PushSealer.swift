@@ -1,10 +1,11 @@
 internal import PushSealCore
 internal import PushSealEncryptor
 
-/// Seals one push once per device, with that device's public key and the gateway's sender key of
-/// the same suite (auth mode), exactly as `pushseal encrypt` does: Apple's payload rules, the
-/// contract when the configuration names one, the size limit. What it returns is ready for the
-/// outbox: headers and the sealed outer payload, never the content.
+/// Seals one push once per device: for an APNs device with that device's public key and the
+/// gateway's sender key of the same suite (auth mode), exactly as `pushseal encrypt` does (Apple's
+/// payload rules, the contract when the configuration names one, the size limit); for a Web Push
+/// subscription with RFC 8291, the content mapped by ``ServiceWorkerContent``. What it returns is
+/// ready for the outbox: headers and the sealed message, never the content.
 final class PushSealer: Sendable {
     private let senders: [PrivateKey]
     private let contract: PayloadContract?
@@ -73,26 +74,49 @@ final class PushSealer: Sendable {
         }
     }
 
-    /// The delivery of `payload` to `device`.
+    /// The delivery of `payload` to `device`: sealed with envelope-v1 for an APNs device, with
+    /// RFC 8291 for a Web Push subscription.
     /// - Throws: ``APIError`` for a payload that breaks Apple's rules, a header that does, or a
     ///   payload that does not fit once sealed.
     func delivery(of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device)
         throws(APIError) -> NewDelivery
     {
-        do {
-            let recipient = try Recipient(jwk: Array(device.publicKeyJWK.utf8))
-            let sender = senders.first { $0.suite == recipient.suite }
-            let sealed = try Encryptor(recipient: recipient, sender: sender, options: request.encryption).seal(payload)
-            let options = APNsRequestOptions(
-                topic: device.topic, collapseID: request.collapseID ?? collapseID, expiration: request.expiration,
-                priority: request.priority)
-            let apns = try APNsRequest(payload: sealed, pushType: request.encryption.pushType, options: options)
+        let collapseID = request.collapseID ?? collapseID
+        let expiration = request.expiration.map(Int64.init)
+        switch device.channel {
+        case .apns(_, let topic, _, let jwk):
+            do {
+                let recipient = try Recipient(jwk: Array(jwk.utf8))
+                let sender = senders.first { $0.suite == recipient.suite }
+                let sealed = try Encryptor(recipient: recipient, sender: sender, options: request.encryption).seal(
+                    payload)
+                let options = APNsRequestOptions(
+                    topic: topic, collapseID: collapseID, expiration: request.expiration, priority: request.priority)
+                let apns = try APNsRequest(payload: sealed, pushType: request.encryption.pushType, options: options)
+                return NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: expiration)
+            } catch let error as PushSealError where error.code == .payloadTooLarge {
+                throw .unprocessable(JSONPath.root.member("payload"), Self.detail(error))
+            } catch {
+                throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
+            }
+        case .webPush(let endpoint, let p256dh, let auth):
+            let content = JSONWriter.bytes(.object(ServiceWorkerContent.json(payload: payload, collapseID: collapseID)))
+            let body: [UInt8]
+            do {
+                let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
+                body = try WebPushMessage.seal(content, for: subscription)
+            } catch where error.reason == .messageTooLarge {
+                throw .unprocessable(
+                    JSONPath.root.member("payload"),
+                    "is \(content.count) bytes as a Web Push message's content (gateway-v1.md, \"Web Push content\"); "
+                        + "at most \(WebPushMessage.maximumContentByteCount) fit")
+            } catch {
+                // Checked when it was registered: only a row changed by hand gets here.
+                throw .unprocessable(JSONPath.root.member("to"), "device \(device.id): \(error.detail)")
+            }
             return NewDelivery(
-                device: device, headers: apns.headers, body: apns.body, expiration: request.expiration.map(Int64.init))
-        } catch let error as PushSealError where error.code == .payloadTooLarge {
-            throw .unprocessable(JSONPath.root.member("payload"), Self.detail(error))
-        } catch {
-            throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
+                device: device, headers: WebPushHeaders.stored(priority: request.priority, collapseID: collapseID),
+                body: body, expiration: expiration)
         }
     }
 

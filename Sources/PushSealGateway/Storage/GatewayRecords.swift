@@ -8,23 +8,55 @@ enum APNsEnvironment: String, Sendable, CaseIterable {
     case sandbox
 }
 
-/// A registered device: where to push (token, topic, environment) and the public key to seal for.
+/// The two ways the gateway reaches a device, each delivered by workers of its own.
+enum DeliveryKind: String, Sendable, CaseIterable {
+    /// An iPhone or iPad (or Mac) through APNs.
+    case apns
+    /// A browser or an Android app through its Web Push service (RFC 8030).
+    case webPush = "webpush"
+}
+
+/// Where a device is reached, and the key its pushes are sealed for.
+enum DeviceChannel: Sendable, Equatable {
+    /// APNs: the device token (lower-case hex), the app's bundle id (`apns-topic`), the
+    /// environment, and the device's public JWK (compact JSON: X25519 or P-256, never a private
+    /// or shared key).
+    case apns(token: String, topic: String, environment: APNsEnvironment, publicKeyJWK: String)
+    /// Web Push: the subscription's endpoint, and its keys in base64url (`p256dh`, the receiver's
+    /// public key, and `auth`, the authentication secret, which is never shown by the API).
+    case webPush(endpoint: String, p256dh: String, auth: String)
+
+    /// Which workers deliver to it.
+    var kind: DeliveryKind {
+        switch self {
+        case .apns: .apns
+        case .webPush: .webPush
+        }
+    }
+
+    /// What a delivery is addressed to, and what a "gone" answer is about: the device token, or
+    /// the endpoint. A device registered again with another address is not marked by an answer
+    /// about its old one.
+    var address: String {
+        switch self {
+        case .apns(let token, _, _, _): token
+        case .webPush(let endpoint, _, _): endpoint
+        }
+    }
+}
+
+/// A registered device: the backend's ids, and where and how to push to it.
 struct Device: Sendable, Equatable {
     /// The backend's id for the device (the path of `/v1/devices/{id}`).
     let id: String
     /// The backend's opaque id of the device's user.
     let user: String
-    /// The APNs device token, lower-case hex.
-    let token: String
-    /// The app's bundle id (`apns-topic`).
-    let topic: String
-    /// Production or sandbox.
-    let environment: APNsEnvironment
-    /// The device's public JWK, compact JSON: X25519 or P-256, never a private or shared key.
-    let publicKeyJWK: String
+    /// APNs or Web Push, with the address and the key.
+    let channel: DeviceChannel
     /// When the device was last registered, milliseconds since the epoch.
     let registeredAt: Int64
-    /// When APNs said the token is no longer valid, if it did since the last registration.
+    /// When its push service said the address is no longer valid, if it did since the last
+    /// registration.
     let unregisteredAt: Int64?
 }
 
@@ -32,11 +64,11 @@ struct Device: Sendable, Equatable {
 enum DeliveryStatus: String, Sendable {
     /// Waiting for its turn, or for a retry.
     case queued
-    /// APNs accepted it.
+    /// APNs or the push service accepted it.
     case sent
-    /// APNs refused it for good, or every retry failed.
+    /// Refused for good, or every retry failed.
     case failed
-    /// The device's token is no longer valid; nothing was (or will be) sent to it.
+    /// The device's token or subscription is no longer valid; nothing was (or will be) sent to it.
     case unregistered
     /// Its `apns-expiration` passed before it could be sent.
     case expired
@@ -50,23 +82,27 @@ struct OutboxDelivery: Sendable, Equatable {
     let pushID: String
     /// The device it goes to.
     let deviceID: String
-    /// The device token.
-    let token: String
-    /// Which APNs host.
-    let environment: APNsEnvironment
-    /// The APNs request headers, in order (topic, push type, priority, …).
+    /// Which workers send it.
+    let kind: DeliveryKind
+    /// The device token, or the Web Push endpoint, as it was when the push was accepted.
+    let address: String
+    /// Which APNs host, for an APNs delivery.
+    let environment: APNsEnvironment?
+    /// The request headers, in order: APNs' (topic, push type, priority, …), or RFC 8030's
+    /// `urgency` and `topic` (the `TTL` is computed as the delivery leaves, from ``expiration``).
     let headers: [(name: String, value: String)]
-    /// The sealed outer payload: ciphertext and placeholder, never the content.
+    /// What is sent: the sealed outer APNs payload (ciphertext and placeholder), or the
+    /// `aes128gcm` Web Push message; never the content.
     let body: [UInt8]
-    /// `apns-expiration`, a UNIX time, if the push has one.
+    /// The push's expiration, a UNIX time, if it has one.
     let expiration: Int64?
     /// Requests made so far.
     let attempts: Int
     /// When it was accepted, milliseconds since the epoch.
     let acceptedAt: Int64
-    /// True when, as it was claimed, its device was marked unregistered for this token (another
-    /// push's answer): it is not sent.
-    let tokenIsGone: Bool
+    /// True when, as it was claimed, its device was marked unregistered for this address
+    /// (another push's answer): it is not sent.
+    let addressIsGone: Bool
 
     static func == (lhs: OutboxDelivery, rhs: OutboxDelivery) -> Bool { lhs.id == rhs.id }
 
@@ -93,11 +129,11 @@ struct OutboxDelivery: Sendable, Equatable {
 struct NewDelivery: Sendable {
     /// The device.
     let device: Device
-    /// The APNs request headers.
+    /// The request headers (APNs', or RFC 8030's).
     let headers: [(name: String, value: String)]
-    /// The sealed outer payload.
+    /// The sealed outer payload, or the Web Push message.
     let body: [UInt8]
-    /// `apns-expiration`, if any.
+    /// The push's expiration, if any.
     let expiration: Int64?
 }
 
@@ -109,7 +145,8 @@ struct DeliveryState: Sendable, Equatable {
     let status: DeliveryStatus
     /// APNs' `apns-id` once sent.
     let apnsID: String?
-    /// APNs' reason, or the transport error, once failed (or between retries).
+    /// APNs' reason, the push service's status and words, or the transport error, once failed
+    /// (or between retries).
     let reason: String?
     /// Requests made so far.
     let attempts: Int
@@ -127,13 +164,13 @@ struct PushRecord: Sendable, Equatable {
 
 /// How a delivery attempt ended, as the outbox records it.
 enum DeliveryOutcome: Sendable, Equatable {
-    /// 200, with APNs' id.
+    /// APNs' 200 with its id, or a push service's 2xx.
     case sent(apnsID: String?)
     /// Refused for good.
     case failed(reason: String)
     /// Try again at `at` (milliseconds since the epoch).
     case retry(at: Int64, reason: String)
-    /// The token is no longer valid; `timestamp` is APNs' (milliseconds), when it gave one.
+    /// The address is no longer valid; `timestamp` is APNs' (milliseconds), when it gave one.
     case unregistered(reason: String, timestamp: Int64?)
     /// Its expiration passed.
     case expired

@@ -17,8 +17,8 @@ protocol GatewayStore: Sendable {
     /// Revokes the token with `id`; false when there is none.
     func revokeAccessToken(id: String, at time: Int64) throws -> Bool
 
-    /// Registers or updates a device; true when it was new. Registering again clears an
-    /// `unregistered` mark and sets the registration time.
+    /// Registers or updates a device (its channel replaced whole); true when it was new.
+    /// Registering again clears an `unregistered` mark and sets the registration time.
     func putDevice(_ device: Device) throws -> Bool
     /// The device with `id`.
     func device(id: String) throws -> Device?
@@ -33,18 +33,21 @@ protocol GatewayStore: Sendable {
     /// A push and its deliveries' states.
     func push(id: String) throws -> PushRecord?
 
-    /// Leases up to `limit` queued deliveries that are due at `time` for `leaseMilliseconds`;
-    /// a delivery whose lease ran out (its worker died) is due again. Each says whether its
-    /// device's token was marked gone meanwhile, so that the worker needs no query of its own.
-    func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
-        -> [OutboxDelivery]
+    /// Leases up to `limit` queued deliveries of `kind` that are due at `time` for
+    /// `leaseMilliseconds`; a delivery whose lease ran out (its worker died) is due again. Each
+    /// says whether its device's address was marked gone meanwhile, so that the worker needs no
+    /// query of its own. Each kind is claimed apart, so that a slow push service never holds
+    /// APNs deliveries, nor the reverse.
+    func claimDeliveries(
+        _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+    ) throws -> [OutboxDelivery]
     /// Extends to `until` the leases `owner` holds on deliveries still queued: a live worker keeps
     /// its batch while APNs answers slowly; a dead one stops renewing, and its batch is due again.
     func renewLeases(owner: String, until: Int64) throws
 
     /// Records how an attempt ended, and releases the lease. An `unregistered` outcome also marks
-    /// the device, unless it registered again after APNs' timestamp (or after the delivery was
-    /// accepted, when APNs gave none).
+    /// the device when it still has the delivery's address, unless it registered again after
+    /// APNs' timestamp (or after the delivery was accepted, when there is none).
     func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws
 
     /// Counts for the metrics: deliveries by status, devices registered and unregistered.
@@ -57,6 +60,6 @@ struct GatewayStatistics: Sendable, Equatable {
     var deliveries: [DeliveryStatus: Int] = [:]
     /// Devices that can be pushed to.
     var activeDevices = 0
-    /// Devices APNs said are gone.
+    /// Devices their push service said are gone.
     var unregisteredDevices = 0
 }

@@ -42,7 +42,20 @@
             CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id) WHERE status = 'queued';
             CREATE INDEX deliveries_by_push ON deliveries (push_id, id);
             CREATE INDEX deliveries_by_owner ON deliveries (lease_owner) WHERE status = 'queued';
+            """,
+            // Web Push: a device is an APNs device or a subscription, and a delivery goes to a token
+            // or an endpoint (its `address`); each kind is claimed by workers of its own.
             """
+            ALTER TABLE devices ADD COLUMN kind TEXT NOT NULL DEFAULT 'apns', ADD COLUMN endpoint TEXT,
+                ADD COLUMN p256dh TEXT, ADD COLUMN auth TEXT, ALTER COLUMN token DROP NOT NULL,
+                ALTER COLUMN topic DROP NOT NULL, ALTER COLUMN environment DROP NOT NULL,
+                ALTER COLUMN public_key DROP NOT NULL;
+            ALTER TABLE deliveries RENAME COLUMN token TO address;
+            ALTER TABLE deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'apns',
+                ALTER COLUMN environment DROP NOT NULL;
+            DROP INDEX deliveries_due;
+            CREATE INDEX deliveries_due ON deliveries (kind, next_attempt_at, id) WHERE status = 'queued';
+            """,
         ]
 
         func migrate() throws {
@@ -106,21 +119,8 @@
 
         func putDevice(_ device: Device) throws -> Bool {
             // `xmax = 0` holds for a row this statement inserted, not for one it updated.
-            let rows = try pool.withConnection {
-                try $0.query(
-                    """
-                    INSERT INTO devices (id, user_id, token, topic, environment, public_key, registered_at, unregistered_at)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)
-                    ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, token = excluded.token,
-                        topic = excluded.topic, environment = excluded.environment, public_key = excluded.public_key,
-                        registered_at = excluded.registered_at, unregistered_at = NULL
-                    RETURNING (xmax = 0)
-                    """,
-                    [
-                        .text(device.id), .text(device.user), .text(device.token), .text(device.topic),
-                        .text(device.environment.rawValue), .text(device.publicKeyJWK), .integer(device.registeredAt),
-                    ])
-            }
+            let (statement, values) = device.upsert { "$\($0)" }
+            let rows = try pool.withConnection { try $0.query(statement + " RETURNING (xmax = 0)", values) }
             return rows.first?.first?.integer == 1
         }
 
@@ -162,17 +162,8 @@
                     ).first?.first?.text
                 }
                 for delivery in deliveries {
-                    try connection.query(
-                        """
-                        INSERT INTO deliveries (push_id, device_id, token, environment, headers, body, expiration, status,
-                            next_attempt_at, accepted_at)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $8)
-                        """,
-                        [
-                            .text(id), .text(delivery.device.id), .text(delivery.device.token),
-                            .text(delivery.device.environment.rawValue), .text(OutboxHeaders.text(delivery.headers)),
-                            .blob(delivery.body), delivery.expiration.map { .integer($0) } ?? .null, .integer(time),
-                        ])
+                    let (statement, values) = delivery.insert(pushID: id, at: time) { "$\($0)" }
+                    try connection.query(statement, values)
                 }
                 // Delivered at commit, to every instance listening.
                 try connection.execute("NOTIFY \(Self.channel)")
@@ -194,25 +185,26 @@
             }
         }
 
-        func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
-            -> [OutboxDelivery]
-        {
+        func claimDeliveries(
+            _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+        ) throws -> [OutboxDelivery] {
             try pool.withConnection { connection in
                 try connection.query(
                     """
                     WITH due AS (
                         SELECT id FROM deliveries
-                        WHERE status = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+                        WHERE kind = $5 AND status = 'queued' AND next_attempt_at <= $1
+                            AND (lease_until IS NULL OR lease_until <= $1)
                         ORDER BY next_attempt_at, id LIMIT $2
                         FOR UPDATE SKIP LOCKED)
                     UPDATE deliveries AS d SET lease_owner = $3, lease_until = $4
                     FROM due WHERE d.id = due.id
-                    RETURNING d.id, d.push_id, d.device_id, d.token, d.environment, d.headers, d.body, d.expiration,
-                        d.attempts, d.accepted_at,
-                        EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.token = d.token
-                                AND devices.unregistered_at IS NOT NULL)
+                    RETURNING \(OutboxDelivery.claimedColumns)
                     """,
-                    [.integer(time), .integer(Int64(limit)), .text(owner), .integer(time + leaseMilliseconds)])
+                    [
+                        .integer(time), .integer(Int64(limit)), .text(owner), .integer(time + leaseMilliseconds),
+                        .text(kind.rawValue),
+                    ])
             }.compactMap(OutboxDelivery.init(row:)).sorted { $0.id < $1.id }
         }
 

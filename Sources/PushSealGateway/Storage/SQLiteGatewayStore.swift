@@ -32,7 +32,35 @@ final class SQLiteGatewayStore: GatewayStore {
             apns_id TEXT, reason TEXT, accepted_at INTEGER NOT NULL, finished_at INTEGER);
         CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
         CREATE INDEX deliveries_by_push ON deliveries (push_id, id);
+        """,
+        // Web Push: a device is an APNs device or a subscription, and a delivery goes to a token or
+        // an endpoint (its `address`). SQLite cannot drop NOT NULL, so both tables are rebuilt.
         """
+        CREATE TABLE devices_v2 (
+            id TEXT PRIMARY KEY, user_id TEXT NOT NULL, kind TEXT NOT NULL, token TEXT, topic TEXT,
+            environment TEXT, public_key TEXT, endpoint TEXT, p256dh TEXT, auth TEXT,
+            registered_at INTEGER NOT NULL, unregistered_at INTEGER);
+        INSERT INTO devices_v2 (id, user_id, kind, token, topic, environment, public_key, registered_at, unregistered_at)
+            SELECT id, user_id, 'apns', token, topic, environment, public_key, registered_at, unregistered_at
+            FROM devices;
+        DROP TABLE devices;
+        ALTER TABLE devices_v2 RENAME TO devices;
+        CREATE INDEX devices_by_user ON devices (user_id, id);
+        CREATE TABLE deliveries_v2 (
+            id INTEGER PRIMARY KEY, push_id TEXT NOT NULL REFERENCES pushes (id), device_id TEXT NOT NULL,
+            kind TEXT NOT NULL, address TEXT NOT NULL, environment TEXT, headers TEXT NOT NULL, body BLOB NOT NULL,
+            expiration INTEGER, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER,
+            apns_id TEXT, reason TEXT, accepted_at INTEGER NOT NULL, finished_at INTEGER);
+        INSERT INTO deliveries_v2
+            SELECT id, push_id, device_id, 'apns', token, environment, headers, body, expiration, status, attempts,
+                next_attempt_at, lease_owner, lease_until, apns_id, reason, accepted_at, finished_at
+            FROM deliveries;
+        DROP TABLE deliveries;
+        ALTER TABLE deliveries_v2 RENAME TO deliveries;
+        CREATE INDEX deliveries_due ON deliveries (kind, status, next_attempt_at);
+        CREATE INDEX deliveries_by_push ON deliveries (push_id, id);
+        """,
     ]
 
     func migrate() throws {
@@ -84,18 +112,8 @@ final class SQLiteGatewayStore: GatewayStore {
     func putDevice(_ device: Device) throws -> Bool {
         try database.transaction { sql in
             let existed = !(try sql.query("SELECT 1 FROM devices WHERE id = ?", [.text(device.id)])).isEmpty
-            try sql.query(
-                """
-                INSERT INTO devices (id, user_id, token, topic, environment, public_key, registered_at, unregistered_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
-                ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, token = excluded.token,
-                    topic = excluded.topic, environment = excluded.environment, public_key = excluded.public_key,
-                    registered_at = excluded.registered_at, unregistered_at = NULL
-                """,
-                [
-                    .text(device.id), .text(device.user), .text(device.token), .text(device.topic),
-                    .text(device.environment.rawValue), .text(device.publicKeyJWK), .integer(device.registeredAt),
-                ])
+            let (statement, values) = device.upsert { "?\($0)" }
+            try sql.query(statement, values)
             return !existed
         }
     }
@@ -134,18 +152,8 @@ final class SQLiteGatewayStore: GatewayStore {
                 "INSERT INTO pushes (id, idempotency_key, accepted_at) VALUES (?, ?, ?)",
                 [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time)])
             for delivery in deliveries {
-                try sql.query(
-                    """
-                    INSERT INTO deliveries (push_id, device_id, token, environment, headers, body, expiration, status,
-                        next_attempt_at, accepted_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)
-                    """,
-                    [
-                        .text(id), .text(delivery.device.id), .text(delivery.device.token),
-                        .text(delivery.device.environment.rawValue), .text(OutboxHeaders.text(delivery.headers)),
-                        .blob(delivery.body), delivery.expiration.map { .integer($0) } ?? .null, .integer(time),
-                        .integer(time),
-                    ])
+                let (statement, values) = delivery.insert(pushID: id, at: time) { "?\($0)" }
+                try sql.query(statement, values)
             }
             return nil
         }
@@ -164,20 +172,18 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func claimDeliveries(limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String) throws
-        -> [OutboxDelivery]
-    {
+    func claimDeliveries(
+        _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+    ) throws -> [OutboxDelivery] {
         try database.transaction { sql in
             let rows = try sql.query(
                 """
-                SELECT d.id, d.push_id, d.device_id, d.token, d.environment, d.headers, d.body, d.expiration,
-                    d.attempts, d.accepted_at,
-                    EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.token = d.token
-                            AND devices.unregistered_at IS NOT NULL)
+                SELECT \(OutboxDelivery.claimedColumns)
                 FROM deliveries AS d
-                WHERE d.status = 'queued' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
-                ORDER BY d.next_attempt_at, d.id LIMIT ?
-                """, [.integer(time), .integer(time), .integer(Int64(limit))])
+                WHERE d.kind = ?1 AND d.status = 'queued' AND d.next_attempt_at <= ?2
+                    AND (d.lease_until IS NULL OR d.lease_until <= ?2)
+                ORDER BY d.next_attempt_at, d.id LIMIT ?3
+                """, [.text(kind.rawValue), .integer(time), .integer(Int64(limit))])
             var claimed: [OutboxDelivery] = []
             for row in rows {
                 guard let delivery = OutboxDelivery(row: row) else { continue }

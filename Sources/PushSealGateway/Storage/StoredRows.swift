@@ -19,15 +19,50 @@ extension AccessTokenRecord {
 extension Device {
     /// The query that reads devices, to be followed by a `WHERE` clause.
     static let selectColumns =
-        "SELECT id, user_id, token, topic, environment, public_key, registered_at, unregistered_at FROM devices"
+        "SELECT id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth, registered_at, "
+        + "unregistered_at FROM devices"
 
-    /// A row of ``selectColumns``; nil when its environment is unknown.
+    /// A row of ``selectColumns``; nil when its kind or environment is unknown.
     init?(row: [DatabaseValue]) {
-        guard let environment = row[4].text.flatMap(APNsEnvironment.init(rawValue:)) else { return nil }
+        let channel: DeviceChannel
+        switch row[2].text.flatMap(DeliveryKind.init(rawValue:)) {
+        case .apns?:
+            guard let environment = row[5].text.flatMap(APNsEnvironment.init(rawValue:)) else { return nil }
+            channel = .apns(
+                token: row[3].text ?? "", topic: row[4].text ?? "", environment: environment,
+                publicKeyJWK: row[6].text ?? "")
+        case .webPush?:
+            channel = .webPush(endpoint: row[7].text ?? "", p256dh: row[8].text ?? "", auth: row[9].text ?? "")
+        case nil: return nil
+        }
         self.init(
-            id: row[0].text ?? "", user: row[1].text ?? "", token: row[2].text ?? "", topic: row[3].text ?? "",
-            environment: environment, publicKeyJWK: row[5].text ?? "", registeredAt: row[6].integer ?? 0,
-            unregisteredAt: row[7].integer)
+            id: row[0].text ?? "", user: row[1].text ?? "", channel: channel, registeredAt: row[10].integer ?? 0,
+            unregisteredAt: row[11].integer)
+    }
+
+    /// The statement that registers or updates the device, for either store (`placeholder(n)`
+    /// writes the n-th parameter's marker), with its parameters. Registering again replaces the
+    /// channel whole (a device may move from APNs to Web Push), sets the registration time and
+    /// clears the `unregistered` mark.
+    func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+        let markers = (1...11).map(placeholder).joined(separator: ", ")
+        let statement = """
+            INSERT INTO devices (id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth,
+                registered_at, unregistered_at)
+            VALUES (\(markers), NULL)
+            ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind, token = excluded.token,
+                topic = excluded.topic, environment = excluded.environment, public_key = excluded.public_key,
+                endpoint = excluded.endpoint, p256dh = excluded.p256dh, auth = excluded.auth,
+                registered_at = excluded.registered_at, unregistered_at = NULL
+            """
+        var values: [DatabaseValue] = [.text(id), .text(user), .text(channel.kind.rawValue)]
+        switch channel {
+        case .apns(let token, let topic, let environment, let jwk):
+            values += [.text(token), .text(topic), .text(environment.rawValue), .text(jwk), .null, .null, .null]
+        case .webPush(let endpoint, let p256dh, let auth):
+            values += [.null, .null, .null, .null, .text(endpoint), .text(p256dh), .text(auth)]
+        }
+        return (statement, values + [.integer(registeredAt)])
     }
 }
 
@@ -41,19 +76,53 @@ extension DeliveryState {
 }
 
 extension OutboxDelivery {
-    /// `id, push_id, device_id, token, environment, headers, body, expiration, attempts,
-    /// accepted_at`, and whether the device's token is marked gone; nil for an unknown environment.
+    /// The columns a claim returns, of the table aliased `d`: `id, push_id, device_id, kind,
+    /// address, environment, headers, body, expiration, attempts, accepted_at`, and whether the
+    /// device is marked gone for this address.
+    static let claimedColumns = """
+        d.id, d.push_id, d.device_id, d.kind, d.address, d.environment, d.headers, d.body, d.expiration,
+            d.attempts, d.accepted_at,
+            EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.unregistered_at IS NOT NULL
+                    AND (devices.token = d.address OR devices.endpoint = d.address))
+        """
+
+    /// A row of ``claimedColumns``; nil for an unknown kind, or an APNs delivery of an unknown
+    /// environment.
     init?(row: [DatabaseValue]) {
-        guard let environment = row[4].text.flatMap(APNsEnvironment.init(rawValue:)) else { return nil }
+        guard let kind = row[3].text.flatMap(DeliveryKind.init(rawValue:)) else { return nil }
+        let environment = row[5].text.flatMap(APNsEnvironment.init(rawValue:))
+        if kind == .apns && environment == nil { return nil }
         self.init(
-            id: row[0].integer ?? 0, pushID: row[1].text ?? "", deviceID: row[2].text ?? "",
-            token: row[3].text ?? "", environment: environment, headers: OutboxHeaders.parse(row[5].text ?? ""),
-            body: row[6].blob ?? [], expiration: row[7].integer, attempts: Int(row[8].integer ?? 0),
-            acceptedAt: row[9].integer ?? 0, tokenIsGone: row[10].integer == 1)
+            id: row[0].integer ?? 0, pushID: row[1].text ?? "", deviceID: row[2].text ?? "", kind: kind,
+            address: row[4].text ?? "", environment: environment, headers: OutboxHeaders.parse(row[6].text ?? ""),
+            body: row[7].blob ?? [], expiration: row[8].integer, attempts: Int(row[9].integer ?? 0),
+            acceptedAt: row[10].integer ?? 0, addressIsGone: row[11].integer == 1)
     }
 }
 
-/// A delivery's APNs headers as stored: a JSON array of `[name, value]` pairs.
+extension NewDelivery {
+    /// The statement that queues this delivery of push `pushID`, accepted at `time`, for either
+    /// store, with its parameters.
+    func insert(pushID: String, at time: Int64, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+        let markers = (1...9).map(placeholder).joined(separator: ", ")
+        let environment: DatabaseValue =
+            if case .apns(_, _, let environment, _) = device.channel { .text(environment.rawValue) } else { .null }
+        return (
+            """
+            INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration,
+                next_attempt_at, accepted_at, status)
+            VALUES (\(markers), \(placeholder(9)), 'queued')
+            """,
+            [
+                .text(pushID), .text(device.id), .text(device.channel.kind.rawValue), .text(device.channel.address),
+                environment, .text(OutboxHeaders.text(headers)), .blob(body), expiration.map { .integer($0) } ?? .null,
+                .integer(time),
+            ]
+        )
+    }
+}
+
+/// A delivery's headers as stored: a JSON array of `[name, value]` pairs.
 enum OutboxHeaders {
     /// The stored text of `headers`.
     static func text(_ headers: [(name: String, value: String)]) -> String {
@@ -110,14 +179,14 @@ enum OutboxFinish {
                 )
             ]
         case .unregistered(let reason, let timestamp):
-            // A device that registered after APNs' timestamp (or after this push) keeps its token.
+            // A device that registered after APNs' timestamp (or after this push) keeps its address.
             return [
                 ended(.unregistered, reason),
                 (
-                    "UPDATE devices SET unregistered_at = \(p1) WHERE id = \(p2) AND token = \(p3) "
-                        + "AND registered_at <= \(p4)",
+                    "UPDATE devices SET unregistered_at = \(p1) WHERE id = \(p2) "
+                        + "AND (token = \(p3) OR endpoint = \(p3)) AND registered_at <= \(p4)",
                     [
-                        .integer(time), .text(delivery.deviceID), .text(delivery.token),
+                        .integer(time), .text(delivery.deviceID), .text(delivery.address),
                         .integer(timestamp ?? delivery.acceptedAt),
                     ]
                 ),

@@ -1,0 +1,58 @@
+internal import PushSealCore
+
+/// The configuration's `webpush` member: how the gateway reaches Web Push subscriptions
+/// (gateway-v1.md, "Configuration"). Without it, registering a subscription is 422.
+///
+/// ```json
+/// "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "workers": 2,
+///             "allowed_hosts": ["fcm.googleapis.com", "updates.push.services.mozilla.com"]}
+/// ```
+public struct WebPushSettings: Sendable {
+    /// The application server's P-256 key (RFC 8292), a private JWK or PKCS#8 PEM file, 0600.
+    public let vapidKeyFile: String
+    /// The contact push services may use: a `mailto:` address or an `https:` URL.
+    public let subject: String
+    /// Web Push delivery workers (1 to 64; 2), apart from the APNs ones.
+    public let workers: Int
+    /// When given, the only push-service hosts a subscription may name.
+    public let allowedHosts: Set<String>?
+    /// Whether endpoints may reach loopback and local-network addresses (tests; a push service on
+    /// the operator's own network). False by default.
+    public let allowsLocalDestinations: Bool
+    /// Certificates to trust for push services instead of the system's (a mock, in tests).
+    public let caFile: String?
+
+    /// Reads the `webpush` member `object` (at `path`); relative files go through `resolve`.
+    /// - Throws: ``GatewayError`` naming the member at fault.
+    init(_ object: JSONObject, at path: JSONPath, resolve: (String) -> String) throws(GatewayError) {
+        try GatewayConfiguration.refuseUnknown(
+            object,
+            ["vapid_key_file", "subject", "workers", "allowed_hosts", "allow_local_destinations", "ca_file"], at: path)
+        guard let key = object["vapid_key_file"]?.stringValue, !key.isEmpty else {
+            throw GatewayConfiguration.invalid(path.member("vapid_key_file"), "must be a non-empty string")
+        }
+        vapidKeyFile = resolve(key)
+        guard let subject = object["subject"]?.stringValue, !subject.isEmpty else {
+            throw GatewayConfiguration.invalid(path.member("subject"), "must be a mailto: address or an https: URL")
+        }
+        self.subject = subject
+        workers = try GatewayConfiguration.integer(object, "workers", in: 1...64, at: path) ?? 2
+        switch object["allowed_hosts"] {
+        case nil: allowedHosts = nil
+        case .array(let hosts)? where !hosts.isEmpty && hosts.allSatisfy({ !($0.stringValue ?? "").isEmpty }):
+            allowedHosts = Set(hosts.compactMap { $0.stringValue?.lowercased() })
+        default:
+            throw GatewayConfiguration.invalid(path.member("allowed_hosts"), "must be a non-empty array of host names")
+        }
+        switch object["allow_local_destinations"] {
+        case nil: allowsLocalDestinations = false
+        case .bool(let allowed)?: allowsLocalDestinations = allowed
+        default: throw GatewayConfiguration.invalid(path.member("allow_local_destinations"), "must be true or false")
+        }
+        switch object["ca_file"] {
+        case nil, .null?: caFile = nil
+        case .string(let file)?: caFile = resolve(file)
+        default: throw GatewayConfiguration.invalid(path.member("ca_file"), "must be a file name or null")
+        }
+    }
+}
