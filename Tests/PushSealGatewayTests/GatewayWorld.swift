@@ -1,5 +1,6 @@
 import Foundation
 import PushSealCore
+import PushSealDelivery
 import PushSealTestSupport
 import Testing
 
@@ -44,14 +45,24 @@ final class GatewayWorld: @unchecked Sendable {
     let adminToken: String
     /// The host part of the API's URLs.
     let host: String
+    /// With `webPush`: two mock push services, each decrypting with the keys of its receiver in
+    /// ``receivers`` (the second answers `slow` after 3 s); the gateway's VAPID key is `vapid.jwk`.
+    let pushServices: [MockPushService]
+    /// The receivers (a browser's keys) of ``pushServices``, in order.
+    let receivers: [WebPushReceiver]
+    /// Each push service's own directory (its certificate and log have fixed names).
+    private let pushServiceDirectories = [TemporaryDirectory(), TemporaryDirectory()]
 
     /// - Parameters:
     ///   - settings: more configuration members, written into the object as they are
     ///     (`"max_deliveries_per_push": 3`).
     ///   - apnsHost: another APNs host than the mock (a hostile one), with its certificate.
+    ///   - webPush: start ``pushServices`` and configure `webpush` to reach them (and the hosts of
+    ///     `pushCertificates`, trusted too), local destinations allowed.
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
-        settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil
+        settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil, webPush: Bool = false,
+        pushCertificates: [String] = []
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
@@ -62,6 +73,31 @@ final class GatewayWorld: @unchecked Sendable {
                 ["keys", "generate", "--suite", suite, "--out", "sender-\(suite).jwk"], in: directory.path)
             #expect(made.status == 0, "\(made.errors)")
         }
+        let vapid = try CLIRunner.run(
+            ["keys", "generate", "--suite", "p256", "--out", "vapid.jwk"], in: directory.path)
+        #expect(vapid.status == 0, "\(vapid.errors)")
+        var webPushMember = ""
+        if webPush {
+            var keyFile = Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("vapid.jwk"))))
+            let vapidPublicKey = try VAPIDKey(wipingFileBytes: &keyFile).publicKey
+            receivers = try (0..<2).map { _ in try WebPushReceiver.generate() }
+            pushServices = try zip(receivers, pushServiceDirectories).map { receiver, directory in
+                try MockPushService(
+                    receiverFile: try directory.write("receiver.json", JSONWriter.string(.object(receiver.json))),
+                    vapidPublicKey: vapidPublicKey, slowMilliseconds: 3_000, in: directory)
+            }
+            let certificates = try (pushServices.map(\.certificate) + pushCertificates).map {
+                try String(contentsOfFile: $0, encoding: .utf8)
+            }
+            _ = try directory.write("push-services.pem", certificates.joined(separator: "\n"))
+            webPushMember = """
+                , "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com",
+                              "allow_local_destinations": true, "ca_file": "push-services.pem"}
+                """
+        } else {
+            receivers = []
+            pushServices = []
+        }
         if let contract { _ = try directory.write("contract.json", contract) }
         let (hostURL, hostCertificate) = apnsHost ?? (apns.url, apns.certificate)
         let configuration = """
@@ -70,7 +106,7 @@ final class GatewayWorld: @unchecked Sendable {
              "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
                       "topics": ["com.example.shop"], "hosts": {"production": "\(hostURL)", "sandbox": "\(hostURL)"},
                       "ca_file": "\(hostCertificate)"},
-             "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)\(settings.map { ", " + $0 } ?? "")}
+             "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)\(settings.map { ", " + $0 } ?? "")\(webPushMember)}
             """
         let path = try directory.write("gateway.json", configuration)
         let parsed = try GatewayConfiguration(json: Array(configuration.utf8), path: path)
@@ -82,6 +118,26 @@ final class GatewayWorld: @unchecked Sendable {
     deinit {
         gateway.stop()
         apns.stop()
+        for service in pushServices { service.stop() }
+    }
+
+    /// Registers `id` of `user` as a Web Push subscription of receiver `service` (0 or 1) at an
+    /// endpoint of that mock answering as `script` says; returns the answer.
+    @discardableResult
+    func registerSubscription(_ id: String, user: String, service: Int, script: String = "ok") throws
+        -> GatewayHTTP.Answer
+    {
+        try registerSubscription(
+            id, user: user, try receivers[service].subscription(endpoint: pushServices[service].endpoint(script, id)))
+    }
+
+    /// Registers `id` of `user` as `subscription`; returns the answer.
+    @discardableResult
+    func registerSubscription(_ id: String, user: String, _ subscription: WebPushSubscription) throws
+        -> GatewayHTTP.Answer
+    {
+        let body = JSONObject([("user", .string(user)), ("subscription", .object(subscription.json))])
+        return try request("PUT", "/v1/devices/\(id)", json: JSONWriter.string(.object(body)), token: adminToken)
     }
 
     /// A new token with `scopes`, stored in `store`.

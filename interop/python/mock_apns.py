@@ -378,9 +378,12 @@ async def serve_http1_connection(behaviour: Behaviour, reader, writer) -> None:
 def self_signed_certificate(
     directory: str, names: tuple[str, ...] = ("localhost",), address: bool = True, stem: str = "mock-apns"
 ) -> tuple[str, str]:
-    """A fresh self-signed P-256 certificate for the DNS `names` (and 127.0.0.1 if `address`)."""
+    """A fresh self-signed P-256 certificate for the DNS `names` (and 127.0.0.1 if `address`).
+
+    Its subject names the process, so that a client trusting the certificates of several mocks
+    in one file (a gateway reaching two push services) finds each by its own name."""
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"pushseal-{stem}")])
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"pushseal-{stem}-{os.getpid()}")])
     now = datetime.datetime.now(datetime.timezone.utc)
     certificate = (
         x509.CertificateBuilder()

@@ -1,0 +1,208 @@
+import Foundation
+import PushSealCore
+import PushSealDelivery
+import PushSealPrimitives
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// Web Push through the gateway (gateway-v1.md, "Web Push"): subscriptions registered beside APNs
+/// devices, one push reaching both kinds, and what each push service's answer does, against
+/// `mock_push_service.py` (which checks the VAPID token and decrypts every message with http_ece).
+@Suite("pushseal-gateway Web Push", .serialized)
+struct GatewayWebPushTests {
+    static let alert =
+        #"{"aps":{"alert":{"title":"Order 1042","body":"Your parcel code is 7734-XQ"}},"note":"private-note-5521"}"#
+
+    /// The state of each delivery of push `id`, by device, once none is `queued` but `pending`.
+    static func states(_ world: GatewayWorld, push id: String, pending: Set<String> = []) throws
+        -> [String: DeliveryState]
+    {
+        var states: [String: DeliveryState] = [:]
+        _ = try world.eventually {
+            let deliveries = try world.store.push(id: id)?.deliveries ?? []
+            states = Dictionary(uniqueKeysWithValues: deliveries.map { ($0.deviceID, $0) })
+            return deliveries.allSatisfy { $0.status != .queued || pending.contains($0.deviceID) }
+        }
+        return states
+    }
+
+    /// Sends `json` as a push and returns its id.
+    static func push(_ world: GatewayWorld, _ json: String) throws -> String {
+        let answer = try world.request("POST", "/v1/pushes", json: json, token: world.adminToken)
+        #expect(answer.status == 202, "\(answer.json.map { JSONWriter.string(.object($0)) } ?? "")")
+        return try #require(answer.json?["id"]?.stringValue)
+    }
+
+    /// The content a push service decrypted, as JSON.
+    static func content(_ request: [String: Any]) throws -> JSONObject {
+        let bytes = try #require((request["content"] as? String).flatMap { Base64URL.decode($0) })
+        return try #require(try JSONParser.parse(bytes).objectValue)
+    }
+
+    @Test(
+        "a user with two APNs devices and two subscriptions gets four deliveries, each opened by its own receiver",
+        arguments: GatewayBackend.allCases)
+    func fourDeliveries(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend, webPush: true)
+        let tokens = (1...2).map { GatewayWorld.deviceToken("00aa", $0) }
+        try world.registerDevice("phone", user: "u1", suite: "x25519", token: tokens[0])
+        try world.registerDevice("tablet", user: "u1", suite: "p256", token: tokens[1])
+        #expect(try world.registerSubscription("laptop", user: "u1", service: 0).status == 201)
+        #expect(try world.registerSubscription("android", user: "u1", service: 1).status == 201)
+        let expiration = Int(Date().timeIntervalSince1970) + 3_600
+        let id = try Self.push(
+            world,
+            #"{"to":{"user":"u1"},"payload":\#(Self.alert),"options":{"priority":10,"collapse_id":"order-1042","expiration":\#(expiration)}}"#
+        )
+        let states = try Self.states(world, push: id)
+        #expect(states.count == 4 && states.values.allSatisfy { $0.status == .sent }, "\(states.values.map { "\($0.deviceID) \($0.status) \($0.reason ?? "")" })")
+
+        var eventIDs = Set<String>()
+        for (index, device) in ["phone", "tablet"].enumerated() {
+            let request = try #require(world.apns.requests().first { $0["token"] as? String == tokens[index] })
+            let body = try #require(request["body"] as? String)
+            let opened = try CLIRunner.run(
+                ["decrypt", "--store", "store-\(device)"], input: Data(body.utf8), in: world.directory.path)
+            let line = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+            let notification = line["notification"]?.objectValue
+            #expect(notification?["body"] == .string("Your parcel code is 7734-XQ"), "\(device): \(opened.output)")
+            notification?["userInfo"]?.objectValue?["event_id"]?.stringValue.map { _ = eventIDs.insert($0) }
+        }
+        for service in world.pushServices {
+            let requests = service.requests()
+            #expect(requests.count == 1 && requests.first?["status"] as? Int == 201, "\(requests)")
+            let request = try #require(requests.first)
+            let content = try Self.content(request)
+            #expect(content["title"] == .string("Order 1042"))
+            #expect(content["body"] == .string("Your parcel code is 7734-XQ"))
+            #expect(content["tag"] == .string("order-1042"))
+            let data = try #require(content["data"]?.objectValue)
+            #expect(data["note"] == .string("private-note-5521") && data["aps"] == nil)
+            data["event_id"]?.stringValue.map { _ = eventIDs.insert($0) }
+            #expect(request["urgency"] as? String == "high" && request["topic"] as? String == "order-1042")
+            let ttl = try #require((request["ttl"] as? String).flatMap { Int($0) })
+            #expect((3_500...3_600).contains(ttl), "the TTL is the time left until the expiration: \(ttl)")
+            #expect((request["vapid"] as? [String: Any])?["sub"] as? String == "mailto:ops@example.com")
+        }
+        #expect(eventIDs.count == 1, "one event_id for the push, on every device and browser")
+
+        let shown = try world.request("GET", "/v1/devices/laptop", token: world.adminToken)
+        let subscription = try #require(shown.json?["subscription"]?.objectValue)
+        #expect(subscription["keys"]?.objectValue?["auth"] == nil, "the authentication secret is never shown")
+        let p256dh = try world.receivers[0].subscription(endpoint: "https://x.example/").p256dh
+        #expect(subscription["keys"]?.objectValue?["p256dh"]?.stringValue == p256dh)
+    }
+
+    @Test(
+        "410 and 404 unregister the subscription, 413 fails for good, 429 is sent again after its Retry-After, 503 for an hour waits"
+    )
+    func answers() throws {
+        let world = try GatewayWorld(webPush: true)
+        for script in ["gone", "missing", "toolarge", "throttle", "busy", "ok"] {
+            #expect(try world.registerSubscription(script, user: "u1", service: 0, script: script).status == 201)
+        }
+        let id = try Self.push(world, #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#)
+        let states = try Self.states(world, push: id, pending: ["busy"])
+        #expect(states["gone"]?.status == .unregistered && states["gone"]?.reason?.hasPrefix("HTTP 410") == true)
+        #expect(states["missing"]?.status == .unregistered && states["missing"]?.reason?.hasPrefix("HTTP 404") == true)
+        #expect(states["toolarge"]?.status == .failed && states["toolarge"]?.reason == "HTTP 413: Payload Too Large")
+        #expect(states["throttle"]?.status == .sent && states["throttle"]?.attempts == 2)
+        #expect(states["ok"]?.status == .sent && states["ok"]?.attempts == 1)
+        #expect(states["busy"]?.status == .queued && states["busy"]?.reason?.hasPrefix("HTTP 503") == true)
+        #expect(states["busy"]?.attempts == 1, "Retry-After: 3600 is honoured: no second request yet")
+        let throttled = world.pushServices[0].requests().filter { ($0["path"] as? String)?.contains("throttle") == true }
+        #expect(throttled.map { $0["status"] as? Int } == [429, 201])
+
+        #expect(try world.store.device(id: "gone")?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "missing")?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "toolarge")?.unregisteredAt == nil)
+        let shown = try world.request("GET", "/v1/devices/gone", token: world.adminToken)
+        #expect(shown.json?["state"] == .string("unregistered"))
+        let again = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(again.json?["deliveries"] == .number(JSONNumber(4)), "the two gone subscriptions are skipped")
+    }
+
+    @Test("a slow push service and a dead one hold neither the other push services' deliveries nor APNs'")
+    func slowAndDead() throws {
+        let deafDirectory = TemporaryDirectory()
+        let dead = try HostileHTTP2Server(mode: "deaf", in: deafDirectory)
+        defer { dead.stop() }
+        let world = try GatewayWorld(webPush: true, pushCertificates: [dead.certificate])
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        try world.registerSubscription("fast", user: "u1", service: 0)
+        try world.registerSubscription("slow", user: "u1", service: 1, script: "slow")
+        let deadSubscription = try world.receivers[0].subscription(endpoint: "\(dead.url)/push/dead")
+        #expect(try world.registerSubscription("dead", user: "u1", deadSubscription).status == 201)
+        let id = try Self.push(world, #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#)
+
+        let early = try Self.states(world, push: id, pending: ["slow", "dead"])
+        #expect(early["phone"]?.status == .sent && early["fast"]?.status == .sent, "\(early)")
+        #expect(early["slow"]?.status == .queued, "the slow service answers after 3 s")
+        let later = try Self.states(world, push: id, pending: ["dead"])
+        #expect(later["slow"]?.status == .sent)
+        #expect(later["dead"]?.status == .queued, "the dead service is still being waited for, or retried later")
+    }
+
+    @Test("a subscription is checked member by member, against the configuration's push services, and kept apart from APNs members")
+    func registration() throws {
+        let world = try GatewayWorld(
+            settings: #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"]}"#
+        )
+        let receiver = try WebPushReceiver.generate()
+        let good = try receiver.subscription(endpoint: "https://push.example.com/s/1").json
+        func put(_ subscription: JSONValue, extra: [(String, JSONValue)] = []) throws -> GatewayHTTP.Answer {
+            let body = JSONObject([("user", .string("u1")), ("subscription", subscription)] + extra)
+            return try world.request(
+                "PUT", "/v1/devices/browser", json: JSONWriter.string(.object(body)), token: world.adminToken)
+        }
+        func changed(_ path: [String], _ value: JSONValue?) -> JSONValue {
+            var object = good
+            if path.count == 1 {
+                object[path[0]] = value
+            } else if var keys = object["keys"]?.objectValue {
+                keys[path[1]] = value
+                object["keys"] = .object(keys)
+            }
+            return .object(object)
+        }
+        var withExpiry = good
+        withExpiry["expirationTime"] = .null
+        #expect(try put(.object(withExpiry)).status == 201, "PushSubscription.toJSON() as browsers give it")
+        let cases: [(JSONValue, String, Int)] = [
+            (changed(["keys", "p256dh"], .string("BAAA")), "$.subscription.keys.p256dh", 400),
+            (changed(["keys", "auth"], .string("c2hvcnQ")), "$.subscription.keys.auth", 400),
+            (changed(["endpoint"], .string("http://push.example.com/s/1")), "$.subscription.endpoint", 400),
+            (changed(["keys", "extra"], .string("x")), "$.subscription.keys.extra", 400),
+            (changed(["endpoint"], .string("https://evil.example/s/1")), "$.subscription.endpoint", 422),
+            (.string("nope"), "$.subscription", 400),
+        ]
+        for (subscription, path, status) in cases {
+            let answer = try put(subscription)
+            #expect(answer.status == status, "\(path): \(answer.json.map { JSONWriter.string(.object($0)) } ?? "")")
+            #expect(answer.json?["error"]?.objectValue?["path"] == .string(path))
+        }
+        let mixed = try put(.object(good), extra: [("token", .string(GatewayWorld.deviceToken("00aa", 1)))])
+        #expect(mixed.status == 400 && mixed.json?["error"]?.objectValue?["path"] == .string("$.token"))
+
+        let apnsOnly = try GatewayWorld()
+        let body = JSONObject([("user", .string("u1")), ("subscription", .object(good))])
+        let refused = try apnsOnly.request(
+            "PUT", "/v1/devices/browser", json: JSONWriter.string(.object(body)), token: apnsOnly.adminToken)
+        #expect(refused.status == 422, "a gateway without \"webpush\" takes no subscription")
+    }
+
+    @Test("a payload whose service-worker content does not fit in a Web Push message is refused with 422, nothing stored")
+    func tooLarge() throws {
+        let world = try GatewayWorld(webPush: true)
+        try world.registerSubscription("laptop", user: "u1", service: 0)
+        let filler = String(repeating: "x", count: 3_990)
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"},"filler":"\#(filler)"}}"#,
+            token: world.adminToken)
+        #expect(answer.status == 422 && answer.json?["error"]?.objectValue?["path"] == .string("$.payload"))
+        #expect(try world.store.statistics().deliveries.isEmpty)
+    }
+}
