@@ -20,9 +20,12 @@ final class Metrics: Sendable {
     /// Counts an accepted push.
     func pushAccepted() { state.withLock { $0.pushesAccepted += 1 } }
 
-    /// Counts a finished delivery by status and reason.
+    /// Counts a finished delivery by status and reason. The label keeps the reason up to its
+    /// first colon (`HTTP 413` of a push service's `HTTP 413: what it said`), so that what a
+    /// peer writes cannot make labels without end.
     func delivery(_ status: DeliveryStatus, reason: String?) {
-        let key = "status=\"\(status.rawValue)\",reason=\"\(Self.label(reason ?? ""))\""
+        let kept = String((reason ?? "").prefix { $0 != ":" })
+        let key = "status=\"\(status.rawValue)\",reason=\"\(Self.label(kept))\""
         state.withLock { $0.outcomes[key, default: 0] += 1 }
     }
 
@@ -92,8 +95,12 @@ final class Metrics: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A label value: APNs reasons are letters; anything else is replaced, never escaped.
+    /// A label value: APNs reasons are letters, a push service's are `HTTP` and digits; anything
+    /// else is replaced, never escaped.
     private static func label(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(64).map { $0.properties.isAlphabetic || $0 == " " ? Character($0) : "_" })
+        String(
+            text.unicodeScalars.prefix(64).map {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == " " ? Character($0) : "_"
+            })
     }
 }

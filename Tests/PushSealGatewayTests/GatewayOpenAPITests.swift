@@ -9,7 +9,9 @@ import Testing
 /// valid against the document, authentication enforced, undeclared methods answered 405 with
 /// `Allow`. `positive_data_acceptance` is left out: a schema-valid request may still be refused
 /// for what no static schema can say (a topic the configuration does not list, a key that is not
-/// a point of its curve, a payload that breaks Apple's rules), with 400 and a path.
+/// a point of its curve, a payload that breaks Apple's rules, an endpoint no push service serves),
+/// with 400 or 422 and a path. The gateway has `webpush`, so that both kinds of device are
+/// registered, shown and pushed to.
 @Suite("pushseal-gateway against its OpenAPI document", .serialized)
 struct GatewayOpenAPITests {
     static let schemathesis = TestVectors.packageRoot.appendingPathComponent(
@@ -21,8 +23,9 @@ struct GatewayOpenAPITests {
             Issue.record("schemathesis is not installed: run make schemathesis (make test does)")
             return
         }
-        let world = try GatewayWorld(backend)
+        let world = try GatewayWorld(backend, webPush: true)
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        try world.registerSubscription("browser", user: "u1", service: 0)
         let document = TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json").path
         let run = try CLIRunner.run(
             executable: Self.schemathesis,

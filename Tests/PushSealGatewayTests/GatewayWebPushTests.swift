@@ -114,6 +114,9 @@ struct GatewayWebPushTests {
         #expect(states["busy"]?.attempts == 1, "Retry-After: 3600 is honoured: no second request yet")
         let throttled = world.pushServices[0].requests().filter { ($0["path"] as? String)?.contains("throttle") == true }
         #expect(throttled.map { $0["status"] as? Int } == [429, 201])
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="failed",reason="HTTP 413"} 1"#))
+        #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="unregistered",reason="HTTP 410"} 1"#))
 
         #expect(try world.store.device(id: "gone")?.unregisteredAt != nil)
         #expect(try world.store.device(id: "missing")?.unregisteredAt != nil)
