@@ -105,7 +105,8 @@ bench-send: release python-peer
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
 
-## bench-gateway: the gateway rows alone (SQLite, and PostgreSQL with one instance), to bench/results-gateway.json;
+## bench-gateway: the gateway rows alone (SQLite, PostgreSQL with one instance, and SQLite with APNs and a push
+## service 50 ms late, a user of both kinds of device beside one of APNs devices), to bench/results-gateway.json;
 ## GATEWAY=PATH measures another pushseal-gateway build against the same bench
 GATEWAY ?= .build/release/pushseal-gateway
 bench-gateway: release python-peer

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# pushseal-gateway, step by step, against the local mock APNs (interop/python/mock_apns.py):
-# configure, make a token, register a device, push to its user, read the push's status, and open
-# what APNs received with the device's store.
+# pushseal-gateway, step by step, against the local mock APNs (interop/python/mock_apns.py) and a
+# mock Web Push service (interop/python/mock_push_service.py): configure, make a token, register a
+# device and a browser's subscription, push to their user, read the push's status, and open what
+# APNs received with the device's store, and what the push service received with the browser's keys.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pushseal=${PUSHSEAL:-$root/.build/release/pushseal}
@@ -11,6 +12,7 @@ work=$(mktemp -d)
 cleanup() {
     [[ -n ${gateway_pid:-} ]] && kill "$gateway_pid" 2>/dev/null && wait "$gateway_pid" 2>/dev/null
     [[ -n ${mock_pid:-} ]] && kill "$mock_pid" 2>/dev/null
+    [[ -n ${push_pid:-} ]] && kill "$push_pid" 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -28,15 +30,29 @@ mock_pid=$!
 wait_for apns.ready
 apns_port=$("$python" -c 'import json; print(json.load(open("apns.ready"))["port"])')
 
+step "0b. A mock Web Push service on loopback (checks VAPID, decrypts like a browser), and a browser's keys"
+# What PushManager.subscribe() makes in a browser: keys kept by the browser, a subscription for the app.
+"$pushseal" webpush subscribe --endpoint https://push.invalid/0 --out browser-receiver.json > browser-keys.json
+mkdir push-service
+"$python" "$root/interop/python/mock_push_service.py" serve --receiver browser-receiver.json --log push.jsonl \
+    --ready push.ready --cert-dir push-service --lifetime 120 < /dev/zero &
+push_pid=$!
+wait_for push.ready
+push_port=$("$python" -c 'import json; print(json.load(open("push.ready"))["port"])')
+
 step "1. The backend's sender key and the gateway's configuration"
 show "$pushseal" keys generate --suite x25519 --kid backend-2026 --out backend-x25519.jwk
+show "$pushseal" keys generate --suite p256 --out vapid.jwk      # VAPID: its public key is the web app's applicationServerKey
+# allow_local_destinations: only because this demo's push service is on loopback.
 cat > gateway.json <<CONFIG
 {"listen": "127.0.0.1:18480", "database": "sqlite:gateway.db",
  "sender_key_files": ["backend-x25519.jwk"],
  "apns": {"auth_key_file": "AuthKey_KEY1234567.p8", "key_id": "KEY1234567", "team_id": "TEAM123456",
           "topics": ["com.example.shop"], "hosts": {"production": "https://127.0.0.1:$apns_port"},
           "ca_file": "mock-apns-cert.pem"},
- "workers": 2}
+ "workers": 2,
+ "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com",
+             "allow_local_destinations": true, "ca_file": "push-service/mock-push-cert.pem"}}
 CONFIG
 cat gateway.json
 
@@ -59,6 +75,13 @@ step "3. The device makes its key store; the app registers its public key throug
 api -X PUT http://127.0.0.1:18480/v1/devices/phone-1 --data \
     "{\"user\":\"user-42\",\"token\":\"00aa$(printf '%060d' 1)\",\"topic\":\"com.example.shop\",\"environment\":\"production\",\"key\":$(cat device.pub.jwk)}"
 
+step "3b. The web app subscribes (PushManager.subscribe) and registers the subscription the same way"
+subscription=$("$python" -c 'import json, sys
+subscription = json.load(open("browser-keys.json"))
+subscription["endpoint"] = sys.argv[1]
+print(json.dumps(subscription))' "https://127.0.0.1:$push_port/push/ok/laptop-1")
+api -X PUT http://127.0.0.1:18480/v1/devices/laptop-1 --data "{\"user\":\"user-42\",\"subscription\":$subscription}"
+
 step "4. Push to the user: sealed per device, answered before any APNs round trip"
 answer=$(api -X POST http://127.0.0.1:18480/v1/pushes --data \
     '{"to":{"user":"user-42"},"payload":{"aps":{"alert":{"title":"Order #1042","body":"Shipped today"}},"order":1042}}')
@@ -73,6 +96,13 @@ step "6. What APNs received (ciphertext and placeholder), opened with the device
 body=$("$python" -c 'import json; print(json.loads(open("apns.jsonl").readline())["body"])')
 echo "${body:0:160}…"
 printf '%s' "$body" | show "$pushseal" decrypt --store device-store
+
+step "6b. What the push service received: an aes128gcm message it opened with the browser's keys"
+"$python" -c 'import json, base64
+line = json.loads(open("push.jsonl").readline())
+content = line["content"] + "=" * (-len(line["content"]) % 4)
+print("status", line["status"], "ttl", line["ttl"], "vapid sub", line["vapid"]["sub"])
+print(base64.urlsafe_b64decode(content).decode())'
 
 step "7. The gateway's log: one JSON line per event, never content"
 cat gateway.log

@@ -13,7 +13,9 @@ import PushSealCore
 /// --parallel` process (16 connections, spread over the instances as a load balancer would), so
 /// accepting is measured without a process per request. It runs on SQLite, and on PostgreSQL
 /// with one and with three instances; and on SQLite again against a mock that answers 50 ms late,
-/// where the workers must keep a whole batch in flight to keep up.
+/// where the workers must keep a whole batch in flight to keep up, and where a user of 5 APNs
+/// devices and 5 Web Push subscriptions (a mock push service, 50 ms late too) is measured beside
+/// the user of 10 APNs devices.
 enum GatewayBench {
     struct Result {
         /// `sqlite`, or `postgres` with the number of instances.
@@ -27,16 +29,19 @@ enum GatewayBench {
         let latencyP99: Double
         /// The largest instance's.
         let peakResidentBytes: Int
+        /// Deliveries per second to a user of 5 APNs devices and 5 subscriptions, when measured.
+        var mixedDeliveriesPerSecond: Double?
     }
 
     static let pushes = 1_000
     static let userPushes = 200
 
     /// Measures `instances` gateways on `database` (`sqlite:` when nil, a `postgres://` URL otherwise),
-    /// delivering to a mock that answers `apnsDelayMilliseconds` late.
+    /// delivering to a mock that answers `apnsDelayMilliseconds` late; with `webPushMix`, also a
+    /// user of both kinds of device, its push service as late as APNs.
     static func run(
         cli: String, gateway: String, python: String, payload: JSONObject, database: String? = nil, instances: Int = 1,
-        apnsDelayMilliseconds: Int = 0
+        apnsDelayMilliseconds: Int = 0, webPushMix: Bool = false
     ) -> Result? {
         let directory = "/tmp/pushseal-bench-gateway-\(getpid())"
         _ = ProcessBench.run(["rm", "-rf", directory])
@@ -48,6 +53,19 @@ enum GatewayBench {
                 options: apnsDelayMilliseconds > 0 ? ["--delay-ms", "\(apnsDelayMilliseconds)"] : [])
         else { return nil }
         defer { mock.stop() }
+        var pushService: MockPushServiceProcess?
+        var webPushMember = ""
+        if webPushMix {
+            pushService = MockPushServiceProcess.start(
+                cli: cli, python: python, directory: directory, delayMilliseconds: apnsDelayMilliseconds)
+            guard let pushService else { return nil }
+            _ = ProcessBench.run([cli, "keys", "generate", "--suite", "p256", "--out", "\(directory)/vapid.jwk"])
+            webPushMember = """
+                , "webpush": {"vapid_key_file": "\(directory)/vapid.jwk", "subject": "mailto:bench@example.com",
+                              "allow_local_destinations": true, "ca_file": "\(pushService.certificate)"}
+                """
+        }
+        defer { pushService?.stop() }
         let firstPort = 18_000 + Int(getpid() % 1_000) * 4
         _ = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519", "--out", "\(directory)/sender.jwk"])
         var configs: [String] = []
@@ -57,7 +75,8 @@ enum GatewayBench {
                  "sender_key_files": ["\(directory)/sender.jwk"],
                  "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
                           "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
-                          "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}}
+                          "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}
+                 \(webPushMember)}
                 """
             configs.append(ProcessBench.temporaryFile("gateway-\(instance).json", Array(configuration.utf8)))
         }
@@ -95,6 +114,20 @@ enum GatewayBench {
                     #"{"user":"\#(user)","token":"\#(token)","topic":"com.example.bench","environment":"production","key":\#(jwk)}"#
                 ))
         }
+        if let pushService {
+            for index in 0..<5 {
+                let token = String(repeating: "c", count: 56) + String(100_000_000 + index).suffix(8)
+                registrations.append(
+                    request(
+                        "PUT", "\(base)/v1/devices/m\(index)",
+                        #"{"user":"mix","token":"\#(token)","topic":"com.example.bench","environment":"production","key":\#(jwk)}"#
+                    ))
+                registrations.append(
+                    request(
+                        "PUT", "\(base)/v1/devices/w\(index)",
+                        #"{"user":"mix","subscription":\#(pushService.subscription("w\(index)"))}"#))
+            }
+        }
         _ = curl(registrations, token: token, name: "register")
 
         let content = JSONWriter.string(.object(payload))
@@ -114,6 +147,17 @@ enum GatewayBench {
             token: token, name: "ten")
         _ = drain(base)
         let tenSeconds = Stopwatch.seconds(since: start, clock)
+        var mixedSeconds: Double?
+        if pushService != nil {
+            let mixStart = clock.now
+            let (mixed, _) = curl(
+                (0..<userPushes).map {
+                    request(
+                        "POST", "\(bases[$0 % instances])/v1/pushes", #"{"to":{"user":"mix"},"payload":\#(content)}"#)
+                },
+                token: token, name: "mix")
+            if mixed > 0, drain(base) > 0 { mixedSeconds = Stopwatch.seconds(since: mixStart, clock) }
+        }
         let metrics = bases.map {
             String(decoding: ProcessBench.run(["curl", "-s", "\($0)/metrics"]).output, as: UTF8.self)
         }
@@ -125,7 +169,8 @@ enum GatewayBench {
             acceptOneDevice: Double(pushes) / one,
             acceptTenDevices: Double(userPushes) / ten, acceptP99: Spread(answerTimes).quantile(0.99),
             deliveriesPerSecond: Double(userPushes * 10) / tenSeconds,
-            latencyP50: quantile(0.5, metrics), latencyP99: quantile(0.99, metrics), peakResidentBytes: peak)
+            latencyP50: quantile(0.5, metrics), latencyP99: quantile(0.99, metrics), peakResidentBytes: peak,
+            mixedDeliveriesPerSecond: mixedSeconds.map { Double(userPushes * 10) / $0 })
     }
 
     /// One request of a curl config file.

@@ -40,12 +40,7 @@ struct MockAPNsProcess {
                     "--log", log, "--ready", ready, "--cert-dir", directory, "--lifetime", "600",
                 ] + options)
         else { return nil }
-        var waited = 0
-        while access(ready, F_OK) != 0 && waited < 200 {
-            usleep(50_000)
-            waited += 1
-        }
-        guard let info = readFile(ready).flatMap({ try? JSONParser.parse($0).objectValue }),
+        guard let info = ProcessBench.readyFile(ready, of: process),
             let port = info["port"]?.numberValue?.intValue, let certificate = info["certificate"]?.stringValue
         else {
             process.stop()

@@ -1,3 +1,5 @@
+import PushSealCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -93,6 +95,21 @@ enum ProcessBench {
             return nil
         }
         return Background(pid: pid, input: pipeEnds[1])
+    }
+
+    /// The JSON object a server started in the background writes to `path` once it listens (its
+    /// port and certificate), waiting up to 10 s for it; nil (and `server` stopped) when none comes.
+    static func readyFile(_ path: String, of server: Background) -> JSONObject? {
+        var waited = 0
+        while access(path, F_OK) != 0 && waited < 200 {
+            usleep(50_000)
+            waited += 1
+        }
+        guard let ready = readFile(path).flatMap({ try? JSONParser.parse($0).objectValue }) else {
+            server.stop()
+            return nil
+        }
+        return ready
     }
 
     /// Writes `text` to a new temporary file and returns its path.

@@ -70,6 +70,10 @@ struct Report {
                 + "(a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s to the mock"
                 + "\(ratio ?? ""); accept to APNs p50 ≤ \(format(gateway.latencyP50, 2)) s, "
                 + "p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS \(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB"
+                + (gateway.mixedDeliveriesPerSecond.map {
+                    "; to a user of 5 APNs devices and 5 Web Push subscriptions \(format($0))/s "
+                        + "(×\(format($0 / max(gateway.deliveriesPerSecond, 1), 2)) of the 10 APNs devices)"
+                } ?? "")
         }
     }
 
@@ -253,6 +257,10 @@ struct Report {
                                     ("acceptToAPNsP50SecondsAtMost", number(gateway.latencyP50, 2)),
                                     ("acceptToAPNsP99SecondsAtMost", number(gateway.latencyP99, 2)),
                                     ("peakResidentBytes", .number(JSONNumber(gateway.peakResidentBytes))),
+                                    (
+                                        "mixedDeliveriesPerSecond",
+                                        gateway.mixedDeliveriesPerSecond.map { number($0) } ?? .null
+                                    ),
                                 ]))
                         )
                     }))

@@ -83,13 +83,20 @@ if options.gatewayOnly {
             gateway.append(result)
         }
     }
+    // Both kinds of device at a realistic round trip.
+    if let result = GatewayBench.run(
+        cli: options.cli, gateway: options.gateway, python: options.python, payload: payload,
+        apnsDelayMilliseconds: SendBench.delayMilliseconds, webPushMix: true)
+    {
+        gateway.append(result)
+    }
     let report = Report(
         payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: [], python: [:], batch: nil, decrypt: nil,
         send: nil, gateway: gateway, media: nil, pinnedCore: false)
     print(report.gatewayLines.joined(separator: "\n"))
     report.write(to: options.output)
     print("results written to \(options.output)")
-    exit(gateway.count == 2 ? 0 : 1)
+    exit(gateway.count == 3 ? 0 : 1)
 }
 
 // The in-process measurements run pinned to one core; the processes started later are not.
@@ -123,10 +130,10 @@ let send = options.suitesOnly ? nil : SendBench.run(cli: options.cli, python: op
 // The gateway on SQLite, then on a throwaway PostgreSQL (as the tests start it) with one and three instances.
 var gateway: [GatewayBench.Result] = []
 if !options.suitesOnly {
-    func measure(_ database: String?, _ instances: Int, apnsDelayMilliseconds: Int = 0) {
+    func measure(_ database: String?, _ instances: Int, apnsDelayMilliseconds: Int = 0, webPushMix: Bool = false) {
         if let result = GatewayBench.run(
             cli: options.cli, gateway: options.gateway, python: options.python, payload: payload, database: database,
-            instances: instances, apnsDelayMilliseconds: apnsDelayMilliseconds)
+            instances: instances, apnsDelayMilliseconds: apnsDelayMilliseconds, webPushMix: webPushMix)
         {
             gateway.append(result)
         } else {
@@ -135,7 +142,7 @@ if !options.suitesOnly {
         }
     }
     measure(nil, 1)
-    measure(nil, 1, apnsDelayMilliseconds: SendBench.delayMilliseconds)
+    measure(nil, 1, apnsDelayMilliseconds: SendBench.delayMilliseconds, webPushMix: true)
     do {
         let server = try PostgresTestServer()
         measure(try server.createDatabase(), 1)

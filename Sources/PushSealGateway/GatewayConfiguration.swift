@@ -130,7 +130,8 @@ public struct GatewayConfiguration: Sendable {
             webPush = nil
         }
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
-        let connections = try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPush?.workers ?? 0) + 4
+        let connections =
+            try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPush?.workers ?? 0) + 4
         let passwordFile =
             root["database_password_file"] == nil
             ? nil : resolve(try Self.string(root, "database_password_file", at: .root))

@@ -57,7 +57,9 @@ struct GatewayWebPushTests {
             #"{"to":{"user":"u1"},"payload":\#(Self.alert),"options":{"priority":10,"collapse_id":"order-1042","expiration":\#(expiration)}}"#
         )
         let states = try Self.states(world, push: id)
-        #expect(states.count == 4 && states.values.allSatisfy { $0.status == .sent }, "\(states.values.map { "\($0.deviceID) \($0.status) \($0.reason ?? "")" })")
+        #expect(
+            states.count == 4 && states.values.allSatisfy { $0.status == .sent },
+            "\(states.values.map { "\($0.deviceID) \($0.status) \($0.reason ?? "")" })")
 
         var eventIDs = Set<String>()
         for (index, device) in ["phone", "tablet"].enumerated() {
@@ -112,7 +114,9 @@ struct GatewayWebPushTests {
         #expect(states["ok"]?.status == .sent && states["ok"]?.attempts == 1)
         #expect(states["busy"]?.status == .queued && states["busy"]?.reason?.hasPrefix("HTTP 503") == true)
         #expect(states["busy"]?.attempts == 1, "Retry-After: 3600 is honoured: no second request yet")
-        let throttled = world.pushServices[0].requests().filter { ($0["path"] as? String)?.contains("throttle") == true }
+        let throttled = world.pushServices[0].requests().filter {
+            ($0["path"] as? String)?.contains("throttle") == true
+        }
         #expect(throttled.map { $0["status"] as? Int } == [429, 201])
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="failed",reason="HTTP 413"} 1"#))
@@ -149,10 +153,13 @@ struct GatewayWebPushTests {
         #expect(later["dead"]?.status == .queued, "the dead service is still being waited for, or retried later")
     }
 
-    @Test("a subscription is checked member by member, against the configuration's push services, and kept apart from APNs members")
+    @Test(
+        "a subscription is checked member by member, against the configuration's push services, and kept apart from APNs members"
+    )
     func registration() throws {
         let world = try GatewayWorld(
-            settings: #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"]}"#
+            settings:
+                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"]}"#
         )
         let receiver = try WebPushReceiver.generate()
         let good = try receiver.subscription(endpoint: "https://push.example.com/s/1").json
@@ -197,7 +204,8 @@ struct GatewayWebPushTests {
         #expect(refused.status == 422, "a gateway without \"webpush\" takes no subscription")
     }
 
-    @Test("a payload whose service-worker content does not fit in a Web Push message is refused with 422, nothing stored")
+    @Test(
+        "a payload whose service-worker content does not fit in a Web Push message is refused with 422, nothing stored")
     func tooLarge() throws {
         let world = try GatewayWorld(webPush: true)
         try world.registerSubscription("laptop", user: "u1", service: 0)

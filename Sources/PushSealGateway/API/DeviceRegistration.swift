@@ -2,15 +2,6 @@ internal import PushSealCore
 internal import PushSealDelivery
 internal import PushSealEncryptor
 
-extension String {
-    /// Without the `=` padding some browsers once added to base64url.
-    fileprivate func trimmingPadding() -> String {
-        var text = Substring(self)
-        while text.last == "=" { text = text.dropLast() }
-        return String(text)
-    }
-}
-
 /// The body of `PUT /v1/devices/{id}` (gateway-v1.md, "Devices"): an APNs device,
 /// `{"user", "token", "topic", "environment", "key"}`, whose key must be a device's public X25519
 /// or P-256 JWK; or a Web Push subscription, `{"user", "subscription"}`, as a browser's
@@ -81,16 +72,19 @@ enum DeviceRegistration {
             throw .invalid(path.member("keys"), "must be an object with \"p256dh\" and \"auth\"")
         }
         try RequestReader.refuseUnknown(keys, ["p256dh", "auth"], at: path.member("keys"))
-        let p256dh = try RequestReader.text(keys, "p256dh", at: path.member("keys"), maximum: 100)
-        let auth = try RequestReader.text(keys, "auth", at: path.member("keys"), maximum: 32)
+        let keysPath = path.member("keys")
+        let p256dh = try RequestReader.text(keys, "p256dh", at: keysPath, maximum: 100)
+        let auth = try RequestReader.text(keys, "auth", at: keysPath, maximum: 32)
         let parsed: WebPushSubscription
         do {
             parsed = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
         } catch {
-            // The detail names the member (`"keys.auth" holds 8 bytes…`).
-            let member = ["keys.p256dh", "keys.auth", "endpoint"].first { error.detail.contains("\"\($0)\"") }
-            let at = member.map { $0.split(separator: ".").reduce(path) { $0.member(String($1)) } } ?? path
-            throw .invalid(at, error.detail)
+            // Its detail begins with the member at fault, quoted.
+            let member =
+                error.detail.hasPrefix(#""keys.p256dh""#)
+                ? keysPath.member("p256dh")
+                : error.detail.hasPrefix(#""keys.auth""#) ? keysPath.member("auth") : path.member("endpoint")
+            throw .invalid(member, error.detail)
         }
         guard let webPush else {
             throw .unprocessable(path, "the gateway has no Web Push configuration (\"webpush\" in its configuration)")
@@ -98,8 +92,9 @@ enum DeviceRegistration {
         if let refusal = webPush.refusal(forEndpoint: endpoint) {
             throw .unprocessable(path.member("endpoint"), refusal)
         }
-        // Stored as given, the keys in canonical unpadded base64url.
-        return .webPush(endpoint: endpoint, p256dh: parsed.p256dh, auth: auth.trimmingPadding())
+        // The endpoint as given, the keys in canonical unpadded base64url.
+        let canonicalAuth = parsed.json["keys"]?.objectValue?["auth"]?.stringValue ?? auth
+        return .webPush(endpoint: endpoint, p256dh: parsed.p256dh, auth: canonicalAuth)
     }
 
     /// The longest endpoint taken: FCM's and Mozilla's are about 200 characters, and the media URL

@@ -148,7 +148,9 @@ final class DeliveryWorkers: Sendable {
             case .retry(_, let reason): (.queued, reason)
             }
         metrics.delivery(status, reason: reason)
-        if status == .sent, delivery.kind == .apns { metrics.latency(seconds: Double(now - delivery.acceptedAt) / 1_000) }
+        if status == .sent, delivery.kind == .apns {
+            metrics.latency(seconds: Double(now - delivery.acceptedAt) / 1_000)
+        }
         var members: [(String, JSONValue)] = [
             ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
             ("attempts", .number(JSONNumber(attempts))),

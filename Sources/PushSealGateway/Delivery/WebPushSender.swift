@@ -27,7 +27,8 @@ struct WebPushSender: OutboxSender {
                     try WebPushJob(
                         line: jobs.count, endpoint: delivery.address, body: delivery.body,
                         ttl: WebPushHeaders.ttl(expiration: delivery.expiration, now: now / 1_000),
-                        urgency: WebPushHeaders.urgency(delivery.headers), topic: WebPushHeaders.topic(delivery.headers)))
+                        urgency: WebPushHeaders.urgency(delivery.headers), topic: WebPushHeaders.topic(delivery.headers)
+                    ))
                 sending.append(delivery)
             } catch {
                 record(delivery, .failed(reason: "\(error)"), delivery.attempts)

@@ -105,7 +105,7 @@ final class PushSealer: Sendable {
             do {
                 let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
                 body = try WebPushMessage.seal(content, for: subscription)
-            } catch where error.reason == .messageTooLarge {
+            } catch  where error.reason == .messageTooLarge {
                 throw .unprocessable(
                     JSONPath.root.member("payload"),
                     "is \(content.count) bytes as a Web Push message's content (gateway-v1.md, \"Web Push content\"); "
