@@ -98,11 +98,11 @@ struct GatewayWebPushTests {
     }
 
     @Test(
-        "410 and 404 unregister the subscription, 413 fails for good, 429 is sent again after its Retry-After, 503 for an hour waits"
+        "410 and 404 unregister the subscription, 400, 403 and 413 fail for good, 429 is sent again after its Retry-After, 503 for an hour waits"
     )
     func answers() throws {
         let world = try GatewayWorld(webPush: true)
-        for script in ["gone", "missing", "toolarge", "throttle", "busy", "ok"] {
+        for script in ["gone", "missing", "toolarge", "bad", "forbidden", "throttle", "busy", "ok"] {
             #expect(try world.registerSubscription(script, user: "u1", service: 0, script: script).status == 201)
         }
         let id = try Self.push(world, #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#)
@@ -110,6 +110,9 @@ struct GatewayWebPushTests {
         #expect(states["gone"]?.status == .unregistered && states["gone"]?.reason?.hasPrefix("HTTP 410") == true)
         #expect(states["missing"]?.status == .unregistered && states["missing"]?.reason?.hasPrefix("HTTP 404") == true)
         #expect(states["toolarge"]?.status == .failed && states["toolarge"]?.reason == "HTTP 413: Payload Too Large")
+        #expect(states["bad"]?.status == .failed && states["bad"]?.reason?.hasPrefix("HTTP 400") == true)
+        #expect(states["forbidden"]?.status == .failed && states["forbidden"]?.reason?.hasPrefix("HTTP 403") == true)
+        #expect([states["bad"], states["forbidden"]].allSatisfy { $0?.attempts == 1 }, "never tried again")
         #expect(states["throttle"]?.status == .sent && states["throttle"]?.attempts == 2)
         #expect(states["ok"]?.status == .sent && states["ok"]?.attempts == 1)
         #expect(states["busy"]?.status == .queued && states["busy"]?.reason?.hasPrefix("HTTP 503") == true)
@@ -129,7 +132,7 @@ struct GatewayWebPushTests {
         #expect(shown.json?["state"] == .string("unregistered"))
         let again = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
-        #expect(again.json?["deliveries"] == .number(JSONNumber(4)), "the two gone subscriptions are skipped")
+        #expect(again.json?["deliveries"] == .number(JSONNumber(6)), "the two gone subscriptions are skipped")
     }
 
     @Test("a slow push service and a dead one hold neither the other push services' deliveries nor APNs'")
