@@ -88,6 +88,9 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
     /// How many tokens were minted so far.
     public var issuedCount: Int { queue.sync { issued } }
 
+    /// When the token in use was made (UNIX seconds), if one was made yet.
+    public var currentIssuedAt: Int? { queue.sync { current?.issuedAt } }
+
     private func mint() throws -> String {
         let issuedAt = now()
         let text = try ES256JWT.sign(

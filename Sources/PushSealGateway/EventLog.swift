@@ -4,19 +4,48 @@ internal import PushSealCore
     import Glibc
 #endif
 
-/// One JSON line per event on standard error (accepted, sent, failed, unregistered, …): ids and
-/// outcomes, never content, never a whole device token (its first 8 digits only).
+/// One JSON line per event on standard error (accepted, sent, failed, unregistered, …): the time
+/// (RFC 3339, UTC, milliseconds), a level, the event, ids and outcomes; never content, never a
+/// whole device token (its first 8 digits only), an endpoint's path or a secret.
+///
+/// ```json
+/// {"time":"2026-12-03T10:40:00.123Z","level":"info","event":"sent","push":"…","device":"phone-1",…}
+/// ```
 struct EventLog: Sendable {
     /// Whether lines are written (tests turn it off).
     let enabled: Bool
 
-    /// Writes `{"event": name, …members}` with the time in milliseconds.
+    /// The events an operator must look at (`error`: the gateway could not do its work) and those
+    /// worth a look (`warning`); every other event is `info`.
+    static let levels: [String: String] = [
+        "store-error": "error", "apns-error": "error", "invalid-delivery": "error",
+        "failed": "warning", "drain-deadline": "warning",
+    ]
+
+    /// Writes `{"time", "level", "event": name, …members}`.
     func write(_ event: String, _ members: [(String, JSONValue)] = []) {
         guard enabled else { return }
         let object = JSONObject(
-            [("time", .number(JSONNumber(Int(GatewayClock.milliseconds())))), ("event", .string(event))] + members)
+            [
+                ("time", .string(Self.timestamp(GatewayClock.milliseconds()))),
+                ("level", .string(Self.levels[event] ?? "info")), ("event", .string(event)),
+            ] + members)
         let line = JSONWriter.bytes(.object(object)) + [0x0A]
         line.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// `milliseconds` since the epoch as RFC 3339 in UTC: `2026-12-03T10:40:00.123Z`.
+    static func timestamp(_ milliseconds: Int64) -> String {
+        var seconds = time_t(milliseconds / 1_000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
+            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))."
+            + "\(digits(Int32(milliseconds % 1_000), 3))Z"
     }
 
     /// The first 8 digits of a device token: enough to find it, not enough to use it.

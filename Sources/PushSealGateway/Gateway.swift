@@ -1,11 +1,18 @@
 internal import PushSealCore
 internal import PushSealDelivery
 
-/// A running gateway: the store, the API on its HTTP server, and the delivery workers (APNs ones,
-/// and Web Push ones when the configuration has `webpush`).
+/// A running gateway: the store, the API on its HTTP server (and the operator's endpoints on
+/// their own, with `metrics_listen`), the delivery workers (APNs ones, and Web Push ones when the
+/// configuration has `webpush`), and its upkeep (heartbeat, retention).
 public final class Gateway: Sendable {
     private let server: HTTPServer
+    private let operationsServer: HTTPServer?
     private let workers: [DeliveryWorkers]
+    private let api: GatewayAPI
+    private let housekeeping: Housekeeping
+    private let metrics: Metrics
+    private let log: EventLog
+    private let drainSeconds: Int
     #if canImport(CLibPQ)
         /// Wakes the workers when another instance accepts a push (PostgreSQL only).
         private let listener: OutboxListener?
@@ -13,6 +20,10 @@ public final class Gateway: Sendable {
 
     /// The port the API listens on.
     public var port: UInt16 { server.port }
+    /// The port of `metrics_listen`, when the configuration has one.
+    public var operationsPort: UInt16? { operationsServer?.port }
+    /// This instance's id, as its heartbeat and the status page name it.
+    var instanceID: String { housekeeping.instance.id }
 
     /// Starts everything `configuration` names: opens and migrates the database, reads the keys
     /// (wiped once parsed), listens, and starts the workers.
@@ -22,7 +33,7 @@ public final class Gateway: Sendable {
     /// - Throws: ``GatewayError`` naming what could not be set up.
     public init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
         let log = EventLog(enabled: logging)
-        let store = try Self.openStore(configuration)
+        let (store, _) = try Self.openStore(configuration)
         let sealer = try PushSealer(
             senderKeyFiles: configuration.senderKeyFiles, contractFile: configuration.contractFile)
         var authKey = try ConfiguredFile.secret(configuration.authKeyFile)
@@ -34,6 +45,8 @@ public final class Gateway: Sendable {
             throw GatewayError("\(configuration.authKeyFile): \(error)")
         }
         let metrics = Metrics()
+        let housekeeping = Housekeeping(
+            store: store, retentionHours: configuration.retentionHours, metrics: metrics, log: log)
         var hosts: [APNsEnvironment: APNsEndpoint] = [:]
         for environment in APNsEnvironment.allCases {
             hosts[environment] = configuration.hosts[environment.rawValue].map(APNsEndpoint.init(baseURL:))
@@ -58,6 +71,10 @@ public final class Gateway: Sendable {
             store: store, sealer: sealer, webPush: webPush, topics: configuration.topics,
             maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
             isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
+            status: StatusReport(
+                store: store, instance: housekeeping.instance.id,
+                providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
+            operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
             onAccepted: { [workers] in for pool in workers { pool.notify() } })
         let databaseConnections: Int =
             switch configuration.database {
@@ -73,33 +90,87 @@ public final class Gateway: Sendable {
                 host: configuration.listenHost, port: configuration.listenPort, limits: configuration.http,
                 connections: httpConnections, maximumBodyBytes: GatewayAPI.maximumBodyBytes,
                 onEarlyClose: { metrics.connectionClosedEarly($0) }, handler: { api.respond($0) })
+            // The operator's listener: few connections, the same slow-client limits.
+            operationsServer = try configuration.metricsListen.map { address in
+                try HTTPServer(
+                    host: address.host, port: address.port, limits: configuration.http, connections: 64,
+                    maximumBodyBytes: 0, onEarlyClose: { metrics.connectionClosedEarly($0) },
+                    handler: { api.respond($0, on: .operations) })
+            }
         } catch {
             throw GatewayError("\(error)")
         }
         self.workers = workers
+        self.api = api
+        self.housekeeping = housekeeping
+        self.metrics = metrics
+        self.log = log
+        drainSeconds = configuration.drainSeconds
         #if canImport(CLibPQ)
             listener = (store as? PostgresGatewayStore).map { [workers] store in
                 OutboxListener(pool: store.pool) { for pool in workers { pool.notify() } }
             }
         #endif
         for pool in workers { pool.start() }
-        log.write(
-            "started",
-            [
-                ("port", .number(JSONNumber(Int(server.port)))),
-                ("http_connections", .number(JSONNumber(httpConnections))),
-            ])
+        housekeeping.start()
+        var started: [(String, JSONValue)] = [
+            ("version", .string(GatewayVersion.number)), ("instance", .string(housekeeping.instance.id)),
+            ("listen", .string("\(configuration.listenHost):\(server.port)")),
+            ("database", .string(configuration.database.kind)),
+            ("schema", .number(JSONNumber(SQLiteGatewayStore.migrations.count))),
+            ("apns_workers", .number(JSONNumber(configuration.workers))),
+            ("webpush_workers", .number(JSONNumber(configuration.webPush?.workers ?? 0))),
+            ("http_connections", .number(JSONNumber(httpConnections))),
+            ("retention_hours", .number(JSONNumber(configuration.retentionHours))),
+            ("drain_seconds", .number(JSONNumber(configuration.drainSeconds))),
+        ]
+        if let operationsServer, let address = configuration.metricsListen {
+            started.append(("metrics_listen", .string("\(address.host):\(operationsServer.port)")))
+        }
+        log.write("started", started)
     }
 
-    /// Stops accepting requests, lets the workers finish the deliveries in flight (the rest stays
-    /// queued), then stops the server.
-    public func stop() {
-        server.stopAccepting()
+    /// Drains and stops (gateway-v1.md, "Stopping"): `/readyz` and every API request answer 503
+    /// at once, no new batch is claimed, and the deliveries in flight get until `drain_seconds`
+    /// after the call. Those still unanswered then stay leased, and are sent again once their
+    /// lease ends (by another instance, or this one's next start): at least once. Returns whether
+    /// every worker finished in time.
+    @discardableResult
+    public func stop() -> Bool {
+        let clock = ContinuousClock()
+        let began = clock.now
+        let deadline = began.advanced(by: .seconds(drainSeconds))
+        metrics.startDraining()
+        api.startDraining()
         #if canImport(CLibPQ)
             listener?.stop()
         #endif
-        for pool in workers { pool.stop() }
+        housekeeping.stop()
+        var inFlight = 0
+        for pool in workers { inFlight += pool.stop(before: deadline) }
+        if inFlight > 0 {
+            log.write("drain-deadline", [("batches_in_flight", .number(JSONNumber(inFlight)))])
+        }
         server.stop()
+        operationsServer?.stop()
+        let (accepted, outcomes) = metrics.totals()
+        let elapsed = began.duration(to: clock.now).components
+        log.write(
+            "stopped",
+            [
+                ("pushes_accepted", .number(JSONNumber(accepted))),
+                (
+                    "deliveries",
+                    .object(
+                        JSONObject(outcomes.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
+                ),
+                ("drained", .bool(inFlight == 0)),
+                (
+                    "duration_ms",
+                    .number(JSONNumber(Int(elapsed.seconds) * 1_000 + Int(elapsed.attoseconds / 1_000_000_000_000_000)))
+                ),
+            ])
+        return inFlight == 0
     }
 
     /// The Web Push client `settings` describe: VAPID with the key file (0600, wiped once
@@ -117,8 +188,10 @@ public final class Gateway: Sendable {
         }
     }
 
-    /// The store the configuration names, migrated.
-    static func openStore(_ configuration: GatewayConfiguration) throws(GatewayError) -> any GatewayStore {
+    /// The store the configuration names, migrated, and what the migration did.
+    static func openStore(_ configuration: GatewayConfiguration) throws(GatewayError) -> (
+        any GatewayStore, SchemaChange
+    ) {
         do {
             let store: any GatewayStore
             switch configuration.database {
@@ -131,8 +204,7 @@ public final class Gateway: Sendable {
                     throw GatewayError("this build has no PostgreSQL client (libpq)")
                 #endif
             }
-            try store.migrate()
-            return store
+            return (store, try store.migrate())
         } catch {
             throw GatewayError("database \(configuration.database): \(error)")
         }

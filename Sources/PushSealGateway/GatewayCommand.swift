@@ -14,6 +14,9 @@ internal import PushSealPOSIX
 /// pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope …]
 /// pushseal-gateway token list   --config FILE
 /// pushseal-gateway token revoke --config FILE --id ID
+/// pushseal-gateway backup  --config FILE --to FILE
+/// pushseal-gateway help | --help | -h
+/// pushseal-gateway version | --version
 /// ```
 ///
 /// Exit status 0 on success, 2 for a usage or configuration error.
@@ -34,23 +37,39 @@ public enum GatewayCommand {
                pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
                pushseal-gateway token list --config FILE
                pushseal-gateway token revoke --config FILE --id ID
+               pushseal-gateway backup --config FILE --to FILE
+               pushseal-gateway help
+               pushseal-gateway version
         """
 
     private static func dispatch(_ arguments: [String]) throws(GatewayError) -> Int32 {
+        switch arguments {
+        case ["help"], ["--help"], ["-h"]:
+            print(usage + "\n\nThe API, the configuration and the exit statuses: docs/gateway-v1.md.")
+            return 0
+        case ["version"], ["--version"]:
+            print(GatewayVersion.description)
+            return 0
+        default: break
+        }
         var words = arguments[...]
         var command = [String]()
-        while let word = words.first, !word.hasPrefix("--") {
+        while let word = words.first, !word.hasPrefix("-") {
             command.append(word)
             words = words.dropFirst()
         }
         var options: [String: [String]] = [:]
         while let name = words.first {
-            guard name.hasPrefix("--"), words.count >= 2 else { throw GatewayError("\(name) needs a value\n\(usage)") }
+            guard name.hasPrefix("--") else {
+                throw GatewayError("\(name) is not an option (options begin with --)\n\(usage)")
+            }
+            guard words.count >= 2 else { throw GatewayError("\(name) needs a value\n\(usage)") }
             options[String(name.dropFirst(2)), default: []].append(words[words.index(after: words.startIndex)])
             words = words.dropFirst(2)
         }
+        guard !command.isEmpty else { throw GatewayError("no command given\n\(usage)") }
         guard let configPath = options["config"]?.last else {
-            throw GatewayError("--config FILE is required\n\(usage)")
+            throw GatewayError("\(command.joined(separator: " ")) needs --config FILE\n\(usage)")
         }
         let configuration = try GatewayConfiguration(json: try ConfiguredFile.contents(configPath), path: configPath)
         switch command {
@@ -58,8 +77,13 @@ public enum GatewayCommand {
             try serve(configuration)
             return 0
         case ["migrate"]:
-            _ = try Gateway.openStore(configuration)
-            print("pushseal-gateway: \(configuration.database) is at the current schema")
+            let (_, change) = try Gateway.openStore(configuration)
+            print("pushseal-gateway: \(configuration.database) \(change)")
+            return 0
+        case ["backup"]:
+            guard let target = options["to"]?.last else { throw GatewayError("backup needs --to FILE") }
+            try GatewayBackup.run(configuration, to: target)
+            print("pushseal-gateway: \(configuration.database) copied to \(target)")
             return 0
         case ["token", "create"]:
             var scopes = Set<AccessScope>()
@@ -70,7 +94,7 @@ public enum GatewayCommand {
                 scopes.insert(scope)
             }
             guard !scopes.isEmpty else { throw GatewayError("token create needs at least one --scope") }
-            let store = try Gateway.openStore(configuration)
+            let (store, _) = try Gateway.openStore(configuration)
             let (text, record) = AccessTokens.make(scopes: scopes, at: GatewayClock.milliseconds())
             do {
                 try store.addAccessToken(record)
@@ -80,7 +104,7 @@ public enum GatewayCommand {
             print(text)
             return 0
         case ["token", "list"]:
-            let store = try Gateway.openStore(configuration)
+            let (store, _) = try Gateway.openStore(configuration)
             let tokens: [AccessTokenRecord]
             do {
                 tokens = try store.accessTokens()
@@ -98,7 +122,7 @@ public enum GatewayCommand {
             return 0
         case ["token", "revoke"]:
             guard let id = options["id"]?.last else { throw GatewayError("token revoke needs --id ID") }
-            let store = try Gateway.openStore(configuration)
+            let (store, _) = try Gateway.openStore(configuration)
             let revoked: Bool
             do {
                 revoked = try store.revokeAccessToken(id: id, at: GatewayClock.milliseconds())

@@ -51,6 +51,15 @@ public struct GatewayConfiguration: Sendable {
     public let http: HTTPLimits
     /// How Web Push subscriptions are reached; nil when the gateway serves APNs devices only.
     public let webPush: WebPushSettings?
+    /// Where `/metrics`, `/status`, `/healthz` and `/readyz` are served apart from the API, if
+    /// anywhere (then the API's listener serves neither `/metrics` nor `/status`).
+    public let metricsListen: (host: String, port: UInt16)?
+    /// How long the record of an ended delivery is kept, in hours (1 to 8,760; 72).
+    public let retentionHours: Int
+    /// How long a stop waits for deliveries in flight, in seconds (1 to 300; 20).
+    public let drainSeconds: Int
+    /// Whether every request is logged (`request` lines).
+    public let accessLog: Bool
 
     /// Reads the configuration in `bytes`, found at `path`.
     /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
@@ -73,14 +82,19 @@ public struct GatewayConfiguration: Sendable {
             [
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
                 "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
+                "retention_hours", "drain_seconds", "metrics_listen", "access_log",
             ], at: .root)
-        let listen = try Self.string(root, "listen", at: .root)
-        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
-            throw Self.invalid(JSONPath.root.member("listen"), "must be ADDRESS:PORT, as 127.0.0.1:8080 or [::1]:8080")
+        (listenHost, listenPort) = try Self.address(try Self.string(root, "listen", at: .root), at: "listen")
+        metricsListen =
+            root["metrics_listen"] == nil
+            ? nil : try Self.address(try Self.string(root, "metrics_listen", at: .root), at: "metrics_listen")
+        retentionHours = try Self.integer(root, "retention_hours", in: 1...8_760) ?? 72
+        drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
+        switch root["access_log"] {
+        case nil: accessLog = false
+        case .bool(let enabled)?: accessLog = enabled
+        default: throw Self.invalid(JSONPath.root.member("access_log"), "must be true or false")
         }
-        let host = listen[..<colon]
-        listenHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : String(host)
-        listenPort = port
         guard case .array(let senders)? = root["sender_key_files"], !senders.isEmpty,
             senders.allSatisfy({ $0.stringValue != nil })
         else {
@@ -138,6 +152,15 @@ public struct GatewayConfiguration: Sendable {
         database = try GatewayDatabase.parse(
             try Self.string(root, "database", at: .root), passwordFile: passwordFile, connections: connections,
             resolve: resolve)
+    }
+
+    /// The host and port of `ADDRESS:PORT` (an IPv6 address in brackets), the member `name`'s value.
+    private static func address(_ text: String, at name: String) throws(GatewayError) -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw invalid(JSONPath.root.member(name), "must be ADDRESS:PORT, as 127.0.0.1:8080 or [::1]:8080")
+        }
+        let host = text[..<colon]
+        return (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : String(host), port)
     }
 
     private static func string(_ object: JSONObject, _ name: String, at path: JSONPath) throws(GatewayError) -> String {

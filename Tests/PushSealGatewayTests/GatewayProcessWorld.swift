@@ -1,4 +1,5 @@
 import Foundation
+import PushSealCore
 import PushSealTestSupport
 import Testing
 
@@ -33,8 +34,11 @@ final class GatewayProcessWorld {
     ///   - extra: more members of the configuration (`"workers": 2`).
     ///   - database: the configuration's `database`.
     ///   - instances: how many gateways share it (each on its own port, started one by one).
-    init(extra: String = "", database: String = "sqlite:gateway.db", instances: Int = 1) throws {
-        apns = try MockAPNs(in: directory)
+    ///   - apnsDelayMilliseconds: how late the mock APNs answers.
+    init(
+        extra: String = "", database: String = "sqlite:gateway.db", instances: Int = 1, apnsDelayMilliseconds: Int = 0
+    ) throws {
+        apns = try MockAPNs(in: directory, delayMilliseconds: apnsDelayMilliseconds)
         self.database = database
         _ = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "sender.jwk"], in: directory.path)
         ports = try (0..<instances).map { _ in try ChildProcess.freeLoopbackPort() }
@@ -122,6 +126,12 @@ final class GatewayProcessWorld {
             "PUT", "/v1/devices/phone",
             #"{"user":"u","token":"\#(GatewayWorld.deviceToken("00aa", 1))","topic":"com.example.shop","environment":"production","key":\#(deviceKey)}"#
         )
+    }
+
+    /// The JSON lines the gateway `instance` wrote to standard error so far.
+    func logLines(instance: Int = 0) -> [JSONObject] {
+        let text = (try? String(contentsOfFile: directory.file("gateway-\(instance).log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
     }
 
     /// Sends a request with the admin token to `instance`; the status, or nil when no answer came.

@@ -78,6 +78,20 @@ package final class PostgresTestServer: @unchecked Sendable {
         try run(["\(binaries)/dropdb", "--force"] + connection + [name])
     }
 
+    /// Backs up the database of `url` with `pg_dump -Fc` and restores the dump with `pg_restore`
+    /// into a new database, as gateway-v1.md's "Backups and restores" says; the new one's URL.
+    package func restoredCopy(of url: String) throws -> String {
+        guard let name = url.split(separator: "/").last.map(String.init) else {
+            throw Failure(description: "no database name in \(url)")
+        }
+        let dump = "\(folder)/\(name)-\(RandomName.make()).dump"
+        try run(["\(binaries)/pg_dump", "-Fc", "-f", dump] + connection + [name])
+        let copy = try createDatabase()
+        let copyName = copy.split(separator: "/").last.map(String.init) ?? ""
+        try run(["\(binaries)/pg_restore", "--no-owner", "-d", copyName] + connection + [dump])
+        return copy
+    }
+
     /// How the client commands reach the server, as its superuser.
     private var connection: [String] { ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres"] }
 

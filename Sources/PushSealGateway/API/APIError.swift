@@ -93,4 +93,9 @@ struct APIError: Error, Sendable {
     static let unavailable = APIError(
         status: 503, headers: [("Retry-After", "1")], code: "unavailable",
         message: "the gateway cannot reach its database; retry later", path: nil)
+
+    /// 503: the gateway is stopping (after SIGTERM); another instance takes the request.
+    static let draining = APIError(
+        status: 503, headers: [("Retry-After", "1"), ("Connection", "close")], code: "unavailable",
+        message: "the gateway is stopping; send the request to another instance, or retry", path: nil)
 }

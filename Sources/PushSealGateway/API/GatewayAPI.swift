@@ -1,10 +1,21 @@
 internal import PushSealCore
 internal import PushSealDelivery
 internal import PushSealPrimitives
+internal import Synchronization
 
-/// The HTTP API under `/v1` (gateway-v1.md): routes each request to its operation after checking
-/// its bearer token's scope, and turns every failure into ``APIError``'s one shape.
+/// The HTTP API under `/v1` (gateway-v1.md), and the operator's endpoints (`/healthz`, `/readyz`,
+/// `/metrics`, `/status`): routes each request to its operation after checking its bearer token's
+/// scope, and turns every failure into ``APIError``'s one shape. Every answer is counted by route;
+/// with the access log, each is also logged.
 final class GatewayAPI: Sendable {
+    /// Which listener a request came in on.
+    enum Listener: Sendable {
+        /// The API's; it also serves the operator's endpoints unless they have their own.
+        case api
+        /// `metrics_listen`'s: the operator's endpoints only.
+        case operations
+    }
+
     /// Bodies over this are refused with 413.
     static let maximumBodyBytes = 65_536
 
@@ -18,17 +29,26 @@ final class GatewayAPI: Sendable {
     private let onAccepted: @Sendable () -> Void
     private let isReady: @Sendable () -> Bool
     private let providerTokens: @Sendable () -> Int
+    private let status: StatusReport
+    private let operationsApart: Bool
+    private let accessLog: Bool
+    private let draining = Atomic<Bool>(false)
 
     /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
     /// takes none); a push may make at most `maximumDeliveriesPerPush` deliveries;
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
-    /// made, and `onAccepted` wakes the delivery workers.
+    /// made, and `onAccepted` wakes the delivery workers; `status` reports for `/status`;
+    /// `operationsApart` keeps the operator's endpoints off the API's listener; `accessLog` logs
+    /// every request.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
         maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
-        onAccepted: @escaping @Sendable () -> Void
+        status: StatusReport, operationsApart: Bool, accessLog: Bool, onAccepted: @escaping @Sendable () -> Void
     ) {
+        self.status = status
+        self.operationsApart = operationsApart
+        self.accessLog = accessLog
         self.maximumDeliveriesPerPush = maximumDeliveriesPerPush
         self.providerTokens = providerTokens
         self.store = store
@@ -41,21 +61,50 @@ final class GatewayAPI: Sendable {
         self.onAccepted = onAccepted
     }
 
-    /// The response to `request`.
-    func respond(_ request: HTTPRequest) -> HTTPResponse {
+    /// From now on `/readyz` and every API request answer 503: the gateway is stopping.
+    func startDraining() { draining.store(true, ordering: .sequentiallyConsistent) }
+
+    /// The response to `request`, which came in on `listener`; counted, and logged with the
+    /// access log.
+    func respond(_ request: HTTPRequest, on listener: Listener = .api) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var tokenID: String?
+        let endpoint = Endpoint(request.path)
+        let response: HTTPResponse
         do {
-            return try route(request)
+            response = try route(request, endpoint, on: listener, tokenID: &tokenID)
         } catch let error as APIError {
-            return error.response
+            response = error.response
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
-            return APIError.unavailable.response
+            response = APIError.unavailable.response
         }
+        let elapsed = started.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let route = endpoint?.template ?? "other"
+        metrics.request(
+            method: Self.methodLabel(request.method), route: route, status: response.status, seconds: seconds)
+        if accessLog {
+            var members: [(String, JSONValue)] = [
+                ("method", .string(Self.methodLabel(request.method))), ("route", .string(route)),
+                ("status", .number(JSONNumber(response.status))),
+                ("duration_ms", .number(JSONNumber(Int((seconds * 1_000).rounded())))),
+            ]
+            if let tokenID { members.append(("token_id", .string(tokenID))) }
+            log.write("request", members)
+        }
+        return response
+    }
+
+    /// The method as a label: one of HTTP's, or `other` (a client chooses it).
+    private static func methodLabel(_ method: String) -> String {
+        ["GET", "PUT", "POST", "DELETE", "HEAD", "OPTIONS", "PATCH"].contains(method) ? method : "other"
     }
 
     /// The resources of the API.
     private enum Endpoint {
-        case health, readiness, metrics, pushes
+        case health, readiness, metrics, pushes, statusPage, statusJSON
         case device(String)
         case userDevices(String)
         case push(String)
@@ -67,6 +116,8 @@ final class GatewayAPI: Sendable {
             case 1 where parts[0] == "healthz": self = .health
             case 1 where parts[0] == "readyz": self = .readiness
             case 1 where parts[0] == "metrics": self = .metrics
+            case 1 where parts[0] == "status": self = .statusPage
+            case 1 where parts[0] == "status.json": self = .statusJSON
             case 2 where parts[0] == "v1" && parts[1] == "pushes": self = .pushes
             case 3 where parts[0] == "v1" && parts[1] == "devices": self = .device(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
@@ -75,10 +126,33 @@ final class GatewayAPI: Sendable {
             }
         }
 
+        /// The route as metrics and the access log name it: the path with its parameter's name.
+        var template: String {
+            switch self {
+            case .health: "/healthz"
+            case .readiness: "/readyz"
+            case .metrics: "/metrics"
+            case .statusPage: "/status"
+            case .statusJSON: "/status.json"
+            case .pushes: "/v1/pushes"
+            case .device: "/v1/devices/{device_id}"
+            case .userDevices: "/v1/users/{user}/devices"
+            case .push: "/v1/pushes/{push_id}"
+            }
+        }
+
+        /// Whether the endpoint is the operator's (served on `metrics_listen` when there is one).
+        var isOperations: Bool {
+            switch self {
+            case .health, .readiness, .metrics, .statusPage, .statusJSON: true
+            case .pushes, .device, .userDevices, .push: false
+            }
+        }
+
         /// The path parameter, named as in the OpenAPI document, if the endpoint has one.
         var parameter: (name: String, value: String)? {
             switch self {
-            case .health, .readiness, .metrics, .pushes: nil
+            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON: nil
             case .device(let id): ("device_id", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
@@ -88,33 +162,56 @@ final class GatewayAPI: Sendable {
         /// The methods the endpoint answers, for a 405's `Allow` header.
         var methods: [String] {
             switch self {
-            case .health, .readiness, .metrics, .userDevices, .push: ["GET"]
+            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON: ["GET"]
             case .pushes: ["POST"]
             case .device: ["GET", "PUT", "DELETE"]
             }
         }
     }
 
-    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func route(
+        _ request: HTTPRequest, _ endpoint: Endpoint?, on listener: Listener, tokenID: inout String?
+    ) throws -> HTTPResponse {
+        if listener == .operations {
+            // The operator's listener serves nothing else, and takes no token.
+            guard let endpoint, endpoint.isOperations else { throw APIError.notFound(request.path) }
+        }
+        let isOperations = endpoint?.isOperations == true
+        if operationsApart, listener == .api, isOperations, endpoint?.template != "/healthz",
+            endpoint?.template != "/readyz"
+        {
+            throw APIError.notFound(request.path)
+        }
+        if draining.load(ordering: .sequentiallyConsistent), !isOperations { throw APIError.draining }
         // Under /v1 the token comes first: without a valid one the answer is 401 whatever the
         // path or method, so that nothing about the API is learnt without a token.
         let token = Self.isUnderV1(request.path) ? try authenticate(request) : nil
+        tokenID = token?.id
         func authorize(_ scope: AccessScope) throws {
             guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
         }
-        guard let endpoint = Endpoint(request.path) else { throw APIError.notFound(request.path) }
+        guard let endpoint else { throw APIError.notFound(request.path) }
         if let (name, value) = endpoint.parameter, !RequestReader.isIdentifier(value) {
             throw APIError.invalidParameter(name)
         }
         switch (request.method, endpoint) {
         case ("GET", .health): return .json(200, .object(JSONObject([("status", .string("ok"))])))
         case ("GET", .readiness):
+            if draining.load(ordering: .sequentiallyConsistent) {
+                return .json(503, .object(JSONObject([("status", .string("draining"))])))
+            }
             let ready = isReady() && store.isReachable()
             return .json(ready ? 200 : 503, .object(JSONObject([("status", .string(ready ? "ready" : "not-ready"))])))
         case ("GET", .metrics):
             return .text(
-                200, metrics.exposition(try? store.statistics(), providerTokens: providerTokens()),
+                200,
+                metrics.exposition(
+                    try? store.statistics(), providerTokens: providerTokens(), now: GatewayClock.milliseconds()),
                 contentType: "text/plain; version=0.0.4")
+        case ("GET", .statusPage):
+            return HTTPResponse(status: 200, headers: StatusPage.headers, body: Array(StatusPage.html.utf8))
+        case ("GET", .statusJSON):
+            return .json(200, try status.json(now: GatewayClock.milliseconds()))
         case ("PUT", .device(let id)):
             try authorize(.devices)
             return try putDevice(id, request)

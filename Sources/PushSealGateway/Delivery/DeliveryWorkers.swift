@@ -25,6 +25,8 @@ final class DeliveryWorkers: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     private let running = DispatchGroup()
+    /// Workers sending a batch now.
+    private let busy = Atomic<Int>(0)
 
     /// `count` workers of `kind` over `store`, each sending through a sender of its own made by
     /// `makeSender`; each holds its batch for `leaseSeconds`, renewed a third of that while it works.
@@ -68,11 +70,16 @@ final class DeliveryWorkers: Sendable {
     func notify() { wake.signal() }
 
     /// Stops claiming; returns once every worker has finished its batch in flight (the rest stays
-    /// queued for the next start).
-    func stop() {
+    /// queued for the next start), or at `deadline`. Returns how many workers were still sending
+    /// then: their batches stay leased, and are claimed again once the lease runs out.
+    @discardableResult
+    func stop(before deadline: ContinuousClock.Instant) -> Int {
         stopping.store(true, ordering: .sequentiallyConsistent)
         for _ in 0..<count { wake.signal() }
-        running.wait()
+        let left = ContinuousClock.now.duration(to: deadline).components
+        let nanoseconds = max(0, Int(left.seconds) * 1_000_000_000 + Int(left.attoseconds / 1_000_000_000))
+        guard running.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else { return 0 }
+        return busy.load(ordering: .sequentiallyConsistent)
     }
 
     private func run(lease: BatchLease) {
@@ -94,9 +101,11 @@ final class DeliveryWorkers: Sendable {
                 _ = wake.wait(timeout: .now() + 0.2)
                 continue
             }
+            busy.add(1, ordering: .sequentiallyConsistent)
             sender.send(sendable(claimed)) { [self] delivery, outcome, attempts in
                 record(delivery, outcome, attempts: attempts)
             }
+            busy.subtract(1, ordering: .sequentiallyConsistent)
         }
     }
 

@@ -83,13 +83,6 @@ final class HTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops accepting connections; requests already being read are answered.
-    func stopAccepting() {
-        guard let daemon else { return }
-        let socket = MHD_quiesce_daemon(daemon)
-        if socket >= 0 { close(socket) }
-    }
-
     /// Stops the server, after the requests being answered.
     func stop() {
         guard let daemon else { return }

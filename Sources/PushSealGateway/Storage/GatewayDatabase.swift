@@ -7,6 +7,14 @@ public enum GatewayDatabase: Sendable, Equatable, CustomStringConvertible {
     /// (`database_password_file`, PostgreSQL's `.pgpass` format) or from `PGPASSFILE`.
     case postgres(url: String, passwordFile: String?, connections: Int)
 
+    /// `sqlite` or `postgres`, for the `started` line.
+    var kind: String {
+        switch self {
+        case .sqlite: "sqlite"
+        case .postgres: "postgres"
+        }
+    }
+
     /// What log lines and errors show: the file, or the URL (which holds no password).
     public var description: String {
         switch self {

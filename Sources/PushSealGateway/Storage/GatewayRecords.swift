@@ -137,6 +137,25 @@ struct NewDelivery: Sendable {
     let expiration: Int64?
 }
 
+/// An instance of the gateway, as its heartbeat records it (the status page lists them).
+struct InstanceRecord: Sendable, Equatable {
+    /// Its id: the host name and a random suffix of its start.
+    let id: String
+    /// The build it runs (``GatewayVersion``).
+    let version: String
+    /// When it started, milliseconds since the epoch.
+    let startedAt: Int64
+    /// When it last said it was alive.
+    let heartbeatAt: Int64
+}
+
+/// How many deliveries ended with one status and reason, for the status page.
+struct OutcomeCount: Sendable, Equatable {
+    let status: DeliveryStatus
+    let reason: String?
+    let count: Int
+}
+
 /// What happened to a delivery, for `GET /v1/pushes/{id}`.
 struct DeliveryState: Sendable, Equatable {
     /// The device.

@@ -2,8 +2,9 @@
 /// the delivery workers see only this protocol, so that another database (PostgreSQL) can take
 /// SQLite's place without touching them. Every method is one transaction.
 protocol GatewayStore: Sendable {
-    /// Creates or upgrades the schema to this version of the gateway.
-    func migrate() throws
+    /// Creates or upgrades the schema to this version of the gateway; what it found and did.
+    @discardableResult
+    func migrate() throws -> SchemaChange
 
     /// True when the database answers a query.
     func isReachable() -> Bool
@@ -50,8 +51,23 @@ protocol GatewayStore: Sendable {
     /// APNs' timestamp (or after the delivery was accepted, when there is none).
     func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws
 
-    /// Counts for the metrics: deliveries by status, devices registered and unregistered.
+    /// Counts for the metrics: deliveries by status, the oldest queued one, devices registered and
+    /// unregistered.
     func statistics() throws -> GatewayStatistics
+
+    /// Deletes up to `limit` deliveries that ended before `time` (never a queued one), in one
+    /// short transaction; how many went.
+    func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int
+    /// Deletes up to `limit` pushes accepted before `time` that have no delivery left, and so
+    /// their idempotency keys; how many went.
+    func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int
+
+    /// Records that `instance` is alive, and forgets instances silent since `forgetBefore`.
+    func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws
+    /// The instances heard from, newest heartbeat first.
+    func instances() throws -> [InstanceRecord]
+    /// How deliveries that ended since `time` ended, by status and reason.
+    func outcomes(since time: Int64) throws -> [OutcomeCount]
 }
 
 /// Counts for `/metrics`.
@@ -62,4 +78,6 @@ struct GatewayStatistics: Sendable, Equatable {
     var activeDevices = 0
     /// Devices their push service said are gone.
     var unregisteredDevices = 0
+    /// When the oldest queued delivery was accepted, if one is queued.
+    var oldestQueuedAcceptedAt: Int64?
 }

@@ -56,9 +56,20 @@
             DROP INDEX deliveries_due;
             CREATE INDEX deliveries_due ON deliveries (kind, next_attempt_at, id) WHERE status = 'queued';
             """,
+            // Retention: ended deliveries keep no body, and go once the retention time has
+            // passed; instances record a heartbeat for the status page.
+            """
+            UPDATE deliveries SET finished_at = accepted_at WHERE status <> 'queued' AND finished_at IS NULL;
+            UPDATE deliveries SET body = ''::bytea WHERE status <> 'queued';
+            CREATE INDEX deliveries_finished ON deliveries (finished_at) WHERE status <> 'queued';
+            CREATE INDEX pushes_by_time ON pushes (accepted_at);
+            CREATE TABLE instances (
+                id TEXT PRIMARY KEY, version TEXT NOT NULL, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL);
+            """,
         ]
 
-        func migrate() throws {
+        @discardableResult
+        func migrate() throws -> SchemaChange {
             try pool.withConnection { connection in
                 // Instances that start together take turns; the second finds the schema current.
                 // Waiting for that turn is not a stuck request: no lock timeout for it.
@@ -77,6 +88,7 @@
                     try connection.execute(
                         "BEGIN; \(migration); INSERT INTO pushseal_schema (version) VALUES (\(index + 1)); COMMIT")
                 }
+                return SchemaChange(from: Int(version), to: Self.migrations.count)
             }
         }
 
@@ -134,8 +146,8 @@
                 guard !(try connection.query("DELETE FROM devices WHERE id = $1 RETURNING id", [.text(id)])).isEmpty
                 else { return false }
                 try connection.query(
-                    "UPDATE deliveries SET status = 'unregistered', reason = 'DeviceDeleted', lease_owner = NULL "
-                        + "WHERE device_id = $1 AND status = 'queued'", [.text(id)])
+                    OutboxFinish.deviceDeleted { "$\($0)" },
+                    [.text(id), .integer(GatewayClock.milliseconds()), .blob([])])
                 return true
             }
         }
@@ -239,8 +251,52 @@
                         + "count(*) FILTER (WHERE unregistered_at IS NOT NULL) FROM devices")
                 statistics.activeDevices = Int(devices.first?[0].integer ?? 0)
                 statistics.unregisteredDevices = Int(devices.first?[1].integer ?? 0)
+                statistics.oldestQueuedAcceptedAt =
+                    try connection.query("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'").first?
+                    .first?.integer
                 return statistics
             }
+        }
+
+        // MARK: Retention and operations
+
+        func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
+            // SKIP LOCKED: instances sweeping at once take different rows, and none waits.
+            try pool.withConnection {
+                try $0.query(
+                    "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status <> 'queued' "
+                        + "AND finished_at < $1 ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id",
+                    [.integer(time), .integer(Int64(limit))])
+            }.count
+        }
+
+        func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
+            try pool.withConnection {
+                try $0.query(
+                    "DELETE FROM pushes WHERE id IN (SELECT p.id FROM pushes AS p WHERE p.accepted_at < $1 "
+                        + "AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.push_id = p.id) "
+                        + "ORDER BY p.accepted_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id",
+                    [.integer(time), .integer(Int64(limit))])
+            }.count
+        }
+
+        func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
+            try pool.transaction { connection in
+                let (statement, values) = instance.upsert { "$\($0)" }
+                try connection.query(statement, values)
+                try connection.query("DELETE FROM instances WHERE heartbeat_at < $1", [.integer(forgetBefore)])
+            }
+        }
+
+        func instances() throws -> [InstanceRecord] {
+            try pool.withConnection {
+                try $0.query("\(InstanceRecord.selectColumns) ORDER BY heartbeat_at DESC, id")
+            }.map(InstanceRecord.init(row:))
+        }
+
+        func outcomes(since time: Int64) throws -> [OutcomeCount] {
+            try pool.withConnection { try $0.query(OutcomeCount.query("$1"), [.integer(time)]) }.compactMap(
+                OutcomeCount.init(row:))
         }
     }
 #endif

@@ -111,6 +111,36 @@ final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// Copies the database, as of one moment, to a new file at `path` (created 0600; an existing
+    /// file is refused), with SQLite's online backup: writers go on meanwhile (WAL), and the copy
+    /// is a consistent database of its own.
+    func backup(to path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw Failure(description: "\(path) cannot be created: \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        var target: OpaquePointer?
+        defer { sqlite3_close(target) }
+        guard sqlite3_open_v2(path, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nil) == SQLITE_OK,
+            let target
+        else {
+            unlink(path)
+            throw Failure(description: "\(path) cannot be opened")
+        }
+        try withReader { source in
+            guard let backup = sqlite3_backup_init(target, "main", source, "main") else {
+                throw Failure(description: String(cString: sqlite3_errmsg(target)))
+            }
+            let step = sqlite3_backup_step(backup, -1)
+            sqlite3_backup_finish(backup)
+            guard step == SQLITE_DONE else {
+                unlink(path)
+                throw Failure(description: "the backup stopped: \(String(cString: sqlite3_errstr(step)))")
+            }
+        }
+    }
+
     /// Runs `body` on the first free reader connection, starting from the next in turn; when
     /// all are in use, waits for that one.
     private func withReader<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {

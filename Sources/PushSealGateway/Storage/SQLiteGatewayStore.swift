@@ -61,9 +61,20 @@ final class SQLiteGatewayStore: GatewayStore {
         CREATE INDEX deliveries_due ON deliveries (kind, status, next_attempt_at);
         CREATE INDEX deliveries_by_push ON deliveries (push_id, id);
         """,
+        // Retention: ended deliveries keep no body, and go once the retention time has passed;
+        // instances record a heartbeat for the status page.
+        """
+        UPDATE deliveries SET finished_at = accepted_at WHERE status <> 'queued' AND finished_at IS NULL;
+        UPDATE deliveries SET body = X'' WHERE status <> 'queued';
+        CREATE INDEX deliveries_finished ON deliveries (finished_at) WHERE status <> 'queued';
+        CREATE INDEX pushes_by_time ON pushes (accepted_at);
+        CREATE TABLE instances (
+            id TEXT PRIMARY KEY, version TEXT NOT NULL, started_at INTEGER NOT NULL, heartbeat_at INTEGER NOT NULL);
+        """,
     ]
 
-    func migrate() throws {
+    @discardableResult
+    func migrate() throws -> SchemaChange {
         let version = try database.query("PRAGMA user_version").first?.first?.integer ?? 0
         guard version <= Self.migrations.count else {
             throw SQLiteDatabase.Failure(
@@ -72,7 +83,11 @@ final class SQLiteGatewayStore: GatewayStore {
         for (index, migration) in Self.migrations.enumerated() where index >= version {
             try database.execute("BEGIN IMMEDIATE; \(migration); PRAGMA user_version = \(index + 1); COMMIT")
         }
+        return SchemaChange(from: Int(version), to: Self.migrations.count)
     }
+
+    /// Copies the database to a new file at `path` (``SQLiteDatabase/backup(to:)``).
+    func backup(to path: String) throws { try database.backup(to: path) }
 
     func isReachable() -> Bool { (try? database.read("SELECT 1")) != nil }
 
@@ -127,8 +142,7 @@ final class SQLiteGatewayStore: GatewayStore {
             guard !(try sql.query("SELECT 1 FROM devices WHERE id = ?", [.text(id)])).isEmpty else { return false }
             try sql.query("DELETE FROM devices WHERE id = ?", [.text(id)])
             try sql.query(
-                "UPDATE deliveries SET status = 'unregistered', reason = 'DeviceDeleted', lease_owner = NULL "
-                    + "WHERE device_id = ? AND status = 'queued'", [.text(id)])
+                OutboxFinish.deviceDeleted { "?\($0)" }, [.text(id), .integer(GatewayClock.milliseconds()), .blob([])])
             return true
         }
     }
@@ -225,7 +239,46 @@ final class SQLiteGatewayStore: GatewayStore {
                     + "FROM devices", [])
             statistics.activeDevices = Int(devices.first?[0].integer ?? 0)
             statistics.unregisteredDevices = Int(devices.first?[1].integer ?? 0)
+            statistics.oldestQueuedAcceptedAt =
+                try sql.query("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'", []).first?.first?
+                .integer
             return statistics
         }
+    }
+
+    // MARK: Retention and operations
+
+    func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
+        try database.query(
+            "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status <> 'queued' "
+                + "AND finished_at < ? ORDER BY finished_at LIMIT ?) RETURNING id",
+            [.integer(time), .integer(Int64(limit))]
+        ).count
+    }
+
+    func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
+        try database.query(
+            "DELETE FROM pushes WHERE id IN (SELECT p.id FROM pushes AS p WHERE p.accepted_at < ? "
+                + "AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.push_id = p.id) "
+                + "ORDER BY p.accepted_at LIMIT ?) RETURNING id",
+            [.integer(time), .integer(Int64(limit))]
+        ).count
+    }
+
+    func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
+        try database.transaction { sql in
+            let (statement, values) = instance.upsert { "?\($0)" }
+            try sql.query(statement, values)
+            try sql.query("DELETE FROM instances WHERE heartbeat_at < ?", [.integer(forgetBefore)])
+        }
+    }
+
+    func instances() throws -> [InstanceRecord] {
+        try database.read("\(InstanceRecord.selectColumns) ORDER BY heartbeat_at DESC, id").map(
+            InstanceRecord.init(row:))
+    }
+
+    func outcomes(since time: Int64) throws -> [OutcomeCount] {
+        try database.read(OutcomeCount.query("?1"), [.integer(time)]).compactMap(OutcomeCount.init(row:))
     }
 }

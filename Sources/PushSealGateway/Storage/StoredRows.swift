@@ -141,22 +141,70 @@ enum OutboxHeaders {
     }
 }
 
-/// The statements that record how a delivery's attempt ended, for either store.
+extension InstanceRecord {
+    /// The query that reads instances, to be followed by an `ORDER BY`.
+    static let selectColumns = "SELECT id, version, started_at, heartbeat_at FROM instances"
+
+    /// A row of ``selectColumns``.
+    init(row: [DatabaseValue]) {
+        self.init(
+            id: row[0].text ?? "", version: row[1].text ?? "", startedAt: row[2].integer ?? 0,
+            heartbeatAt: row[3].integer ?? 0)
+    }
+
+    /// The statement that records this heartbeat, for either store, with its parameters.
+    func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+        (
+            "INSERT INTO instances (id, version, started_at, heartbeat_at) VALUES (\(placeholder(1)), "
+                + "\(placeholder(2)), \(placeholder(3)), \(placeholder(4))) ON CONFLICT (id) DO UPDATE SET "
+                + "version = excluded.version, heartbeat_at = excluded.heartbeat_at",
+            [.text(id), .text(version), .integer(startedAt), .integer(heartbeatAt)]
+        )
+    }
+}
+
+extension OutcomeCount {
+    /// The query of outcomes since the time in parameter `since` (`?1` or `$1`).
+    static func query(_ since: String) -> String {
+        "SELECT status, reason, count(*) FROM deliveries WHERE status <> 'queued' AND finished_at >= \(since) "
+            + "GROUP BY status, reason ORDER BY count(*) DESC, status, reason"
+    }
+
+    /// A row of ``query(_:)``; nil for an unknown status.
+    init?(row: [DatabaseValue]) {
+        guard let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) else { return nil }
+        self.init(status: status, reason: row[1].text, count: Int(row[2].integer ?? 0))
+    }
+}
+
+/// The statements that record how a delivery's attempt ended, for either store. A delivery that
+/// ends loses its sealed body at once; its record stays for the retention time.
 enum OutboxFinish {
     /// The statements, in order, with their parameters; `placeholder(n)` writes the n-th
     /// parameter's marker (`?n` for SQLite, `$n` for PostgreSQL).
+    /// The statement that ends a deleted device's queued deliveries: parameters its id, the time
+    /// and the empty body.
+    static func deviceDeleted(placeholder: (Int) -> String) -> String {
+        "UPDATE deliveries SET status = 'unregistered', reason = 'DeviceDeleted', finished_at = \(placeholder(2)), "
+            + "body = \(placeholder(3)), lease_owner = NULL, lease_until = NULL "
+            + "WHERE device_id = \(placeholder(1)) AND status = 'queued'"
+    }
+
     static func statements(
         _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64,
         placeholder: (Int) -> String
     ) -> [(String, [DatabaseValue])] {
         let (p1, p2, p3, p4, p5) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4), placeholder(5))
+        let p6 = placeholder(6)
         let id = DatabaseValue.integer(delivery.id)
         let count = DatabaseValue.integer(Int64(attempts))
+        // A delivery that ended keeps the record of what happened, never its sealed body.
+        let noBody = DatabaseValue.blob([])
         func ended(_ status: DeliveryStatus, _ reason: String) -> (String, [DatabaseValue]) {
             (
                 "UPDATE deliveries SET status = \(p1), reason = \(p2), attempts = \(p3), finished_at = \(p4), "
-                    + "lease_owner = NULL, lease_until = NULL WHERE id = \(p5)",
-                [.text(status.rawValue), .text(reason), count, .integer(time), id]
+                    + "body = \(p6), lease_owner = NULL, lease_until = NULL WHERE id = \(p5)",
+                [.text(status.rawValue), .text(reason), count, .integer(time), id, noBody]
             )
         }
         switch outcome {
@@ -164,8 +212,8 @@ enum OutboxFinish {
             return [
                 (
                     "UPDATE deliveries SET status = 'sent', apns_id = \(p1), reason = NULL, attempts = \(p2), "
-                        + "finished_at = \(p3), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
-                    [apnsID.map { .text($0) } ?? .null, count, .integer(time), id]
+                        + "finished_at = \(p3), body = \(p5), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
+                    [apnsID.map { .text($0) } ?? .null, count, .integer(time), id, noBody]
                 )
             ]
         case .failed(let reason): return [ended(.failed, reason)]

@@ -1,0 +1,100 @@
+/// The status page (`GET /status`): one HTML file with a little script that reads `/status.json`
+/// every 5 seconds and shows it; no build step, nothing loaded from elsewhere. Every value goes in
+/// as text (`textContent`), never as markup.
+enum StatusPage {
+    /// The headers it is served with: no caching, no sniffing, and a policy that lets the page
+    /// run its own inline script and fetch from its own origin only.
+    static let headers: [(name: String, value: String)] = [
+        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+                + "frame-ancestors 'none'"
+        ),
+    ]
+
+    /// The page.
+    static let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>pushseal-gateway status</title>
+        <style>
+          body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #1d1d1f; }
+          h1 { font-size: 1.4em; margin-bottom: 0.2em; }
+          .meta { color: #6e6e73; margin-bottom: 1.5em; }
+          .cards { display: flex; gap: 1em; flex-wrap: wrap; margin-bottom: 1.5em; }
+          .card { border: 1px solid #d2d2d7; border-radius: 8px; padding: 0.8em 1.2em; min-width: 10em; }
+          .card .figure { font-size: 1.8em; font-weight: 600; }
+          .card .label { color: #6e6e73; }
+          table { border-collapse: collapse; margin-bottom: 1.5em; }
+          th, td { text-align: left; padding: 0.3em 1em 0.3em 0; border-bottom: 1px solid #e5e5ea; }
+          td.count, th.count { text-align: right; }
+          #error { color: #c9302c; }
+        </style>
+        </head>
+        <body>
+        <h1>pushseal-gateway</h1>
+        <div class="meta">instance <span id="instance">…</span>, version <span id="version">…</span>,
+          <span id="draining"></span> updated <span id="generated">…</span> <span id="error"></span></div>
+        <div class="cards">
+          <div class="card"><div class="figure" id="queue-depth">…</div><div class="label">queued deliveries</div></div>
+          <div class="card"><div class="figure" id="queue-oldest">…</div><div class="label">oldest queued, seconds</div></div>
+          <div class="card"><div class="figure" id="devices-active">…</div><div class="label">active devices</div></div>
+          <div class="card"><div class="figure" id="devices-unregistered">…</div><div class="label">unregistered devices</div></div>
+          <div class="card"><div class="figure" id="token-age">…</div><div class="label">provider token age, seconds</div></div>
+        </div>
+        <h2>Deliveries ended in the last hour</h2>
+        <table><thead><tr><th>status</th><th>reason</th><th class="count">count</th></tr></thead>
+          <tbody id="outcomes"></tbody></table>
+        <h2>Instances</h2>
+        <table><thead><tr><th>instance</th><th>version</th><th>started</th><th class="count">last heartbeat, s ago</th></tr></thead>
+          <tbody id="instances"></tbody></table>
+        <script>
+        "use strict";
+        function text(id, value) { document.getElementById(id).textContent = String(value); }
+        function rows(id, records, cells) {
+          const body = document.getElementById(id);
+          body.replaceChildren(...records.map(record => {
+            const row = document.createElement("tr");
+            cells(record).forEach(([value, numeric]) => {
+              const cell = document.createElement("td");
+              cell.textContent = String(value);
+              if (numeric) { cell.className = "count"; }
+              row.append(cell);
+            });
+            return row;
+          }));
+        }
+        async function refresh() {
+          try {
+            const response = await fetch("status.json", { cache: "no-store" });
+            if (!response.ok) { throw new Error("HTTP " + response.status); }
+            const status = await response.json();
+            text("instance", status.instance);
+            text("version", status.version);
+            text("draining", status.draining ? "draining," : "");
+            text("generated", status.generated_at);
+            text("queue-depth", status.queue.depth);
+            text("queue-oldest", status.queue.oldest_seconds);
+            text("devices-active", status.devices.active);
+            text("devices-unregistered", status.devices.unregistered);
+            text("token-age", status.provider_token_age_seconds === null ? "none yet" : status.provider_token_age_seconds);
+            rows("outcomes", status.last_hour, o => [[o.status], [o.reason || "—"], [o.count, true]]);
+            rows("instances", status.instances, i => [[i.id], [i.version], [i.started_at], [i.heartbeat_age_seconds, true]]);
+            text("error", "");
+            document.body.dataset.loaded = "yes";
+          } catch (error) {
+            text("error", "could not read status.json: " + error.message);
+          }
+        }
+        refresh();
+        setInterval(refresh, 5000);
+        </script>
+        </body>
+        </html>
+
+        """
+}

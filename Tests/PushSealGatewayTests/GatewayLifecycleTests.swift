@@ -1,0 +1,131 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// The gateway as a process across its life (gateway-v1.md, "Stopping", "Backups and restores",
+/// "Operations"): a drain bounded against an APNs that answers late, logs an operator can read,
+/// and backups that restore.
+@Suite("pushseal-gateway lifecycle", .serialized)
+struct GatewayLifecycleTests {
+    static let push = #"{"to":{"user":"u"},"payload":{"aps":{"alert":{"title":"Order","body":"Shipped"}}}}"#
+
+    @Test(
+        "SIGTERM: /readyz and the API answer 503 at once, the process ends by drain_seconds, and the push in flight is sent once more later"
+    )
+    func boundedDrain() throws {
+        let world = try GatewayProcessWorld(
+            extra: #", "drain_seconds": 2, "lease_seconds": 5, "access_log": true"#, apnsDelayMilliseconds: 6_000)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        let answer = try GatewayHTTP.send(
+            "POST", "http://127.0.0.1:\(world.port)/v1/pushes", body: Data(Self.push.utf8), token: world.token)
+        let id = try #require(answer?.json?["id"]?.stringValue)
+        Thread.sleep(forTimeInterval: 1)  // claimed, and waiting for the late APNs
+        let stopping = Date()
+        world.signal(SIGTERM)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try world.send("GET", "/readyz") == 503, "draining at once")
+        #expect(try world.send("POST", "/v1/pushes", Self.push) == 503, "nothing new is taken")
+        #expect(world.waitForExit(seconds: 10), "the process ends")
+        let took = Date().timeIntervalSince(stopping)
+        #expect(took < 4, "within drain_seconds (2) and a little, not the APNs' 6 s: \(took) s")
+        #expect(world.exitStatus.map { $0 & 0x7F == 0 && ($0 >> 8) & 0xFF == 0 } == true, "exit status 0")
+        let lines = world.logLines()
+        #expect(lines.contains { $0["event"] == .string("drain-deadline") && $0["level"] == .string("warning") })
+        let stopped = try #require(lines.first { $0["event"] == .string("stopped") })
+        #expect(stopped["drained"] == .bool(false) && stopped["pushes_accepted"] == .number(JSONNumber(1)))
+
+        // The next start sends it once its lease has ended.
+        try world.start()
+        let database = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, try database.push(id: id)?.deliveries.first?.status != .sent {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(try database.push(id: id)?.deliveries.first?.status == .sent, "sent once more after the lease")
+        world.kill(SIGTERM)
+    }
+
+    @Test(
+        "logs: RFC 3339 UTC times and a level on every line, a request line per request without secrets, started and stopped"
+    )
+    func logs() throws {
+        let world = try GatewayProcessWorld(extra: #", "access_log": true"#)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        #expect(try world.send("GET", "/v1/devices/nobody") == 404)
+        world.kill(SIGTERM)
+        let lines = world.logLines()
+        #expect(lines.count >= 4)
+        for line in lines {
+            let time = line["time"]?.stringValue ?? ""
+            #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(time)")
+            #expect(["info", "warning", "error"].contains(line["level"]?.stringValue ?? ""))
+        }
+        let started = try #require(lines.first { $0["event"] == .string("started") })
+        #expect(started["version"] == .string(GatewayVersion.number) && started["database"] == .string("sqlite"))
+        let requests = lines.filter { $0["event"] == .string("request") }
+        #expect(
+            requests.contains {
+                $0["route"] == .string("/v1/devices/{device_id}") && $0["status"] == .number(JSONNumber(404))
+                    && $0["token_id"]?.stringValue.map { world.token.contains($0) } == true
+            })
+        let text = (try? String(contentsOfFile: world.directory.file("gateway-0.log"), encoding: .utf8)) ?? ""
+        let secret = String(world.token.split(separator: "_").last ?? "")
+        #expect(!secret.isEmpty && !text.contains(secret), "the token's secret is never logged")
+        #expect(lines.last?["event"] == .string("stopped") && lines.last?["drained"] == .bool(true))
+    }
+
+    @Test("SQLite: backup copies a serving database, never over a file; the copy serves the same devices and pushes")
+    func sqliteBackup() throws {
+        let world = try GatewayProcessWorld()
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        let answer = try GatewayHTTP.send(
+            "POST", "http://127.0.0.1:\(world.port)/v1/pushes", body: Data(Self.push.utf8), token: world.token)
+        let id = try #require(answer?.json?["id"]?.stringValue)
+        let copy = try CLIRunner.run(
+            executable: GatewayProcessWorld.executable, ["backup", "--config", "gateway.json", "--to", "copy.db"],
+            input: Data(), in: world.directory.path)
+        #expect(copy.status == 0, "\(copy.errors)")
+        var info = stat()
+        #expect(stat(world.directory.file("copy.db"), &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let again = try CLIRunner.run(
+            executable: GatewayProcessWorld.executable, ["backup", "--config", "gateway.json", "--to", "copy.db"],
+            input: Data(), in: world.directory.path)
+        #expect(again.status == 2 && again.errors.contains("copy.db cannot be created"), "\(again.errors)")
+        world.kill(SIGTERM)
+        let restored = try SQLiteGatewayStore(path: world.directory.file("copy.db"))
+        #expect(try restored.migrate().from == SQLiteGatewayStore.migrations.count)
+        #expect(try restored.device(id: "phone") != nil)
+        #expect(try restored.push(id: id)?.deliveries.count == 1)
+        let configuration = try String(contentsOfFile: world.directory.file("gateway.json"), encoding: .utf8)
+        _ = try world.directory.write(
+            "pg.json", configuration.replacingOccurrences(of: "sqlite:gateway.db", with: "postgres://u@127.0.0.1:1/x"))
+        let postgres = try CLIRunner.run(
+            executable: GatewayProcessWorld.executable, ["backup", "--config", "pg.json", "--to", "x.db"],
+            input: Data(), in: world.directory.path)
+        #expect(postgres.status == 2 && postgres.errors.contains("pg_dump"), "\(postgres.errors)")
+    }
+
+    @Test("PostgreSQL: pg_dump and pg_restore, as documented, bring back the devices and pushes")
+    func postgresBackup() throws {
+        let server = try PostgresTestServer.shared.get()
+        let database = try server.createDatabase()
+        let world = try GatewayProcessWorld(database: database)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        let answer = try GatewayHTTP.send(
+            "POST", "http://127.0.0.1:\(world.port)/v1/pushes", body: Data(Self.push.utf8), token: world.token)
+        let id = try #require(answer?.json?["id"]?.stringValue)
+        let copy = try server.restoredCopy(of: database)
+        world.kill(SIGTERM)
+        let restored = PostgresGatewayStore(url: copy, passwordFile: nil, connections: 2)
+        #expect(try restored.migrate().from == PostgresGatewayStore.migrations.count)
+        #expect(try restored.device(id: "phone") != nil)
+        #expect(try restored.push(id: id)?.deliveries.count == 1)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// What an operator relies on (gateway-v1.md, "Operations", "Retention", "Backups and restores",
+/// "Stopping", "Status page", "Deployment"): the command line, metrics with closed label sets,
+/// logs, retention, backups, a bounded drain, and the files in `deploy/`.
+@Suite("pushseal-gateway operations", .serialized)
+struct GatewayOperationsTests {
+    static let gateway = GatewayProcessWorld.executable
+    static let alert = #"{"aps":{"alert":{"title":"Order 1042","body":"Shipped"}}}"#
+
+    /// Runs `pushseal-gateway arguments…` in `directory`.
+    static func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> CLIRunner.Result {
+        try CLIRunner.run(executable: gateway, arguments, input: Data(), in: directory.path)
+    }
+
+    @Test("help and version print and exit 0; migrate says what it did; a bad command line names its fault")
+    func commandLine() throws {
+        let directory = TemporaryDirectory()
+        for words in [["--help"], ["help"], ["-h"]] {
+            let help = try Self.run(words, in: directory)
+            #expect(help.status == 0 && help.output.contains("usage: pushseal-gateway serve --config FILE"))
+            #expect(help.errors.isEmpty)
+        }
+        for words in [["--version"], ["version"]] {
+            let version = try Self.run(words, in: directory)
+            #expect(
+                version.status == 0 && version.output.hasPrefix("pushseal-gateway \(GatewayVersion.number) (API v1"))
+        }
+        let world = try GatewayProcessWorld()
+        let first = try CLIRunner.run(
+            executable: Self.gateway, ["migrate", "--config", "gateway.json"], input: Data(), in: world.directory.path)
+        #expect(first.output.contains("is at schema \(SQLiteGatewayStore.migrations.count) already"), "\(first.output)")
+        let fresh = try world.directory.write(
+            "fresh.json",
+            String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: world.directory.file("gateway.json"))),
+                as: UTF8.self
+            ).replacingOccurrences(of: "sqlite:gateway.db", with: "sqlite:fresh.db"))
+        let created = try CLIRunner.run(
+            executable: Self.gateway, ["migrate", "--config", fresh], input: Data(), in: world.directory.path)
+        #expect(
+            created.status == 0 && created.output.contains("created at schema \(SQLiteGatewayStore.migrations.count)"))
+        let cases: [([String], String)] = [
+            (["serve"], "serve needs --config FILE"), ([], "no command given"),
+            (["serve", "--config"], "--config needs a value"), (["serve", "-c", "x"], "-c is not an option"),
+            (["frobnicate", "--config", "gateway.json"], "unknown command frobnicate"),
+        ]
+        for (words, message) in cases {
+            let answer = try CLIRunner.run(executable: Self.gateway, words, input: Data(), in: world.directory.path)
+            #expect(answer.status == 2 && answer.errors.contains(message), "\(words): \(answer.errors)")
+        }
+    }
+
+    @Test("every reason maps into the closed label set; the full text never becomes a label")
+    func reasonLabels() {
+        let cases: [(String?, String)] = [
+            ("BadDeviceToken", "BadDeviceToken"), ("Unregistered", "Unregistered"), (nil, ""),
+            ("HTTP 413: Payload Too Large", "http-413"), ("HTTP 418: teapot", "http-4xx"), ("HTTP 599", "http-5xx"),
+            ("cannot resolve api.push.apple.com: Name or service not known", "network"),
+            ("no answer in 10 seconds", "timeout"), ("the TLS handshake failed: the certificate is not trusted", "tls"),
+            ("h.example resolves only to local addresses (127.0.0.1), which …", "local-destination"),
+            ("push.evil is not one of the allowed push services", "not-allowed"), ("🙂 anything else", "other"),
+        ]
+        for (reason, label) in cases { #expect(ReasonLabel.of(reason) == label, "\(reason ?? "nil")") }
+        #expect(EventLog.timestamp(0) == "1970-01-01T00:00:00.000Z")
+        #expect(EventLog.timestamp(1_796_293_772_714) == "2026-12-03T10:29:32.714Z")
+    }
+
+    @Test(
+        "metrics: build info, per-route requests and durations, closed reasons; metrics_listen keeps them off the API; the dashboard and alerts name only real series"
+    )
+    func metrics() throws {
+        let world = try GatewayWorld(settings: #""metrics_listen": "127.0.0.1:0""#)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        try world.registerDevice("gone", user: "u1", token: GatewayWorld.deviceToken("0411", 2))
+        let push = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let id = try #require(push.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually {
+                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
+            })
+        let operations = try #require(world.gateway.operationsPort)
+        func get(_ path: String, port: UInt16) throws -> GatewayHTTP.Answer {
+            try #require(try GatewayHTTP.send("GET", "http://127.0.0.1:\(port)\(path)", body: nil, token: nil))
+        }
+        #expect(try get("/metrics", port: world.gateway.port).status == 404, "not on the API's listener")
+        #expect(try get("/status", port: world.gateway.port).status == 404)
+        #expect(try get("/readyz", port: world.gateway.port).status == 200, "load balancers still probe it")
+        #expect(try get("/v1/pushes/\(id)", port: operations).status == 404, "the API is not on the operator's")
+        let text = String(decoding: try get("/metrics", port: operations).body, as: UTF8.self)
+        #expect(text.contains(#"pushseal_gateway_build_info{version="\#(GatewayVersion.number)",api="v1"} 1"#))
+        #expect(
+            text.contains(
+                #"pushseal_gateway_http_requests_total{method="PUT",route="/v1/devices/{device_id}",status="201"} 2"#))
+        #expect(text.contains(#"pushseal_gateway_http_request_duration_seconds_count{route="/v1/pushes"} 1"#))
+        #expect(text.contains(#"pushseal_gateway_deliveries_total{status="unregistered",reason="Unregistered"} 1"#))
+        #expect(text.contains(#"pushseal_gateway_deliveries_total{status="sent",reason=""} 1"#))
+        #expect(text.contains("pushseal_gateway_queue_oldest_seconds 0"))
+        let reasons = text.matches(of: /pushseal_gateway_deliveries_total\{status="[a-z]+",reason="([^"]*)"\}/).map {
+            String($0.output.1)
+        }
+        #expect(reasons.count == 2)
+        #expect(
+            reasons.allSatisfy { ReasonLabel.known.contains($0) || $0.isEmpty || $0.hasPrefix("http-") }, "\(reasons)")
+
+        // Every series the dashboard and the alert rules use is one the gateway exports.
+        let exported = Set(
+            text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) })
+        for file in ["deploy/grafana-dashboard.json", "deploy/prometheus-alerts.yml"] {
+            let contents = try String(
+                contentsOf: TestVectors.packageRoot.appendingPathComponent(file), encoding: .utf8)
+            let names = contents.matches(of: /pushseal_gateway_[a-z_]+/).map { match in
+                var name = String(match.output)
+                for suffix in ["_bucket", "_sum", "_count"] where name.hasSuffix(suffix) && !exported.contains(name) {
+                    name.removeLast(suffix.count)
+                }
+                return name
+            }
+            #expect(!names.isEmpty)
+            for name in Set(names) { #expect(exported.contains(name), "\(file) uses \(name), which is not exported") }
+        }
+    }
+
+    @Test(
+        "an ended delivery keeps no body; its record and its push go after the retention time, and the idempotency key with them; queued ones stay",
+        arguments: GatewayBackend.allCases)
+    func retention(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        try world.registerDevice("busy", user: "u2", token: GatewayWorld.deviceToken("5003", 1))
+        let first = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert),"idempotency_key":"k-1"}"#,
+            token: world.adminToken)
+        let id = try #require(first.json?["id"]?.stringValue)
+        let waiting = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u2"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let waitingID = try #require(waiting.json?["id"]?.stringValue)
+        #expect(try world.eventually { try world.store.push(id: id)?.deliveries.first?.status == .sent })
+        #expect(try world.eventually { try world.store.push(id: waitingID)?.deliveries.first?.attempts ?? 0 > 0 })
+        let lengths = try Self.bodyLengths(world)
+        #expect(lengths[id] == 0, "the sent delivery's body is gone at once")
+        #expect((lengths[waitingID] ?? 0) > 0, "a queued delivery keeps its body")
+
+        let metrics = Metrics()
+        let upkeep = Housekeeping(
+            store: world.store, retentionHours: 1, metrics: metrics, log: EventLog(enabled: false))
+        let now = GatewayClock.milliseconds()
+        #expect(upkeep.sweep(now: now) == (0, 0), "nothing is older than an hour yet")
+        let swept = upkeep.sweep(now: now + 2 * 3_600_000)
+        #expect(swept.deliveries == 1 && swept.pushes == 1, "\(swept)")
+        #expect(try world.store.push(id: id) == nil)
+        #expect(try world.store.push(id: waitingID)?.deliveries.first?.status == .queued, "queued deliveries stay")
+        let exposition = metrics.exposition(nil, providerTokens: 0, now: now)
+        #expect(exposition.contains(#"pushseal_gateway_retention_deleted_total{table="deliveries"} 1"#))
+        #expect(try world.request("GET", "/v1/pushes/\(id)", token: world.adminToken).status == 404)
+        let again = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert),"idempotency_key":"k-1"}"#,
+            token: world.adminToken)
+        #expect(again.json?["repeated"] == nil && again.json?["id"]?.stringValue != id, "the key expired with its push")
+    }
+
+    /// The length of each delivery's stored body, by push id, read from the database itself.
+    static func bodyLengths(_ world: GatewayWorld) throws -> [String: Int] {
+        let rows: [[DatabaseValue]]
+        switch world.store {
+        case is SQLiteGatewayStore:
+            rows = try SQLiteDatabase(path: world.directory.file("gateway.db")).read(
+                "SELECT push_id, length(body) FROM deliveries")
+        case let store as PostgresGatewayStore:
+            rows = try store.pool.withConnection { try $0.query("SELECT push_id, length(body) FROM deliveries") }
+        default: rows = []
+        }
+        return Dictionary(rows.map { ($0[0].text ?? "", Int($0[1].integer ?? -1)) }, uniquingKeysWith: { $1 })
+    }
+}
