@@ -66,7 +66,9 @@ struct GatewayStatusPageTests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
     }
 
-    @Test("deploy/gateway.example.json is a valid configuration; the systemd unit passes systemd-analyze verify")
+    @Test(
+        "deploy/: the example configuration parses, runtime-packages.txt covers every linked library, the systemd unit passes systemd-analyze verify"
+    )
     func deploymentFiles() throws {
         let deploy = TestVectors.packageRoot.appendingPathComponent("deploy")
         let example = deploy.appendingPathComponent("gateway.example.json").path
@@ -74,6 +76,31 @@ struct GatewayStatusPageTests {
             json: Array(try Data(contentsOf: URL(fileURLWithPath: example))), path: example)
         #expect(configuration.metricsListen?.port == 9464 && configuration.webPush != nil)
         #expect(configuration.drainSeconds < 30, "the drain ends before the unit's stop timeout")
+
+        // Every library the binaries need, beyond the C runtime and Swift's own, comes from a package
+        // that runtime-packages.txt names.
+        let listed = Set(
+            try String(contentsOf: deploy.appendingPathComponent("runtime-packages.txt"), encoding: .utf8)
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        let builtIn =
+            /^(libc|libm|libstdc\+\+|libgcc_s|ld-linux.*|libswift.*|libFoundation.*|libdispatch|libBlocksRuntime|lib_FoundationICU)\.so.*/
+        for binary in ["pushseal-gateway", "pushseal"] {
+            let path = GatewayProcessWorld.executable.deletingLastPathComponent().appendingPathComponent(binary)
+            let dynamic = try CLIRunner.run(
+                executable: URL(fileURLWithPath: "/usr/bin/readelf"), ["-d", path.path], input: Data(), in: nil)
+            let needed = dynamic.output.matches(of: /\(NEEDED\)\s+Shared library: \[([^\]]+)\]/).map {
+                String($0.output.1)
+            }
+            #expect(needed.contains("libsodium.so.23"), "\(binary): \(needed)")
+            for library in needed where library.wholeMatch(of: builtIn) == nil {
+                let owner = try CLIRunner.run(
+                    executable: URL(fileURLWithPath: "/usr/bin/dpkg"), ["-S", "*/\(library)"], input: Data(), in: nil)
+                let package = owner.output.split(separator: ":").first.map(String.init) ?? "?"
+                #expect(
+                    listed.contains(package), "\(binary) needs \(library), from \(package), not in runtime-packages.txt"
+                )
+            }
+        }
 
         let analyze = "/usr/bin/systemd-analyze"
         guard FileManager.default.isExecutableFile(atPath: analyze) else {
