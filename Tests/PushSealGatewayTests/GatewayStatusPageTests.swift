@@ -55,6 +55,11 @@ struct GatewayStatusPageTests {
         #expect(dom.output.contains("<td>unregistered</td><td>Unregistered</td>"), "the last hour's outcomes")
         #expect(dom.output.contains(world.gateway.instanceID), "this instance's heartbeat")
 
+        let api = try world.request("GET", "/v1/status", token: world.adminToken)
+        #expect(api.status == 200 && api.json?["devices"]?.objectValue?["unregistered"] == .number(JSONNumber(1)))
+        #expect(try world.request("GET", "/v1/status").status == 401, "the API's status needs a token")
+        #expect(try world.request("GET", "/status").status == 404, "the page is never on the API's listener")
+
         let screenshot = TestVectors.packageRoot.appendingPathComponent(".build/status-page.png").path
         try? FileManager.default.removeItem(atPath: screenshot)
         let shot = try CLIRunner.run(

@@ -38,7 +38,7 @@ final class GatewayAPI: Sendable {
     /// takes none); a push may make at most `maximumDeliveriesPerPush` deliveries;
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
     /// made, and `onAccepted` wakes the delivery workers; `status` reports for `/status`;
-    /// `operationsApart` keeps the operator's endpoints off the API's listener; `accessLog` logs
+    /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
     /// every request.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
@@ -104,7 +104,7 @@ final class GatewayAPI: Sendable {
 
     /// The resources of the API.
     private enum Endpoint {
-        case health, readiness, metrics, pushes, statusPage, statusJSON
+        case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus
         case device(String)
         case userDevices(String)
         case push(String)
@@ -119,6 +119,7 @@ final class GatewayAPI: Sendable {
             case 1 where parts[0] == "status": self = .statusPage
             case 1 where parts[0] == "status.json": self = .statusJSON
             case 2 where parts[0] == "v1" && parts[1] == "pushes": self = .pushes
+            case 2 where parts[0] == "v1" && parts[1] == "status": self = .apiStatus
             case 3 where parts[0] == "v1" && parts[1] == "devices": self = .device(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "users" && parts[3] == "devices": self = .userDevices(parts[2])
@@ -135,6 +136,7 @@ final class GatewayAPI: Sendable {
             case .statusPage: "/status"
             case .statusJSON: "/status.json"
             case .pushes: "/v1/pushes"
+            case .apiStatus: "/v1/status"
             case .device: "/v1/devices/{device_id}"
             case .userDevices: "/v1/users/{user}/devices"
             case .push: "/v1/pushes/{push_id}"
@@ -145,14 +147,14 @@ final class GatewayAPI: Sendable {
         var isOperations: Bool {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusJSON: true
-            case .pushes, .device, .userDevices, .push: false
+            case .pushes, .device, .userDevices, .push, .apiStatus: false
             }
         }
 
         /// The path parameter, named as in the OpenAPI document, if the endpoint has one.
         var parameter: (name: String, value: String)? {
             switch self {
-            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON: nil
+            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus: nil
             case .device(let id): ("device_id", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
@@ -162,7 +164,7 @@ final class GatewayAPI: Sendable {
         /// The methods the endpoint answers, for a 405's `Allow` header.
         var methods: [String] {
             switch self {
-            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON: ["GET"]
+            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus: ["GET"]
             case .pushes: ["POST"]
             case .device: ["GET", "PUT", "DELETE"]
             }
@@ -177,8 +179,11 @@ final class GatewayAPI: Sendable {
             guard let endpoint, endpoint.isOperations else { throw APIError.notFound(request.path) }
         }
         let isOperations = endpoint?.isOperations == true
-        if operationsApart, listener == .api, isOperations, endpoint?.template != "/healthz",
-            endpoint?.template != "/readyz"
+        // On the API's listener: the probes always; /metrics unless it has a listener of its
+        // own; the status page never (its data is /v1/status there, behind the read scope).
+        if listener == .api, isOperations,
+            endpoint?.template == "/status" || endpoint?.template == "/status.json"
+                || (operationsApart && endpoint?.template == "/metrics")
         {
             throw APIError.notFound(request.path)
         }
@@ -211,6 +216,9 @@ final class GatewayAPI: Sendable {
         case ("GET", .statusPage):
             return HTTPResponse(status: 200, headers: StatusPage.headers, body: Array(StatusPage.html.utf8))
         case ("GET", .statusJSON):
+            return .json(200, try status.json(now: GatewayClock.milliseconds()))
+        case ("GET", .apiStatus):
+            try authorize(.read)
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
         case ("PUT", .device(let id)):
             try authorize(.devices)
