@@ -12,6 +12,7 @@ internal import PushSealPOSIX
 /// pushseal-gateway serve   --config FILE
 /// pushseal-gateway migrate --config FILE
 /// pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope …]
+///                               [--label TEXT] [--expires-days N]
 /// pushseal-gateway token list   --config FILE
 /// pushseal-gateway token revoke --config FILE --id ID
 /// pushseal-gateway backup  --config FILE --to FILE
@@ -35,6 +36,7 @@ public enum GatewayCommand {
         usage: pushseal-gateway serve --config FILE
                pushseal-gateway migrate --config FILE
                pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
+                                             [--label TEXT] [--expires-days N]
                pushseal-gateway token list --config FILE
                pushseal-gateway token revoke --config FILE --id ID
                pushseal-gateway backup --config FILE --to FILE
@@ -94,8 +96,22 @@ public enum GatewayCommand {
                 scopes.insert(scope)
             }
             guard !scopes.isEmpty else { throw GatewayError("token create needs at least one --scope") }
+            let label = options["label"]?.last
+            if let label {
+                guard (1...64).contains(label.utf8.count), label.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                    throw GatewayError("--label must be 1 to 64 printable ASCII characters")
+                }
+            }
+            let now = GatewayClock.milliseconds()
+            var expiresAt: Int64?
+            if let text = options["expires-days"]?.last {
+                guard let days = Int(text), (1...3_650).contains(days) else {
+                    throw GatewayError("--expires-days must be a whole number of days from 1 to 3650, not \(text)")
+                }
+                expiresAt = now + Int64(days) * 86_400_000
+            }
             let (store, _) = try Gateway.openStore(configuration)
-            let (text, record) = AccessTokens.make(scopes: scopes, at: GatewayClock.milliseconds())
+            let (text, record) = AccessTokens.make(scopes: scopes, at: now, label: label, expiresAt: expiresAt)
             do {
                 try store.addAccessToken(record)
             } catch {
@@ -116,6 +132,9 @@ public enum GatewayCommand {
                     ("id", .string(token.id)), ("scopes", .array(token.scopes.sorted().map { .string($0.rawValue) })),
                     ("created_at", .number(JSONNumber(Int(token.createdAt)))),
                 ])
+                if let label = token.label { object["label"] = .string(label) }
+                if let expires = token.expiresAt { object["expires_at"] = .number(JSONNumber(Int(expires))) }
+                if let used = token.lastUsedAt { object["last_used_at"] = .number(JSONNumber(Int(used))) }
                 if let revoked = token.revokedAt { object["revoked_at"] = .number(JSONNumber(Int(revoked))) }
                 print(JSONWriter.string(.object(object)))
             }

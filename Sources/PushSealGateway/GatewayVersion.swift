@@ -5,7 +5,7 @@ enum GatewayVersion {
     /// The API version the gateway serves (gateway-v1.md).
     static let api = "v1"
 
-    /// `pushseal-gateway 1.1.0 (API v1, schema 3)`.
+    /// `pushseal-gateway 1.1.0 (API v1, schema 4)`.
     static var description: String {
         "pushseal-gateway \(number) (API \(api), schema \(SQLiteGatewayStore.migrations.count))"
     }

@@ -172,7 +172,7 @@ struct GatewayAPITests {
     }
 
     @Test(
-        "a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again",
+        "a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again, and with another request is 409",
         arguments: GatewayBackend.allCases)
     func pushes(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
@@ -184,6 +184,17 @@ struct GatewayAPITests {
         let id = try #require(first.json?["id"]?.stringValue)
         let again = try world.request("POST", "/v1/pushes", json: body, token: world.adminToken)
         #expect(again.json?["id"] == .string(id) && again.json?["repeated"] == .bool(true))
+        // The same request with its members in another order is the same request.
+        let reordered =
+            #"{"idempotency_key":"k1","payload":{"aps":{"alert":{"body":"Secret 42","title":"Hi"}}},"to":{"user":"u1"}}"#
+        let third = try world.request("POST", "/v1/pushes", json: reordered, token: world.adminToken)
+        #expect(third.status == 202 && third.json?["id"] == .string(id) && third.json?["repeated"] == .bool(true))
+        // Another request under the same key is refused, naming the earlier push: never dropped in silence.
+        let changed = body.replacingOccurrences(of: "Secret 42", with: "Secret 43")
+        let conflict = try world.request("POST", "/v1/pushes", json: changed, token: world.adminToken)
+        #expect(conflict.status == 409 && conflict.errorCode == "idempotency-conflict")
+        #expect(conflict.errorPath == "$.idempotency_key")
+        #expect(conflict.json?["error"]?.objectValue?["message"]?.stringValue?.contains(id) == true)
         #expect(try world.eventually { try world.store.push(id: id)?.deliveries.first?.status == .sent })
         let status = try world.request("GET", "/v1/pushes/\(id)", token: world.adminToken)
         let delivery = try #require(status.json?["deliveries"]?.arrayValue?.first?.objectValue)

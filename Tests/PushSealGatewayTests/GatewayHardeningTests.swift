@@ -46,7 +46,7 @@ struct GatewayHardeningTests {
             body: Array(#"{"aps":{"alert":"x"}}"#.utf8), expiration: 9_223_372_036_854_776)
         let id = RandomUUID.make()
         _ = try world.store.acceptPush(
-            id: id, idempotencyKey: nil, at: GatewayClock.milliseconds(), deliveries: [poisoned])
+            id: id, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(), deliveries: [poisoned])
         #expect(
             try world.eventually {
                 try world.store.push(id: id)?.deliveries.first?.status == .failed

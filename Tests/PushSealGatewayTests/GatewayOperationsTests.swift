@@ -179,3 +179,52 @@ struct GatewayOperationsTests {
         return Dictionary(rows.map { ($0[0].text ?? "", Int($0[1].integer ?? -1)) }, uniquingKeysWith: { $1 })
     }
 }
+
+/// Access tokens as an operator manages them (gateway-v1.md, "Running it", "Authentication").
+@Suite("pushseal-gateway access tokens")
+struct GatewayAccessTokenTests {
+    @Test("a token has a label and an expiry, token list shows them and its last use; an expired token is 401")
+    func labelsExpiryAndLastUse() throws {
+        let world = try GatewayProcessWorld()
+        let made = try CLIRunner.run(
+            executable: GatewayProcessWorld.executable,
+            [
+                "token", "create", "--config", "gateway.json", "--scope", "read", "--label", "billing backend",
+                "--expires-days", "30",
+            ], input: Data(), in: world.directory.path)
+        #expect(made.status == 0, "\(made.errors)")
+        let token = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bad = try CLIRunner.run(
+            executable: GatewayProcessWorld.executable,
+            ["token", "create", "--config", "gateway.json", "--scope", "read", "--expires-days", "0"], input: Data(),
+            in: world.directory.path)
+        #expect(bad.status == 2 && bad.errors.contains("--expires-days must be a whole number of days from 1 to 3650"))
+        try world.start()
+        let answer = try GatewayHTTP.send(
+            "GET", "http://127.0.0.1:\(world.port)/v1/devices/none", body: nil, token: token)
+        #expect(answer?.status == 404, "accepted: the device is simply unknown")
+        world.kill(SIGTERM)
+        let listed = try CLIRunner.run(
+            executable: GatewayProcessWorld.executable, ["token", "list", "--config", "gateway.json"], input: Data(),
+            in: world.directory.path)
+        let id = String(token.split(separator: "_")[1])
+        let line = try #require(
+            listed.output.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
+                .first { $0["id"] == .string(id) })
+        #expect(line["label"] == .string("billing backend"))
+        let created = try #require(line["created_at"]?.numberValue?.intValue)
+        #expect(line["expires_at"]?.numberValue?.intValue == created + 30 * 86_400_000)
+        #expect((line["last_used_at"]?.numberValue?.intValue ?? 0) >= created, "its last use is recorded")
+        #expect(!listed.output.contains(String(token.split(separator: "_")[2])), "never the secret")
+
+        let store = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
+        let now = GatewayClock.milliseconds()
+        let (expired, record) = AccessTokens.make(scopes: [.admin], at: now - 10_000, expiresAt: now - 1)
+        try store.addAccessToken(record)
+        try world.start()
+        let refused = try GatewayHTTP.send(
+            "GET", "http://127.0.0.1:\(world.port)/v1/devices/none", body: nil, token: expired)
+        #expect(refused?.status == 401, "an expired token is refused as an unknown one")
+        world.kill(SIGTERM)
+    }
+}

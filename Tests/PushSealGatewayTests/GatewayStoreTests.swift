@@ -40,8 +40,12 @@ struct GatewayStoreTests {
         let device = Self.device("d", registeredAt: 100)
         _ = try store.putDevice(device)
         let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
-        #expect(try store.acceptPush(id: "p1", idempotencyKey: nil, at: 200, deliveries: [delivery]) == nil)
-        #expect(try store.acceptPush(id: "p2", idempotencyKey: nil, at: 200, deliveries: [delivery]) == nil)
+        #expect(
+            try store.acceptPush(id: "p1", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
+                == .accepted)
+        #expect(
+            try store.acceptPush(id: "p2", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
+                == .accepted)
         let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(first.count == 1 && first[0].addressIsGone == false)
         try store.finish(first[0], .unregistered(reason: "Unregistered", timestamp: 250), attempts: 1, at: 300)
@@ -49,7 +53,9 @@ struct GatewayStoreTests {
         #expect(second.count == 1 && second[0].addressIsGone, "the device was marked: the second is not sent")
 
         _ = try store.putDevice(Self.device("d", registeredAt: 400))
-        #expect(try store.acceptPush(id: "p3", idempotencyKey: nil, at: 500, deliveries: [delivery]) == nil)
+        #expect(
+            try store.acceptPush(id: "p3", idempotencyKey: nil, requestHash: [1], at: 500, deliveries: [delivery])
+                == .accepted)
         let third = try store.claimDeliveries(.apns, limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
         #expect(third.allSatisfy { !$0.addressIsGone }, "registering again clears the mark")
     }
@@ -65,8 +71,13 @@ struct GatewayStoreTests {
         #expect(try store.putDevice(device) == false, "updated")
         let delivery = NewDelivery(
             device: device, headers: [("apns-topic", Self.topic)], body: [0, 1, 0xFF], expiration: nil)
-        #expect(try store.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery, delivery]) == nil)
-        #expect(try store.acceptPush(id: "p2", idempotencyKey: "k", at: 201, deliveries: [delivery]) == "p1")
+        #expect(
+            try store.acceptPush(
+                id: "p1", idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery, delivery]) == .accepted
+        )
+        #expect(
+            try store.acceptPush(id: "p2", idempotencyKey: "k", requestHash: [1], at: 201, deliveries: [delivery])
+                == .repeated("p1"))
         #expect(try store.push(id: "p2") == nil)
 
         let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
@@ -102,8 +113,12 @@ struct GatewayStoreTests {
             NewDelivery(device: phone, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil),
             NewDelivery(device: browser, headers: [("urgency", "high")], body: [2], expiration: 900),
         ]
-        #expect(try store.acceptPush(id: "p1", idempotencyKey: nil, at: 200, deliveries: deliveries) == nil)
-        #expect(try store.acceptPush(id: "p2", idempotencyKey: nil, at: 200, deliveries: deliveries) == nil)
+        #expect(
+            try store.acceptPush(id: "p1", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
+                == .accepted)
+        #expect(
+            try store.acceptPush(id: "p2", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
+                == .accepted)
 
         let web = try store.claimDeliveries(.webPush, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(web.map(\.kind) == [.webPush] && web[0].address == "https://push.example/s/1")
@@ -185,9 +200,13 @@ struct GatewayStoreTests {
         let device = Self.device("d", registeredAt: 100)
         _ = try accepting.putDevice(device)
         let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
-        #expect(try accepting.acceptPush(id: "p1", idempotencyKey: "k", at: 200, deliveries: [delivery]) == nil)
+        #expect(
+            try accepting.acceptPush(id: "p1", idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery])
+                == .accepted)
         #expect(wakes.wait(timeout: .now() + 5) == .success, "the accept woke the other instance")
-        #expect(try accepting.acceptPush(id: "p2", idempotencyKey: "k", at: 300, deliveries: [delivery]) == "p1")
+        #expect(
+            try accepting.acceptPush(id: "p2", idempotencyKey: "k", requestHash: [1], at: 300, deliveries: [delivery])
+                == .repeated("p1"))
         #expect(wakes.wait(timeout: .now() + 1) == .timedOut, "a repeat stores nothing and wakes no one")
     }
 

@@ -89,6 +89,16 @@ struct APIError: Error, Sendable {
             path: JSONPath.root.member("to").description)
     }
 
+    /// 409: the idempotency key was used before with a different request.
+    static func idempotencyConflict(_ key: String, earlier: String) -> APIError {
+        APIError(
+            status: 409, code: "idempotency-conflict",
+            message:
+                "idempotency_key \(JSONWriter.string(.string(key))) was used by push \(earlier) with a different request; "
+                + "use a new key for a new push",
+            path: JSONPath.root.member("idempotency_key").description)
+    }
+
     /// 503: the database cannot be used; retry later.
     static let unavailable = APIError(
         status: 503, headers: [("Retry-After", "1")], code: "unavailable",

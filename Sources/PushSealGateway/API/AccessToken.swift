@@ -27,10 +27,21 @@ struct AccessTokenRecord: Sendable, Equatable {
     let createdAt: Int64
     /// When it was revoked, if it was.
     let revokedAt: Int64?
+    /// The operator's name for it (which backend, which environment), if given.
+    var label: String? = nil
+    /// When it stops being accepted, if it expires.
+    var expiresAt: Int64? = nil
+    /// When a request last presented it (to the minute), if one did.
+    var lastUsedAt: Int64? = nil
 
     /// Whether it may do what `scope` allows (`admin` may do everything).
     func allows(_ scope: AccessScope) -> Bool {
         revokedAt == nil && (scopes.contains(scope) || scopes.contains(.admin))
+    }
+
+    /// Whether it is accepted at `time`: not revoked, not expired.
+    func isValid(at time: Int64) -> Bool {
+        revokedAt == nil && expiresAt.map { time < $0 } != false
     }
 }
 
@@ -38,13 +49,17 @@ struct AccessTokenRecord: Sendable, Equatable {
 /// Only the id and SHA-256 of the secret are stored, and a presented secret is compared in
 /// constant time.
 enum AccessTokens {
-    /// A new token with `scopes`: the text to print once, and the record to store.
-    static func make(scopes: Set<AccessScope>, at time: Int64) -> (text: String, record: AccessTokenRecord) {
+    /// A new token with `scopes` (and a `label`, an expiry): the text to print once, and the
+    /// record to store.
+    static func make(scopes: Set<AccessScope>, at time: Int64, label: String? = nil, expiresAt: Int64? = nil)
+        -> (text: String, record: AccessTokenRecord)
+    {
         let id = HexDigits.lowercase(SecureRandom.bytes(8))
         var secret = SecureRandom.bytes(32)
         defer { SecureMemory.wipe(&secret) }
         let record = AccessTokenRecord(
-            id: id, secretHash: SHA256.hash(secret), scopes: scopes, createdAt: time, revokedAt: nil)
+            id: id, secretHash: SHA256.hash(secret), scopes: scopes, createdAt: time, revokedAt: nil, label: label,
+            expiresAt: expiresAt)
         return ("psg_\(id)_\(Base64URL.encode(secret))", record)
     }
 

@@ -251,12 +251,21 @@ final class GatewayAPI: Sendable {
     /// Whether `path` is the API's (`/v1` or below it), where every request needs a token.
     private static func isUnderV1(_ path: String) -> Bool { path == "/v1" || path.hasPrefix("/v1/") }
 
-    /// The record of the request's bearer token; 401 without a valid one.
+    /// How often a token's last use is written: at most once a minute per token.
+    static let lastUseResolution: Int64 = 60_000
+
+    /// The record of the request's bearer token; 401 without a valid one (unknown, revoked,
+    /// expired, or a secret that does not match). Its last use is recorded, to the minute.
     private func authenticate(_ request: HTTPRequest) throws -> AccessTokenRecord {
+        let now = GatewayClock.milliseconds()
         guard let header = request.header("authorization"), header.hasPrefix("Bearer "),
             let (id, secret) = AccessTokens.parse(String(header.dropFirst(7))),
-            let record = try store.accessToken(id: id), record.revokedAt == nil, AccessTokens.matches(secret, record)
+            let record = try store.accessToken(id: id), AccessTokens.matches(secret, record), record.isValid(at: now)
         else { throw APIError.unauthorized }
+        if now - (record.lastUsedAt ?? 0) >= Self.lastUseResolution {
+            // Bookkeeping: a failure here must not refuse the request.
+            try? store.touchAccessToken(id: id, at: now)
+        }
         return record
     }
 
@@ -283,7 +292,8 @@ final class GatewayAPI: Sendable {
     }
 
     private func postPush(_ request: HTTPRequest) throws -> HTTPResponse {
-        let push = try PushRequest(try body(request))
+        let requestBody = try body(request)
+        let push = try PushRequest(requestBody)
         let (payload, collapseID) = try sealer.prepare(push)
         var devices: [Device] = []
         switch push.audience {
@@ -304,9 +314,14 @@ final class GatewayAPI: Sendable {
         }
         let id = RandomUUID.make()
         let time = GatewayClock.milliseconds()
-        if let earlier = try store.acceptPush(
-            id: id, idempotencyKey: push.idempotencyKey, at: time, deliveries: deliveries)
+        switch try store.acceptPush(
+            id: id, idempotencyKey: push.idempotencyKey, requestHash: RequestHash.of(requestBody), at: time,
+            deliveries: deliveries)
         {
+        case .accepted: break
+        case .conflict(let earlier):
+            throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
+        case .repeated(let earlier):
             let count = try store.push(id: earlier)?.deliveries.count ?? 0
             return .json(
                 202,

@@ -137,6 +137,16 @@ struct NewDelivery: Sendable {
     let expiration: Int64?
 }
 
+/// What storing a push came to.
+enum PushAcceptance: Sendable, Equatable {
+    /// Stored, with its deliveries.
+    case accepted
+    /// Its idempotency key was used before, by the same request: the earlier push's id.
+    case repeated(String)
+    /// Its idempotency key was used before, by a different request: the earlier push's id.
+    case conflict(String)
+}
+
 /// An instance of the gateway, as its heartbeat records it (the status page lists them).
 struct InstanceRecord: Sendable, Equatable {
     /// Its id: the host name and a random suffix of its start.

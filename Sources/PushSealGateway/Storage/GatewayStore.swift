@@ -17,6 +17,8 @@ protocol GatewayStore: Sendable {
     func accessTokens() throws -> [AccessTokenRecord]
     /// Revokes the token with `id`; false when there is none.
     func revokeAccessToken(id: String, at time: Int64) throws -> Bool
+    /// Records that the token with `id` was presented at `time`.
+    func touchAccessToken(id: String, at time: Int64) throws
 
     /// Registers or updates a device (its channel replaced whole); true when it was new.
     /// Registering again clears an `unregistered` mark and sets the registration time.
@@ -28,9 +30,12 @@ protocol GatewayStore: Sendable {
     /// The devices of `user`, by id.
     func devices(user: String) throws -> [Device]
 
-    /// Stores a push and its deliveries, unless a push with the same idempotency key exists.
-    /// - Returns: nil when stored, or the id of the earlier push with that key.
-    func acceptPush(id: String, idempotencyKey: String?, at time: Int64, deliveries: [NewDelivery]) throws -> String?
+    /// Stores a push and its deliveries, unless a push with the same idempotency key exists: then
+    /// nothing is stored, and the answer says whether that push's request (`requestHash`, see
+    /// ``RequestHash``) was the same. A push stored before hashes were kept counts as the same.
+    func acceptPush(
+        id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+    ) throws -> PushAcceptance
     /// A push and its deliveries' states.
     func push(id: String) throws -> PushRecord?
 

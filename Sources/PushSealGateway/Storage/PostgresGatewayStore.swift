@@ -66,6 +66,12 @@
             CREATE TABLE instances (
                 id TEXT PRIMARY KEY, version TEXT NOT NULL, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL);
             """,
+            // Idempotency, exact: a key used again with a different request is refused. Tokens get
+            // a label, an expiry and their last use.
+            """
+            ALTER TABLE pushes ADD COLUMN request_hash BYTEA;
+            ALTER TABLE access_tokens ADD COLUMN label TEXT, ADD COLUMN expires_at BIGINT, ADD COLUMN last_used_at BIGINT;
+            """,
         ]
 
         @discardableResult
@@ -97,26 +103,26 @@
         // MARK: Access tokens
 
         func addAccessToken(_ token: AccessTokenRecord) throws {
-            try pool.withConnection {
-                try $0.query(
-                    "INSERT INTO access_tokens (id, secret_hash, scopes, created_at) VALUES ($1, $2, $3, $4)",
-                    [.text(token.id), .blob(token.secretHash), .text(token.scopesText), .integer(token.createdAt)])
-            }
+            let (statement, values) = token.insert { "$\($0)" }
+            try pool.withConnection { try $0.query(statement, values) }
         }
 
         func accessToken(id: String) throws -> AccessTokenRecord? {
             try pool.withConnection {
-                try $0.query(
-                    "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens WHERE id = $1",
-                    [.text(id)])
+                try $0.query("\(AccessTokenRecord.selectColumns) WHERE id = $1", [.text(id)])
             }.first.map(AccessTokenRecord.init(row:))
         }
 
         func accessTokens() throws -> [AccessTokenRecord] {
             try pool.withConnection {
-                try $0.query(
-                    "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens ORDER BY created_at, id")
+                try $0.query("\(AccessTokenRecord.selectColumns) ORDER BY created_at, id")
             }.map(AccessTokenRecord.init(row:))
+        }
+
+        func touchAccessToken(id: String, at time: Int64) throws {
+            try pool.withConnection {
+                try $0.query("UPDATE access_tokens SET last_used_at = $1 WHERE id = $2", [.integer(time), .text(id)])
+            }
         }
 
         func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
@@ -160,18 +166,20 @@
 
         // MARK: Pushes and the outbox
 
-        func acceptPush(id: String, idempotencyKey: String?, at time: Int64, deliveries: [NewDelivery]) throws
-            -> String?
-        {
+        func acceptPush(
+            id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+        ) throws -> PushAcceptance {
             try pool.transaction { connection in
                 let inserted = try connection.query(
-                    "INSERT INTO pushes (id, idempotency_key, accepted_at) VALUES ($1, $2, $3) "
+                    "INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) VALUES ($1, $2, $3, $4) "
                         + "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-                    [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time)])
-                if inserted.isEmpty, let idempotencyKey {
-                    return try connection.query(
-                        "SELECT id FROM pushes WHERE idempotency_key = $1", [.text(idempotencyKey)]
-                    ).first?.first?.text
+                    [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash)])
+                if inserted.isEmpty, let idempotencyKey,
+                    let earlier = try connection.query(
+                        "SELECT id, request_hash FROM pushes WHERE idempotency_key = $1", [.text(idempotencyKey)]
+                    ).first
+                {
+                    return PushAcceptance(earlier: earlier, requestHash: requestHash)
                 }
                 for delivery in deliveries {
                     let (statement, values) = delivery.insert(pushID: id, at: time) { "$\($0)" }
@@ -179,7 +187,7 @@
                 }
                 // Delivered at commit, to every instance listening.
                 try connection.execute("NOTIFY \(Self.channel)")
-                return nil
+                return .accepted
             }
         }
 

@@ -71,6 +71,14 @@ final class SQLiteGatewayStore: GatewayStore {
         CREATE TABLE instances (
             id TEXT PRIMARY KEY, version TEXT NOT NULL, started_at INTEGER NOT NULL, heartbeat_at INTEGER NOT NULL);
         """,
+        // Idempotency, exact: a key used again with a different request is refused. Tokens get a
+        // label, an expiry and their last use.
+        """
+        ALTER TABLE pushes ADD COLUMN request_hash BLOB;
+        ALTER TABLE access_tokens ADD COLUMN label TEXT;
+        ALTER TABLE access_tokens ADD COLUMN expires_at INTEGER;
+        ALTER TABLE access_tokens ADD COLUMN last_used_at INTEGER;
+        """,
     ]
 
     @discardableResult
@@ -94,21 +102,22 @@ final class SQLiteGatewayStore: GatewayStore {
     // MARK: Access tokens
 
     func addAccessToken(_ token: AccessTokenRecord) throws {
-        try database.query(
-            "INSERT INTO access_tokens (id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?)",
-            [.text(token.id), .blob(token.secretHash), .text(token.scopesText), .integer(token.createdAt)])
+        let (statement, values) = token.insert { "?\($0)" }
+        try database.query(statement, values)
     }
 
     func accessToken(id: String) throws -> AccessTokenRecord? {
-        try database.read(
-            "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens WHERE id = ?", [.text(id)]
-        ).first.map(AccessTokenRecord.init(row:))
+        try database.read("\(AccessTokenRecord.selectColumns) WHERE id = ?", [.text(id)]).first.map(
+            AccessTokenRecord.init(row:))
     }
 
     func accessTokens() throws -> [AccessTokenRecord] {
-        try database.read(
-            "SELECT id, secret_hash, scopes, created_at, revoked_at FROM access_tokens ORDER BY created_at, id"
-        ).map(AccessTokenRecord.init(row:))
+        try database.read("\(AccessTokenRecord.selectColumns) ORDER BY created_at, id").map(
+            AccessTokenRecord.init(row:))
+    }
+
+    func touchAccessToken(id: String, at time: Int64) throws {
+        try database.query("UPDATE access_tokens SET last_used_at = ? WHERE id = ?", [.integer(time), .text(id)])
     }
 
     func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
@@ -154,22 +163,25 @@ final class SQLiteGatewayStore: GatewayStore {
 
     // MARK: Pushes and the outbox
 
-    func acceptPush(id: String, idempotencyKey: String?, at time: Int64, deliveries: [NewDelivery]) throws -> String? {
+    func acceptPush(
+        id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+    ) throws -> PushAcceptance {
         try database.transaction { sql in
             if let idempotencyKey,
-                let earlier = try sql.query("SELECT id FROM pushes WHERE idempotency_key = ?", [.text(idempotencyKey)])
-                    .first?.first?.text
+                let earlier = try sql.query(
+                    "SELECT id, request_hash FROM pushes WHERE idempotency_key = ?", [.text(idempotencyKey)]
+                ).first
             {
-                return earlier
+                return PushAcceptance(earlier: earlier, requestHash: requestHash)
             }
             try sql.query(
-                "INSERT INTO pushes (id, idempotency_key, accepted_at) VALUES (?, ?, ?)",
-                [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time)])
+                "INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) VALUES (?, ?, ?, ?)",
+                [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash)])
             for delivery in deliveries {
                 let (statement, values) = delivery.insert(pushID: id, at: time) { "?\($0)" }
                 try sql.query(statement, values)
             }
-            return nil
+            return .accepted
         }
     }
 

@@ -4,12 +4,29 @@ internal import PushSealCore
 // one place, so that SQLite and PostgreSQL cannot drift apart.
 
 extension AccessTokenRecord {
-    /// `id, secret_hash, scopes, created_at, revoked_at`.
+    /// The query that reads tokens, to be followed by a `WHERE` or `ORDER BY` clause.
+    static let selectColumns =
+        "SELECT id, secret_hash, scopes, created_at, revoked_at, label, expires_at, last_used_at FROM access_tokens"
+
+    /// A row of ``selectColumns``.
     init(row: [DatabaseValue]) {
         self.init(
             id: row[0].text ?? "", secretHash: row[1].blob ?? [],
             scopes: Set((row[2].text ?? "").split(separator: " ").compactMap { AccessScope(rawValue: String($0)) }),
-            createdAt: row[3].integer ?? 0, revokedAt: row[4].integer)
+            createdAt: row[3].integer ?? 0, revokedAt: row[4].integer, label: row[5].text, expiresAt: row[6].integer,
+            lastUsedAt: row[7].integer)
+    }
+
+    /// The statement that stores a new token, for either store, with its parameters.
+    func insert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+        (
+            "INSERT INTO access_tokens (id, secret_hash, scopes, created_at, label, expires_at) VALUES ("
+                + (1...6).map(placeholder).joined(separator: ", ") + ")",
+            [
+                .text(id), .blob(secretHash), .text(scopesText), .integer(createdAt), label.map { .text($0) } ?? .null,
+                expiresAt.map { .integer($0) } ?? .null,
+            ]
+        )
     }
 
     /// The scopes as stored: their names, sorted, separated by spaces.
@@ -138,6 +155,20 @@ enum OutboxHeaders {
             else { return nil }
             return (name, value)
         }
+    }
+}
+
+extension PushAcceptance {
+    /// What an earlier push's row (`id, request_hash`) with the same key means for a request
+    /// hashed `requestHash`: a repeat, or a conflict (a row without a hash is from before hashes
+    /// were kept, and counts as a repeat).
+    init(earlier row: [DatabaseValue], requestHash: [UInt8]) {
+        let id = row[0].text ?? ""
+        guard let stored = row[1].blob, !stored.isEmpty else {
+            self = .repeated(id)
+            return
+        }
+        self = stored == requestHash ? .repeated(id) : .conflict(id)
     }
 }
 
