@@ -60,6 +60,13 @@ public struct GatewayConfiguration: Sendable {
     public let drainSeconds: Int
     /// Whether every request is logged (`request` lines).
     public let accessLog: Bool
+    /// The title and body of `POST /v1/devices/{id}/test`'s notification.
+    public let testNotification: (title: String, body: String)
+
+    /// The test notification without `test_push` in the configuration.
+    public static let defaultTestNotification = (
+        title: "PushSeal test", body: "This device receives end-to-end encrypted pushes."
+    )
 
     /// Reads the configuration in `bytes`, found at `path`.
     /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
@@ -82,7 +89,7 @@ public struct GatewayConfiguration: Sendable {
             [
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
                 "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
-                "retention_hours", "drain_seconds", "metrics_listen", "access_log",
+                "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push",
             ], at: .root)
         (listenHost, listenPort) = try Self.address(try Self.string(root, "listen", at: .root), at: "listen")
         metricsListen =
@@ -90,6 +97,7 @@ public struct GatewayConfiguration: Sendable {
             ? nil : try Self.address(try Self.string(root, "metrics_listen", at: .root), at: "metrics_listen")
         retentionHours = try Self.integer(root, "retention_hours", in: 1...8_760) ?? 72
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
+        testNotification = try Self.testNotification(root["test_push"])
         switch root["access_log"] {
         case nil: accessLog = false
         case .bool(let enabled)?: accessLog = enabled
@@ -152,6 +160,27 @@ public struct GatewayConfiguration: Sendable {
         database = try GatewayDatabase.parse(
             try Self.string(root, "database", at: .root), passwordFile: passwordFile, connections: connections,
             resolve: resolve)
+    }
+
+    /// The `test_push` member `value`: `{"title", "body"}`, each optional (1 to 256 and 1 to 1,024
+    /// characters without control characters); the defaults where absent.
+    private static func testNotification(_ value: JSONValue?) throws(GatewayError) -> (title: String, body: String) {
+        guard let value else { return defaultTestNotification }
+        let path = JSONPath.root.member("test_push")
+        guard let object = value.objectValue else { throw invalid(path, "must be an object") }
+        try refuseUnknown(object, ["title", "body"], at: path)
+        func text(_ name: String, _ maximum: Int, _ fallback: String) throws(GatewayError) -> String {
+            guard let member = object[name] else { return fallback }
+            guard let text = member.stringValue, (1...maximum).contains(text.unicodeScalars.count),
+                !APNsHeaderText.hasControlCharacter(text)
+            else {
+                throw invalid(path.member(name), "must be 1 to \(maximum) characters without control characters")
+            }
+            return text
+        }
+        return (
+            try text("title", 256, defaultTestNotification.title), try text("body", 1_024, defaultTestNotification.body)
+        )
     }
 
     /// The host and port of `ADDRESS:PORT` (an IPv6 address in brackets), the member `name`'s value.

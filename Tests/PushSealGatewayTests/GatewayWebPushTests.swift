@@ -220,3 +220,38 @@ struct GatewayWebPushTests {
         #expect(try world.store.statistics().deliveries.isEmpty)
     }
 }
+
+/// `POST /v1/devices/{id}/test` (gateway-v1.md, "Devices").
+@Suite("pushseal-gateway test pushes", .serialized)
+struct GatewayTestPushTests {
+    @Test("a test push reaches an APNs device and a subscription sealed, answered with its delivery; refusals named")
+    func testPushes() throws {
+        let world = try GatewayWorld(webPush: true)
+        let token = GatewayWorld.deviceToken("00aa", 1)
+        try world.registerDevice("phone", user: "u1", token: token)
+        try world.registerSubscription("laptop", user: "u1", service: 0)
+        for id in ["phone", "laptop"] {
+            let answer = try world.request("POST", "/v1/devices/\(id)/test", token: world.adminToken)
+            #expect(answer.status == 200, "\(id): \(answer.json.map { JSONWriter.string(.object($0)) } ?? "")")
+            let delivery = answer.json?["delivery"]?.objectValue
+            #expect(delivery?["status"] == .string("sent") && delivery?["device"] == .string(id))
+        }
+        let body = try #require(world.apns.requests().first { $0["token"] as? String == token }?["body"] as? String)
+        #expect(!body.contains(GatewayConfiguration.defaultTestNotification.body), "sealed like any push")
+        let opened = try CLIRunner.run(
+            ["decrypt", "--store", "store-phone"], input: Data(body.utf8), in: world.directory.path)
+        #expect(opened.output.contains(GatewayConfiguration.defaultTestNotification.title), "\(opened.output)")
+        let content = try GatewayWebPushTests.content(try #require(world.pushServices[0].requests().first))
+        #expect(content["title"] == .string(GatewayConfiguration.defaultTestNotification.title))
+        #expect(content["data"]?.objectValue?["pushseal_test"] == .bool(true))
+
+        #expect(try world.request("POST", "/v1/devices/nobody/test", token: world.adminToken).status == 404)
+        let reader = try GatewayWorld.token(in: world.store, scopes: [.read])
+        #expect(try world.request("POST", "/v1/devices/phone/test", token: reader).status == 403)
+        try world.registerDevice("gone", user: "u2", token: GatewayWorld.deviceToken("0411", 2))
+        let first = try world.request("POST", "/v1/devices/gone/test", token: world.adminToken)
+        #expect(first.status == 200 && first.json?["delivery"]?.objectValue?["status"] == .string("unregistered"))
+        let again = try world.request("POST", "/v1/devices/gone/test", token: world.adminToken)
+        #expect(again.status == 422 && again.errorCode == "unprocessable", "an unregistered device is not tested")
+    }
+}

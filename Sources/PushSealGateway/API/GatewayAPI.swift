@@ -3,6 +3,10 @@ internal import PushSealDelivery
 internal import PushSealPrimitives
 internal import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The HTTP API under `/v1` (gateway-v1.md), and the operator's endpoints (`/healthz`, `/readyz`,
 /// `/metrics`, `/status`): routes each request to its operation after checking its bearer token's
 /// scope, and turns every failure into ``APIError``'s one shape. Every answer is counted by route;
@@ -32,6 +36,7 @@ final class GatewayAPI: Sendable {
     private let status: StatusReport
     private let operationsApart: Bool
     private let accessLog: Bool
+    private let testNotification: (title: String, body: String)
     private let draining = Atomic<Bool>(false)
 
     /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
@@ -39,13 +44,16 @@ final class GatewayAPI: Sendable {
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
     /// made, and `onAccepted` wakes the delivery workers; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
-    /// every request.
+    /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
         maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
-        status: StatusReport, operationsApart: Bool, accessLog: Bool, onAccepted: @escaping @Sendable () -> Void
+        status: StatusReport, operationsApart: Bool, accessLog: Bool,
+        testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
+        onAccepted: @escaping @Sendable () -> Void
     ) {
+        self.testNotification = testNotification
         self.status = status
         self.operationsApart = operationsApart
         self.accessLog = accessLog
@@ -106,6 +114,7 @@ final class GatewayAPI: Sendable {
     private enum Endpoint {
         case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus
         case device(String)
+        case deviceTest(String)
         case userDevices(String)
         case push(String)
 
@@ -123,6 +132,7 @@ final class GatewayAPI: Sendable {
             case 3 where parts[0] == "v1" && parts[1] == "devices": self = .device(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "users" && parts[3] == "devices": self = .userDevices(parts[2])
+            case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "test": self = .deviceTest(parts[2])
             default: return nil
             }
         }
@@ -138,6 +148,7 @@ final class GatewayAPI: Sendable {
             case .pushes: "/v1/pushes"
             case .apiStatus: "/v1/status"
             case .device: "/v1/devices/{device_id}"
+            case .deviceTest: "/v1/devices/{device_id}/test"
             case .userDevices: "/v1/users/{user}/devices"
             case .push: "/v1/pushes/{push_id}"
             }
@@ -147,7 +158,7 @@ final class GatewayAPI: Sendable {
         var isOperations: Bool {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusJSON: true
-            case .pushes, .device, .userDevices, .push, .apiStatus: false
+            case .pushes, .device, .deviceTest, .userDevices, .push, .apiStatus: false
             }
         }
 
@@ -155,7 +166,7 @@ final class GatewayAPI: Sendable {
         var parameter: (name: String, value: String)? {
             switch self {
             case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus: nil
-            case .device(let id): ("device_id", id)
+            case .device(let id), .deviceTest(let id): ("device_id", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
             }
@@ -165,7 +176,7 @@ final class GatewayAPI: Sendable {
         var methods: [String] {
             switch self {
             case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus: ["GET"]
-            case .pushes: ["POST"]
+            case .pushes, .deviceTest: ["POST"]
             case .device: ["GET", "PUT", "DELETE"]
             }
         }
@@ -239,6 +250,9 @@ final class GatewayAPI: Sendable {
         case ("POST", .pushes):
             try authorize(.pushes)
             return try postPush(request)
+        case ("POST", .deviceTest(let id)):
+            try authorize(.pushes)
+            return try testPush(id)
         case ("GET", .push(let id)):
             try authorize(.read)
             guard let push = try store.push(id: id) else { throw APIError.notFound("push \(id)") }
@@ -293,7 +307,15 @@ final class GatewayAPI: Sendable {
 
     private func postPush(_ request: HTTPRequest) throws -> HTTPResponse {
         let requestBody = try body(request)
-        let push = try PushRequest(requestBody)
+        let (id, count, repeated) = try accept(try PushRequest(requestBody), requestBody)
+        var answer = JSONObject([("id", .string(id)), ("deliveries", .number(JSONNumber(count)))])
+        if repeated { answer["repeated"] = .bool(true) }
+        return .json(202, .object(answer))
+    }
+
+    /// Seals `push` for every device it names and stores it: its id, its delivery count, and
+    /// whether it repeated an earlier push (its idempotency key, the same request).
+    private func accept(_ push: PushRequest, _ requestBody: JSONObject) throws -> (String, Int, Bool) {
         let (payload, collapseID) = try sealer.prepare(push)
         var devices: [Device] = []
         switch push.audience {
@@ -322,32 +344,76 @@ final class GatewayAPI: Sendable {
         case .conflict(let earlier):
             throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
         case .repeated(let earlier):
-            let count = try store.push(id: earlier)?.deliveries.count ?? 0
-            return .json(
-                202,
-                .object(
-                    JSONObject([
-                        ("id", .string(earlier)), ("deliveries", .number(JSONNumber(count))), ("repeated", .bool(true)),
-                    ])))
+            return (earlier, try store.push(id: earlier)?.deliveries.count ?? 0, true)
         }
         metrics.pushAccepted()
         log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
         onAccepted()
-        return .json(
-            202, .object(JSONObject([("id", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])))
+        return (id, deliveries.count, false)
+    }
+
+    /// How long `POST /v1/devices/{id}/test` waits for the delivery's outcome before it answers
+    /// that the delivery is still queued.
+    static let testPushWait = Duration.seconds(5)
+
+    /// `POST /v1/devices/{id}/test`: a sealed test notification to one device, answered with its
+    /// delivery once it ended (200), or still queued after ``testPushWait`` (202).
+    private func testPush(_ id: String) throws -> HTTPResponse {
+        guard let device = try store.device(id: id) else { throw APIError.notFound("device \(id)") }
+        guard device.unregisteredAt == nil else {
+            throw APIError.unprocessable(nil, "device \(id) is unregistered: register it again before testing it")
+        }
+        let body = JSONObject([
+            ("to", .object(JSONObject([("devices", .array([.string(id)]))]))),
+            (
+                "payload",
+                .object(
+                    JSONObject([
+                        (
+                            "aps",
+                            .object(
+                                JSONObject([
+                                    (
+                                        "alert",
+                                        .object(
+                                            JSONObject([
+                                                ("title", .string(testNotification.title)),
+                                                ("body", .string(testNotification.body)),
+                                            ]))
+                                    )
+                                ]))
+                        ),
+                        ("pushseal_test", .bool(true)),
+                    ]))
+            ),
+        ])
+        let (pushID, _, _) = try accept(try PushRequest(body), body)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: Self.testPushWait)
+        var delivery = try store.push(id: pushID)?.deliveries.first
+        while delivery?.status == .queued, clock.now < deadline {
+            usleep(100_000)
+            delivery = try store.push(id: pushID)?.deliveries.first
+        }
+        var answer = JSONObject([("id", .string(pushID))])
+        if let delivery { answer["delivery"] = Self.json(delivery) }
+        return .json(delivery?.status == .queued ? 202 : 200, .object(answer))
+    }
+
+    /// A delivery as `GET /v1/pushes/{id}` shows it.
+    static func json(_ delivery: DeliveryState) -> JSONValue {
+        var object = JSONObject([
+            ("device", .string(delivery.deviceID)), ("status", .string(delivery.status.rawValue)),
+            ("attempts", .number(JSONNumber(delivery.attempts))),
+        ])
+        if let apnsID = delivery.apnsID { object["apns_id"] = .string(apnsID) }
+        if let reason = delivery.reason { object["reason"] = .string(reason) }
+        return .object(object)
     }
 
     /// A push as `GET /v1/pushes/{id}` shows it.
     static func json(_ push: PushRecord) -> JSONValue {
-        let deliveries: [JSONValue] = push.deliveries.map { delivery in
-            var object = JSONObject([
-                ("device", .string(delivery.deviceID)), ("status", .string(delivery.status.rawValue)),
-                ("attempts", .number(JSONNumber(delivery.attempts))),
-            ])
-            if let apnsID = delivery.apnsID { object["apns_id"] = .string(apnsID) }
-            if let reason = delivery.reason { object["reason"] = .string(reason) }
-            return .object(object)
-        }
+        let deliveries: [JSONValue] = push.deliveries.map(json)
         return .object(
             JSONObject([
                 ("id", .string(push.id)), ("accepted_at", .number(JSONNumber(Int(push.acceptedAt)))),
