@@ -228,3 +228,57 @@ struct GatewayAccessTokenTests {
         world.kill(SIGTERM)
     }
 }
+
+/// `GET /v1/devices` (gateway-v1.md, "Devices that left").
+@Suite("pushseal-gateway devices that left", .serialized)
+struct GatewayDeviceListingTests {
+    @Test(
+        "unregistered devices come page by page in the order they left, with since and a cursor; bad parameters are named",
+        arguments: GatewayBackend.allCases)
+    func devicesThatLeft(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        for index in 1...2 {
+            try world.registerDevice("a\(index)", user: "u1", token: GatewayWorld.deviceToken("00aa", index))
+        }
+        for index in 1...3 {
+            try world.registerDevice("g\(index)", user: "u1", token: GatewayWorld.deviceToken("0411", index))
+        }
+        _ = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
+            token: world.adminToken)
+        #expect(try world.eventually { try world.store.statistics().unregisteredDevices == 3 })
+
+        func page(_ query: String) throws -> (ids: [String], cursor: String?, status: Int) {
+            let answer = try world.request("GET", "/v1/devices?\(query)", token: world.adminToken)
+            let ids = answer.json?["devices"]?.arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } ?? []
+            return (ids, answer.json?["next_cursor"]?.stringValue, answer.status)
+        }
+        let first = try page("state=unregistered&limit=2")
+        #expect(first.status == 200 && first.ids.count == 2 && first.cursor != nil)
+        let second = try page("state=unregistered&limit=2&cursor=\(first.cursor ?? "")")
+        #expect(second.ids.count == 1 && second.cursor == nil, "the last page has no cursor")
+        #expect(Set(first.ids + second.ids) == ["g1", "g2", "g3"])
+        let left = try (first.ids + second.ids).map { try #require(try world.store.device(id: $0)?.unregisteredAt) }
+        #expect(left == left.sorted(), "in the order they left")
+        let latest = try #require(left.max())
+        #expect(try page("state=unregistered&since=\(latest + 1)").ids.isEmpty)
+        #expect(try page("state=unregistered&since=\(latest)").ids.count >= 1)
+        #expect(try page("state=active").ids == ["a1", "a2"])
+        #expect(try page("").ids == ["a1", "a2", "g1", "g2", "g3"], "every device, by id")
+
+        for (query, parameter) in [
+            ("state=gone", "state"), ("limit=0", "limit"), ("limit=501", "limit"), ("since=5", "since"),
+            ("state=unregistered&cursor=bm9wZQ", "cursor"), ("state=active&cursor=\(first.cursor ?? "")", "cursor"),
+            ("colour=red", "colour"),
+        ] {
+            let answer = try world.request("GET", "/v1/devices?\(query)", token: world.adminToken)
+            #expect(
+                answer.status == 400
+                    && answer.json?["error"]?.objectValue?["message"]?.stringValue?.hasPrefix(
+                        "query parameter \(parameter) ") == true,
+                "\(query)")
+        }
+        let registrar = try GatewayWorld.token(in: world.store, scopes: [.devices])
+        #expect(try world.request("GET", "/v1/devices", token: registrar).status == 403)
+    }
+}

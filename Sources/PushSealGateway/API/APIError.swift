@@ -89,6 +89,12 @@ struct APIError: Error, Sendable {
             path: JSONPath.root.member("to").description)
     }
 
+    /// 400: the query parameter `name` is wrong.
+    static func invalidQuery(_ name: String, _ detail: String) -> APIError {
+        APIError(
+            status: 400, code: "invalid-request", message: "query parameter \(name) \(detail)", path: nil)
+    }
+
     /// 409: the idempotency key was used before with a different request.
     static func idempotencyConflict(_ key: String, earlier: String) -> APIError {
         APIError(

@@ -112,7 +112,7 @@ final class GatewayAPI: Sendable {
 
     /// The resources of the API.
     private enum Endpoint {
-        case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus
+        case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus, devices
         case device(String)
         case deviceTest(String)
         case userDevices(String)
@@ -129,6 +129,7 @@ final class GatewayAPI: Sendable {
             case 1 where parts[0] == "status.json": self = .statusJSON
             case 2 where parts[0] == "v1" && parts[1] == "pushes": self = .pushes
             case 2 where parts[0] == "v1" && parts[1] == "status": self = .apiStatus
+            case 2 where parts[0] == "v1" && parts[1] == "devices": self = .devices
             case 3 where parts[0] == "v1" && parts[1] == "devices": self = .device(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "users" && parts[3] == "devices": self = .userDevices(parts[2])
@@ -147,6 +148,7 @@ final class GatewayAPI: Sendable {
             case .statusJSON: "/status.json"
             case .pushes: "/v1/pushes"
             case .apiStatus: "/v1/status"
+            case .devices: "/v1/devices"
             case .device: "/v1/devices/{device_id}"
             case .deviceTest: "/v1/devices/{device_id}/test"
             case .userDevices: "/v1/users/{user}/devices"
@@ -158,14 +160,14 @@ final class GatewayAPI: Sendable {
         var isOperations: Bool {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusJSON: true
-            case .pushes, .device, .deviceTest, .userDevices, .push, .apiStatus: false
+            case .pushes, .device, .deviceTest, .userDevices, .push, .apiStatus, .devices: false
             }
         }
 
         /// The path parameter, named as in the OpenAPI document, if the endpoint has one.
         var parameter: (name: String, value: String)? {
             switch self {
-            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus: nil
+            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus, .devices: nil
             case .device(let id), .deviceTest(let id): ("device_id", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
@@ -175,7 +177,8 @@ final class GatewayAPI: Sendable {
         /// The methods the endpoint answers, for a 405's `Allow` header.
         var methods: [String] {
             switch self {
-            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus: ["GET"]
+            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus, .devices:
+                ["GET"]
             case .pushes, .deviceTest: ["POST"]
             case .device: ["GET", "PUT", "DELETE"]
             }
@@ -228,6 +231,10 @@ final class GatewayAPI: Sendable {
             return HTTPResponse(status: 200, headers: StatusPage.headers, body: Array(StatusPage.html.utf8))
         case ("GET", .statusJSON):
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
+        case ("GET", .devices):
+            try authorize(.read)
+            let listing = try DeviceListing(query: request.query)
+            return .json(200, listing.json(try store.devices(listing, limit: listing.limit + 1)))
         case ("GET", .apiStatus):
             try authorize(.read)
             return .json(200, try status.json(now: GatewayClock.milliseconds()))

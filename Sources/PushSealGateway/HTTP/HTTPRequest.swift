@@ -7,6 +7,8 @@ struct HTTPRequest: Sendable {
     let path: String
     /// The request headers, names lower-cased.
     let headers: [String: String]
+    /// The query's arguments, decoded (`?state=unregistered` gives `["state": "unregistered"]`).
+    var query: [String: String] = [:]
     /// The body; empty when there was none.
     let body: [UInt8]
     /// True when the body was longer than the server's cap (then ``body`` is empty).

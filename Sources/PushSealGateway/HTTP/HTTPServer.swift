@@ -174,25 +174,34 @@ final class HTTPServer: @unchecked Sendable {
         connectionGuard.answering(connection)
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-            headers: Self.headers(of: connection), body: pending.body, bodyTooLarge: pending.tooLarge)
+            headers: Self.values(of: connection, .HEADER_KIND, lowercasingNames: true),
+            query: Self.values(of: connection, .GET_ARGUMENT_KIND, lowercasingNames: false), body: pending.body,
+            bodyTooLarge: pending.tooLarge)
         return Self.queue(handler(request), on: connection)
     }
 
-    /// The request headers, names lower-cased (a repeated header keeps its last value).
-    private static func headers(of connection: OpaquePointer?) -> [String: String] {
-        final class Collected { var headers: [String: String] = [:] }
+    /// The request's values of `kind`: its headers (names lower-cased) or its query's arguments
+    /// (decoded by libmicrohttpd). A repeated name keeps its last value.
+    private static func values(of connection: OpaquePointer?, _ kind: MHD_ValueKind, lowercasingNames: Bool)
+        -> [String: String]
+    {
+        final class Collected {
+            var values: [String: String] = [:]
+            var lowercasing = false
+        }
         let collected = Collected()
+        collected.lowercasing = lowercasingNames
         let iterator: MHD_KeyValueIterator = { context, _, key, value in
             guard let context, let key else { return .YES }
             let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-            collected.headers[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+            let name = String(cString: key)
+            collected.values[collected.lowercasing ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
             return .YES
         }
         _ = withExtendedLifetime(collected) {
-            MHD_get_connection_values(
-                connection, .HEADER_KIND, iterator, Unmanaged.passUnretained(collected).toOpaque())
+            MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(collected).toOpaque())
         }
-        return collected.headers
+        return collected.values
     }
 
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {

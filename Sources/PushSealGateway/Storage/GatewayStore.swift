@@ -29,6 +29,8 @@ protocol GatewayStore: Sendable {
     func deleteDevice(id: String) throws -> Bool
     /// The devices of `user`, by id.
     func devices(user: String) throws -> [Device]
+    /// Up to `limit` devices of `listing` (its state, time and cursor), in its order.
+    func devices(_ listing: DeviceListing, limit: Int) throws -> [Device]
 
     /// Stores a push and its deliveries, unless a push with the same idempotency key exists: then
     /// nothing is stored, and the answer says whether that push's request (`requestHash`, see

@@ -71,6 +71,7 @@
             """
             ALTER TABLE pushes ADD COLUMN request_hash BYTEA;
             ALTER TABLE access_tokens ADD COLUMN label TEXT, ADD COLUMN expires_at BIGINT, ADD COLUMN last_used_at BIGINT;
+            CREATE INDEX devices_unregistered ON devices (unregistered_at, id) WHERE unregistered_at IS NOT NULL;
             """,
         ]
 
@@ -156,6 +157,11 @@
                     [.text(id), .integer(GatewayClock.milliseconds()), .blob([])])
                 return true
             }
+        }
+
+        func devices(_ listing: DeviceListing, limit: Int) throws -> [Device] {
+            let (statement, values) = listing.query(limit: limit) { "$\($0)" }
+            return try pool.withConnection { try $0.query(statement, values) }.compactMap(Device.init(row:))
         }
 
         func devices(user: String) throws -> [Device] {

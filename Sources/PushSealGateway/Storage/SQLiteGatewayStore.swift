@@ -78,6 +78,7 @@ final class SQLiteGatewayStore: GatewayStore {
         ALTER TABLE access_tokens ADD COLUMN label TEXT;
         ALTER TABLE access_tokens ADD COLUMN expires_at INTEGER;
         ALTER TABLE access_tokens ADD COLUMN last_used_at INTEGER;
+        CREATE INDEX devices_unregistered ON devices (unregistered_at, id) WHERE unregistered_at IS NOT NULL;
         """,
     ]
 
@@ -154,6 +155,11 @@ final class SQLiteGatewayStore: GatewayStore {
                 OutboxFinish.deviceDeleted { "?\($0)" }, [.text(id), .integer(GatewayClock.milliseconds()), .blob([])])
             return true
         }
+    }
+
+    func devices(_ listing: DeviceListing, limit: Int) throws -> [Device] {
+        let (statement, values) = listing.query(limit: limit) { "?\($0)" }
+        return try database.read(statement, values).compactMap(Device.init(row:))
     }
 
     func devices(user: String) throws -> [Device] {

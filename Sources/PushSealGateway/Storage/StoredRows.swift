@@ -158,6 +158,37 @@ enum OutboxHeaders {
     }
 }
 
+extension DeviceListing {
+    /// The query of this listing, for either store (`placeholder(n)`), and its parameters; at most
+    /// `limit` rows.
+    func query(limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+        var conditions: [String] = []
+        var values: [DatabaseValue] = []
+        func next(_ value: DatabaseValue) -> String {
+            values.append(value)
+            return placeholder(values.count)
+        }
+        switch state {
+        case .active?: conditions.append("unregistered_at IS NULL")
+        case .unregistered?: conditions.append("unregistered_at IS NOT NULL")
+        case nil: break
+        }
+        if let since { conditions.append("unregistered_at >= \(next(.integer(since)))") }
+        if let after {
+            if let time = after.unregisteredAt {
+                let marked = next(.integer(time))
+                let id = next(.text(after.id))
+                conditions.append("(unregistered_at > \(marked) OR (unregistered_at = \(marked) AND id > \(id)))")
+            } else {
+                conditions.append("id > \(next(.text(after.id)))")
+            }
+        }
+        let order = state == .unregistered ? "unregistered_at, id" : "id"
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return ("\(Device.selectColumns)\(filter) ORDER BY \(order) LIMIT \(next(.integer(Int64(limit))))", values)
+    }
+}
+
 extension PushAcceptance {
     /// What an earlier push's row (`id, request_hash`) with the same key means for a request
     /// hashed `requestHash`: a repeat, or a conflict (a row without a hash is from before hashes
