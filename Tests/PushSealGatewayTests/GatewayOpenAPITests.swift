@@ -1,4 +1,5 @@
 import Foundation
+import PushSealCore
 import PushSealTestSupport
 import Testing
 
@@ -16,6 +17,52 @@ import Testing
 struct GatewayOpenAPITests {
     static let schemathesis = TestVectors.packageRoot.appendingPathComponent(
         ".build/schemathesis-venv/bin/schemathesis")
+
+    @Test(
+        "every operation has a unique operationId and a tag; no response forbids members the gateway may add")
+    func generatorReady() throws {
+        let path = TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json")
+        let document = try #require(try JSONParser.parse(Array(try Data(contentsOf: path))).objectValue)
+        let schemas = document["components"]?.objectValue?["schemas"]?.objectValue ?? JSONObject()
+        var operationIDs: [String] = []
+        var responseSchemas = Set<String>()
+        func references(_ value: JSONValue, into names: inout Set<String>) {
+            switch value {
+            case .object(let object):
+                if let target = object["$ref"]?.stringValue, target.hasPrefix("#/components/schemas/") {
+                    let name = String(target.dropFirst("#/components/schemas/".count))
+                    if names.insert(name).inserted, let schema = schemas[name] { references(schema, into: &names) }
+                }
+                for member in object.members { references(member.value, into: &names) }
+            case .array(let elements): for element in elements { references(element, into: &names) }
+            default: break
+            }
+        }
+        func forbidsMembers(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object(let object):
+                object["additionalProperties"] == .bool(false) || object.members.contains { forbidsMembers($0.value) }
+            case .array(let elements): elements.contains(where: forbidsMembers)
+            default: false
+            }
+        }
+        for (route, item) in (document["paths"]?.objectValue ?? JSONObject()).members {
+            for (method, operation) in (item.objectValue ?? JSONObject()).members where method != "parameters" {
+                let object = try #require(operation.objectValue)
+                let id = try #require(object["operationId"]?.stringValue, "\(method) \(route) has no operationId")
+                operationIDs.append(id)
+                #expect(object["tags"]?.arrayValue?.isEmpty == false, "\(id) has no tag")
+                let responses = try #require(object["responses"])
+                #expect(!forbidsMembers(responses), "\(id): an inline response schema forbids added members")
+                references(responses, into: &responseSchemas)
+            }
+        }
+        #expect(operationIDs.count == 12 && Set(operationIDs).count == operationIDs.count, "\(operationIDs)")
+        // A JWK's members are fixed by its RFC; every other response schema takes added members.
+        for name in responseSchemas.subtracting(["PublicJWK"]).sorted() {
+            #expect(!forbidsMembers(try #require(schemas[name])), "\(name) forbids members the gateway may add")
+        }
+    }
 
     @Test("schemathesis finds no failure", arguments: GatewayBackend.allCases)
     func schemathesisRun(_ backend: GatewayBackend) throws {
