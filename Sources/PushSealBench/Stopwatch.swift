@@ -1,3 +1,5 @@
+import PushSealCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -73,7 +75,6 @@ enum Stopwatch {
 
     /// Seconds elapsed on `clock` since `start`.
     static func seconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock = ContinuousClock()) -> Double {
-        let duration = clock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        (clock.now - start).seconds
     }
 }

@@ -155,7 +155,7 @@ public final class Gateway: Sendable {
         server.stop()
         operationsServer?.stop()
         let (accepted, outcomes) = metrics.totals()
-        let elapsed = began.duration(to: clock.now).components
+        let milliseconds = Int(began.duration(to: clock.now).seconds * 1_000)
         log.write(
             "stopped",
             [
@@ -166,10 +166,7 @@ public final class Gateway: Sendable {
                         JSONObject(outcomes.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
                 ),
                 ("drained", .bool(inFlight == 0)),
-                (
-                    "duration_ms",
-                    .number(JSONNumber(Int(elapsed.seconds) * 1_000 + Int(elapsed.attoseconds / 1_000_000_000_000_000)))
-                ),
+                ("duration_ms", .number(JSONNumber(milliseconds))),
             ])
         return inFlight == 0
     }

@@ -88,8 +88,7 @@ final class GatewayAPI: Sendable {
             log.write("store-error", [("detail", .string("\(error)"))])
             response = APIError.unavailable.response
         }
-        let elapsed = started.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = started.duration(to: clock.now).seconds
         let route = endpoint?.template ?? "other"
         metrics.request(
             method: Self.methodLabel(request.method), route: route, status: response.status, seconds: seconds)

@@ -1,5 +1,6 @@
 internal import CSQLite
 internal import Foundation
+internal import PushSealCore
 internal import Synchronization
 
 #if canImport(Glibc)
@@ -227,13 +228,13 @@ private final class SQLiteHandle: @unchecked Sendable {
     /// - Throws: ``SQLiteDatabase/Failure`` when the connection stayed held all that time.
     func use<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
         let deadline = ContinuousClock.now + SQLiteDatabase.callWait
-        guard lock.lock(before: Date(timeIntervalSinceNow: Self.seconds(SQLiteDatabase.callWait))) else {
+        guard lock.lock(before: Date(timeIntervalSinceNow: SQLiteDatabase.callWait.seconds)) else {
             throw SQLiteDatabase.Failure(
                 description: "the database connection stayed busy for \(SQLiteDatabase.callWait)")
         }
         defer { lock.unlock() }
         let left = max(SQLiteDatabase.minimumBusyWait, deadline - ContinuousClock.now)
-        sqlite3_busy_timeout(handle, Int32(Self.seconds(left) * 1_000))
+        sqlite3_busy_timeout(handle, Int32(left.seconds * 1_000))
         return try body(handle)
     }
 
@@ -241,12 +242,7 @@ private final class SQLiteHandle: @unchecked Sendable {
     func useIfFree<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result? {
         guard lock.try() else { return nil }
         defer { lock.unlock() }
-        sqlite3_busy_timeout(handle, Int32(Self.seconds(SQLiteDatabase.callWait) * 1_000))
+        sqlite3_busy_timeout(handle, Int32(SQLiteDatabase.callWait.seconds * 1_000))
         return try body(handle)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
