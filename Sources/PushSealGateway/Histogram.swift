@@ -14,14 +14,13 @@ struct Histogram: Sendable {
         sum += seconds
     }
 
-    /// The series of `name` (`_bucket`, `_sum`, `_count`), with `labels` (`route="/v1/pushes"`)
-    /// before each bucket's `le`.
-    func lines(_ name: String, labels: String = "") -> [String] {
+    /// The series after the family's name (`_bucket{…}`, `_sum`, `_count`), with `labels`
+    /// (`route="/v1/pushes"`) before each bucket's `le`.
+    func samples(labels: String = "") -> [String] {
         let prefix = labels.isEmpty ? "" : labels + ","
         let suffix = labels.isEmpty ? "" : "{\(labels)}"
-        return zip(Self.bounds, buckets).map { "\(name)_bucket{\(prefix)le=\"\($0)\"} \($1)" } + [
-            "\(name)_bucket{\(prefix)le=\"+Inf\"} \(count)", "\(name)_sum\(suffix) \(sum)",
-            "\(name)_count\(suffix) \(count)",
+        return zip(Self.bounds, buckets).map { "_bucket{\(prefix)le=\"\($0)\"} \($1)" } + [
+            "_bucket{\(prefix)le=\"+Inf\"} \(count)", "_sum\(suffix) \(sum)", "_count\(suffix) \(count)",
         ]
     }
 }

@@ -6,7 +6,7 @@ internal import Synchronization
 final class Metrics: Sendable {
     private struct State {
         var pushesAccepted = 0
-        var outcomes: [String: Int] = [:]
+        var outcomes: [OutcomeLabel: Int] = [:]
         var acceptToAPNs = Histogram()
         var earlyCloses: [ConnectionGuard.Cause: Int] = [:]
         var requests: [String: Int] = [:]
@@ -23,8 +23,7 @@ final class Metrics: Sendable {
     /// Counts an attempt's outcome by status (`queued` when it is to be tried again) and the
     /// reason's label (``ReasonLabel``).
     func delivery(_ status: DeliveryStatus, reason: String?) {
-        let key = "status=\"\(status.rawValue)\",reason=\"\(ReasonLabel.of(reason))\""
-        state.withLock { $0.outcomes[key, default: 0] += 1 }
+        state.withLock { $0.outcomes[OutcomeLabel(status, reason: reason), default: 0] += 1 }
     }
 
     /// Counts a connection closed for its slowness, or to make room.
@@ -60,10 +59,8 @@ final class Metrics: Sendable {
     func totals() -> (accepted: Int, outcomes: [String: Int]) {
         state.withLock { state in
             var byStatus: [String: Int] = [:]
-            for (key, count) in state.outcomes {
-                // `status="sent",reason="…"`: the status is the first label's value.
-                let status = key.split(separator: "\"").dropFirst().first.map(String.init) ?? "unknown"
-                byStatus[status == "queued" ? "retried" : status, default: 0] += count
+            for (outcome, count) in state.outcomes {
+                byStatus[outcome.status == .queued ? "retried" : outcome.status.rawValue, default: 0] += count
             }
             return (state.pushesAccepted, byStatus)
         }
@@ -72,74 +69,59 @@ final class Metrics: Sendable {
     /// The text exposition, with the store's `statistics` and the count of provider tokens made.
     func exposition(_ statistics: GatewayStatistics?, providerTokens: Int, now: Int64) -> String {
         let state = state.withLock { $0 }
-        var lines = [
-            "# HELP pushseal_gateway_build_info The running build: 1, labelled with its version.",
-            "# TYPE pushseal_gateway_build_info gauge",
-            "pushseal_gateway_build_info{version=\"\(GatewayVersion.number)\",api=\"\(GatewayVersion.api)\"} 1",
-            "# HELP pushseal_gateway_draining 1 once SIGTERM started the drain.",
-            "# TYPE pushseal_gateway_draining gauge",
-            "pushseal_gateway_draining \(state.draining ? 1 : 0)",
-            "# HELP pushseal_gateway_pushes_accepted_total Pushes accepted by POST /v1/pushes.",
-            "# TYPE pushseal_gateway_pushes_accepted_total counter",
-            "pushseal_gateway_pushes_accepted_total \(state.pushesAccepted)",
-            "# HELP pushseal_gateway_deliveries_total Delivery attempts' outcomes, by status (queued: to be tried again) and reason.",
-            "# TYPE pushseal_gateway_deliveries_total counter",
-        ]
-        lines += state.outcomes.keys.sorted().map {
-            "pushseal_gateway_deliveries_total{\($0)} \(state.outcomes[$0] ?? 0)"
-        }
-        lines += [
-            "# HELP pushseal_gateway_accept_to_apns_seconds From acceptance to APNs' 200.",
-            "# TYPE pushseal_gateway_accept_to_apns_seconds histogram",
-        ]
-        lines += state.acceptToAPNs.lines("pushseal_gateway_accept_to_apns_seconds")
-        lines += [
-            "# HELP pushseal_gateway_provider_tokens_total APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).",
-            "# TYPE pushseal_gateway_provider_tokens_total counter",
-            "pushseal_gateway_provider_tokens_total \(providerTokens)",
-            "# HELP pushseal_gateway_http_connections_closed_total Connections the gateway closed early, by cause.",
-            "# TYPE pushseal_gateway_http_connections_closed_total counter",
-        ]
-        lines += ConnectionGuard.Cause.allCases.map {
-            "pushseal_gateway_http_connections_closed_total{cause=\"\($0.rawValue)\"} \(state.earlyCloses[$0] ?? 0)"
-        }
-        lines += [
-            "# HELP pushseal_gateway_http_requests_total Requests answered, by method, route and status.",
-            "# TYPE pushseal_gateway_http_requests_total counter",
-        ]
-        lines += state.requests.keys.sorted().map {
-            "pushseal_gateway_http_requests_total{\($0)} \(state.requests[$0] ?? 0)"
-        }
-        lines += [
-            "# HELP pushseal_gateway_http_request_duration_seconds Time to answer a request, by route.",
-            "# TYPE pushseal_gateway_http_request_duration_seconds histogram",
-        ]
-        for route in state.requestDurations.keys.sorted() {
-            lines +=
-                state.requestDurations[route]?.lines(
-                    "pushseal_gateway_http_request_duration_seconds", labels: route) ?? []
-        }
-        lines += [
-            "# HELP pushseal_gateway_retention_deleted_total Finished rows the retention sweep deleted, by table.",
-            "# TYPE pushseal_gateway_retention_deleted_total counter",
-        ]
-        lines += ["deliveries", "pushes"].map {
-            "pushseal_gateway_retention_deleted_total{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)"
-        }
+        let name = "pushseal_gateway_"
+        var lines = Self.family(
+            name + "build_info", "gauge", "The running build: 1, labelled with its version.",
+            ["{version=\"\(GatewayVersion.number)\",api=\"\(GatewayVersion.api)\"} 1"])
+        lines += Self.family(
+            name + "draining", "gauge", "1 once SIGTERM started the drain.", [" \(state.draining ? 1 : 0)"])
+        lines += Self.family(
+            name + "pushes_accepted_total", "counter", "Pushes accepted by POST /v1/pushes.",
+            [" \(state.pushesAccepted)"])
+        lines += Self.family(
+            name + "deliveries_total", "counter",
+            "Delivery attempts' outcomes, by status (queued: to be tried again) and reason.",
+            state.outcomes.keys.sorted().map {
+                "{status=\"\($0.status.rawValue)\",reason=\"\($0.reason)\"} \(state.outcomes[$0] ?? 0)"
+            })
+        lines += Self.family(
+            name + "accept_to_apns_seconds", "histogram", "From acceptance to APNs' 200.",
+            state.acceptToAPNs.samples())
+        lines += Self.family(
+            name + "provider_tokens_total", "counter",
+            "APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).", [" \(providerTokens)"])
+        lines += Self.family(
+            name + "http_connections_closed_total", "counter", "Connections the gateway closed early, by cause.",
+            ConnectionGuard.Cause.allCases.map { "{cause=\"\($0.rawValue)\"} \(state.earlyCloses[$0] ?? 0)" })
+        lines += Self.family(
+            name + "http_requests_total", "counter", "Requests answered, by method, route and status.",
+            state.requests.keys.sorted().map { "{\($0)} \(state.requests[$0] ?? 0)" })
+        lines += Self.family(
+            name + "http_request_duration_seconds", "histogram", "Time to answer a request, by route.",
+            state.requestDurations.keys.sorted().flatMap { state.requestDurations[$0]?.samples(labels: $0) ?? [] })
+        lines += Self.family(
+            name + "retention_deleted_total", "counter", "Finished rows the retention sweep deleted, by table.",
+            ["deliveries", "pushes"].map { "{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)" })
         if let statistics {
-            lines += [
-                "# HELP pushseal_gateway_queue_depth Deliveries queued, due or waiting for a retry.",
-                "# TYPE pushseal_gateway_queue_depth gauge",
-                "pushseal_gateway_queue_depth \(statistics.deliveries[.queued] ?? 0)",
-                "# HELP pushseal_gateway_queue_oldest_seconds Age of the oldest queued delivery (0 when none).",
-                "# TYPE pushseal_gateway_queue_oldest_seconds gauge",
-                "pushseal_gateway_queue_oldest_seconds \(statistics.oldestQueuedAcceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)",
-                "# HELP pushseal_gateway_devices Registered devices, by state.",
-                "# TYPE pushseal_gateway_devices gauge",
-                "pushseal_gateway_devices{state=\"active\"} \(statistics.activeDevices)",
-                "pushseal_gateway_devices{state=\"unregistered\"} \(statistics.unregisteredDevices)",
-            ]
+            lines += Self.family(
+                name + "queue_depth", "gauge", "Deliveries queued, due or waiting for a retry.",
+                [" \(statistics.deliveries[.queued] ?? 0)"])
+            lines += Self.family(
+                name + "queue_oldest_seconds", "gauge", "Age of the oldest queued delivery (0 when none).",
+                [" \(statistics.oldestQueuedSeconds(now: now))"])
+            lines += Self.family(
+                name + "devices", "gauge", "Registered devices, by state.",
+                [
+                    "{state=\"active\"} \(statistics.activeDevices)",
+                    "{state=\"unregistered\"} \(statistics.unregisteredDevices)",
+                ])
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A metric family: its `HELP` and `TYPE` lines, then one line per sample, each `samples`
+    /// element being what follows the name (its labels and value, or a histogram series' suffix).
+    private static func family(_ name: String, _ type: String, _ help: String, _ samples: [String]) -> [String] {
+        ["# HELP \(name) \(help)", "# TYPE \(name) \(type)"] + samples.map { name + $0 }
     }
 }

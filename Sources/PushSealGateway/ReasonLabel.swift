@@ -43,3 +43,22 @@ enum ReasonLabel {
         return "other"
     }
 }
+
+/// An outcome as the metrics and the status page count it: the status and the reason's label.
+struct OutcomeLabel: Hashable, Comparable, Sendable {
+    /// The delivery's status (`queued` for an attempt to be tried again).
+    let status: DeliveryStatus
+    /// ``ReasonLabel/of(_:)`` of its reason.
+    let reason: String
+
+    /// The outcome of `status` with the free-text `reason`.
+    init(_ status: DeliveryStatus, reason: String?) {
+        self.status = status
+        self.reason = ReasonLabel.of(reason)
+    }
+
+    /// By status, then by reason.
+    static func < (lhs: OutcomeLabel, rhs: OutcomeLabel) -> Bool {
+        (lhs.status.rawValue, lhs.reason) < (rhs.status.rawValue, rhs.reason)
+    }
+}

@@ -17,15 +17,15 @@ struct StatusReport: Sendable {
     /// - Throws: when the store cannot be read (the page then shows the API's 503).
     func json(now: Int64) throws -> JSONValue {
         let statistics = try store.statistics()
-        var lastHour: [String: Int] = [:]
+        var lastHour: [OutcomeLabel: Int] = [:]
         for outcome in try store.outcomes(since: now - 3_600_000) {
-            lastHour["\(outcome.status.rawValue)\u{0}\(ReasonLabel.of(outcome.reason))", default: 0] += outcome.count
+            lastHour[OutcomeLabel(outcome.status, reason: outcome.reason), default: 0] += outcome.count
         }
-        let outcomes: [JSONValue] = lastHour.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { key, count in
-            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
-            return .object(
+        // The most frequent first.
+        let outcomes: [JSONValue] = lastHour.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { outcome, count in
+            .object(
                 JSONObject([
-                    ("status", .string(String(parts[0]))), ("reason", .string(String(parts.last ?? ""))),
+                    ("status", .string(outcome.status.rawValue)), ("reason", .string(outcome.reason)),
                     ("count", .number(JSONNumber(count))),
                 ]))
         }
@@ -48,12 +48,7 @@ struct StatusReport: Sendable {
                     .object(
                         JSONObject([
                             ("depth", .number(JSONNumber(statistics.deliveries[.queued] ?? 0))),
-                            (
-                                "oldest_seconds",
-                                .number(
-                                    JSONNumber(
-                                        Int(statistics.oldestQueuedAcceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)))
-                            ),
+                            ("oldest_seconds", .number(JSONNumber(statistics.oldestQueuedSeconds(now: now)))),
                         ]))
                 ),
                 ("last_hour", .array(outcomes)),

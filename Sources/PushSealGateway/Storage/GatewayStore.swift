@@ -87,4 +87,9 @@ struct GatewayStatistics: Sendable, Equatable {
     var unregisteredDevices = 0
     /// When the oldest queued delivery was accepted, if one is queued.
     var oldestQueuedAcceptedAt: Int64?
+
+    /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
+    func oldestQueuedSeconds(now: Int64) -> Int {
+        Int(oldestQueuedAcceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)
+    }
 }
