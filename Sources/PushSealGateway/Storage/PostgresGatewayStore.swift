@@ -274,12 +274,14 @@
 
         // MARK: Retention and operations
 
+        /// What follows a retention batch's selection here: instances sweeping at once take
+        /// different rows, and none waits.
+        private static let retentionLocking = " FOR UPDATE SKIP LOCKED"
+
         func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
-            // SKIP LOCKED: instances sweeping at once take different rows, and none waits.
             try pool.withConnection {
                 try $0.query(
-                    "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status <> 'queued' "
-                        + "AND finished_at < $1 ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id",
+                    RetentionStatements.deleteFinishedDeliveries(locking: Self.retentionLocking) { "$\($0)" },
                     [.integer(time), .integer(Int64(limit))])
             }.count
         }
@@ -287,9 +289,7 @@
         func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
             try pool.withConnection {
                 try $0.query(
-                    "DELETE FROM pushes WHERE id IN (SELECT p.id FROM pushes AS p WHERE p.accepted_at < $1 "
-                        + "AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.push_id = p.id) "
-                        + "ORDER BY p.accepted_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id",
+                    RetentionStatements.deleteEmptyPushes(locking: Self.retentionLocking) { "$\($0)" },
                     [.integer(time), .integer(Int64(limit))])
             }.count
         }

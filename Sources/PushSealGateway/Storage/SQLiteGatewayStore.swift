@@ -268,18 +268,14 @@ final class SQLiteGatewayStore: GatewayStore {
 
     func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
         try database.query(
-            "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status <> 'queued' "
-                + "AND finished_at < ? ORDER BY finished_at LIMIT ?) RETURNING id",
+            RetentionStatements.deleteFinishedDeliveries(locking: "") { "?\($0)" },
             [.integer(time), .integer(Int64(limit))]
         ).count
     }
 
     func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
         try database.query(
-            "DELETE FROM pushes WHERE id IN (SELECT p.id FROM pushes AS p WHERE p.accepted_at < ? "
-                + "AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.push_id = p.id) "
-                + "ORDER BY p.accepted_at LIMIT ?) RETURNING id",
-            [.integer(time), .integer(Int64(limit))]
+            RetentionStatements.deleteEmptyPushes(locking: "") { "?\($0)" }, [.integer(time), .integer(Int64(limit))]
         ).count
     }
 

@@ -203,6 +203,25 @@ extension PushAcceptance {
     }
 }
 
+/// The retention sweep's statements, for either store: parameters the cutoff time and the batch's
+/// size (`placeholder(n)` writes the n-th marker); `locking` follows the batch's selection
+/// (PostgreSQL's `FOR UPDATE SKIP LOCKED`, so that instances sweeping at once take different rows
+/// and none waits; nothing for SQLite, which has one writer).
+enum RetentionStatements {
+    /// Deletes a batch of deliveries that ended before the cutoff, never a queued one.
+    static func deleteFinishedDeliveries(locking: String, placeholder: (Int) -> String) -> String {
+        "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status <> 'queued' "
+            + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) RETURNING id"
+    }
+
+    /// Deletes a batch of pushes accepted before the cutoff that have no delivery left.
+    static func deleteEmptyPushes(locking: String, placeholder: (Int) -> String) -> String {
+        "DELETE FROM pushes WHERE id IN (SELECT p.id FROM pushes AS p WHERE p.accepted_at < \(placeholder(1)) "
+            + "AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.push_id = p.id) "
+            + "ORDER BY p.accepted_at LIMIT \(placeholder(2))\(locking)) RETURNING id"
+    }
+}
+
 extension InstanceRecord {
     /// The query that reads instances, to be followed by an `ORDER BY`.
     static let selectColumns = "SELECT id, version, started_at, heartbeat_at FROM instances"
