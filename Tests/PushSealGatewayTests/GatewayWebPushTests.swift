@@ -162,8 +162,8 @@ struct GatewayWebPushTests {
     func registration() throws {
         let world = try GatewayWorld(
             settings:
-                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"]}"#
-        )
+                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"]}"#,
+            vapidKey: true)
         let receiver = try WebPushReceiver.generate()
         let good = try receiver.subscription(endpoint: "https://push.example.com/s/1").json
         func put(_ subscription: JSONValue, extra: [(String, JSONValue)] = []) throws -> GatewayHTTP.Answer {

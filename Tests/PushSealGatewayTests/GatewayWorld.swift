@@ -59,10 +59,11 @@ final class GatewayWorld: @unchecked Sendable {
     ///   - apnsHost: another APNs host than the mock (a hostile one), with its certificate.
     ///   - webPush: start ``pushServices`` and configure `webpush` to reach them (and the hosts of
     ///     `pushCertificates`, trusted too), local destinations allowed.
+    ///   - vapidKey: make `vapid.jwk` for a `webpush` member of `settings` (`webPush` makes it anyway).
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
         settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil, webPush: Bool = false,
-        pushCertificates: [String] = []
+        pushCertificates: [String] = [], vapidKey: Bool = false
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
@@ -73,9 +74,11 @@ final class GatewayWorld: @unchecked Sendable {
                 ["keys", "generate", "--suite", suite, "--out", "sender-\(suite).jwk"], in: directory.path)
             #expect(made.status == 0, "\(made.errors)")
         }
-        let vapid = try CLIRunner.run(
-            ["keys", "generate", "--suite", "p256", "--out", "vapid.jwk"], in: directory.path)
-        #expect(vapid.status == 0, "\(vapid.errors)")
+        if webPush || vapidKey {
+            let vapid = try CLIRunner.run(
+                ["keys", "generate", "--suite", "p256", "--out", "vapid.jwk"], in: directory.path)
+            #expect(vapid.status == 0, "\(vapid.errors)")
+        }
         var webPushMember = ""
         if webPush {
             var keyFile = Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("vapid.jwk"))))
