@@ -7,11 +7,15 @@ public struct WebPushError: Error, Hashable, Sendable, CustomStringConvertible {
     public let reason: Reason
     /// A human-readable explanation naming what is wrong and where.
     public let detail: String
+    /// For an invalid subscription, the member at fault as its JSON names it (`endpoint`,
+    /// `keys.p256dh`, `keys.auth`, `keys`), when one is.
+    public let member: String?
 
-    /// An error for `reason`, explained by `detail`.
-    public init(_ reason: Reason, _ detail: String) {
+    /// An error for `reason`, explained by `detail`, about `member` when there is one.
+    public init(_ reason: Reason, _ detail: String, member: String? = nil) {
         self.reason = reason
         self.detail = detail
+        self.member = member
     }
 
     /// A readable form that never shows key material.

@@ -30,26 +30,24 @@ public struct WebPushSubscription: Sendable, CustomStringConvertible, CustomDebu
         do {
             url = try HTTPSURL(endpoint)
         } catch {
-            throw WebPushError(.invalidSubscription, "\"endpoint\" is not a usable https URL: \(error)")
+            throw Self.refusal("endpoint", "is not a usable https URL: \(error)")
         }
         guard let point = Base64URL.decode(Self.unpadded(p256dh)) else {
-            throw WebPushError(.invalidSubscription, "\"keys.p256dh\" is not base64url")
+            throw Self.refusal("keys.p256dh", "is not base64url")
         }
         let key: P256.PublicKey
         do {
             key = try P256.PublicKey(x963Representation: point)
         } catch {
-            throw WebPushError(
-                .invalidSubscription,
-                "\"keys.p256dh\" is not an uncompressed P-256 point on the curve (\(point.count) bytes)")
+            throw Self.refusal(
+                "keys.p256dh", "is not an uncompressed P-256 point on the curve (\(point.count) bytes)")
         }
         guard let secret = Base64URL.decodeSecret(Self.unpadded(auth)) else {
-            throw WebPushError(.invalidSubscription, "\"keys.auth\" is not base64url")
+            throw Self.refusal("keys.auth", "is not base64url")
         }
         guard secret.count == Self.authSecretByteCount else {
-            throw WebPushError(
-                .invalidSubscription,
-                "\"keys.auth\" holds \(secret.count) bytes; the authentication secret has exactly 16")
+            throw Self.refusal(
+                "keys.auth", "holds \(secret.count) bytes; the authentication secret has exactly 16")
         }
         self.init(endpoint: endpoint, endpointURL: url, receiverKey: key, authSecret: secret)
     }
@@ -60,15 +58,15 @@ public struct WebPushSubscription: Sendable, CustomStringConvertible, CustomDebu
     /// - Throws: ``WebPushError/Reason/invalidSubscription``, naming the member at fault.
     public init(json object: JSONObject) throws(WebPushError) {
         func string(_ value: JSONValue?, _ path: String) throws(WebPushError) -> String {
-            guard let value else { throw WebPushError(.invalidSubscription, "\"\(path)\" is missing") }
+            guard let value else { throw Self.refusal(path, "is missing") }
             guard let text = value.stringValue else {
-                throw WebPushError(.invalidSubscription, "\"\(path)\" must be a string, not \(value.typeName)")
+                throw Self.refusal(path, "must be a string, not \(value.typeName)")
             }
             return text
         }
-        guard let keysValue = object["keys"] else { throw WebPushError(.invalidSubscription, "\"keys\" is missing") }
+        guard let keysValue = object["keys"] else { throw Self.refusal("keys", "is missing") }
         guard let keys = keysValue.objectValue else {
-            throw WebPushError(.invalidSubscription, "\"keys\" must be an object, not \(keysValue.typeName)")
+            throw Self.refusal("keys", "must be an object, not \(keysValue.typeName)")
         }
         try self.init(
             endpoint: try string(object["endpoint"], "endpoint"), p256dh: try string(keys["p256dh"], "keys.p256dh"),
@@ -103,6 +101,11 @@ public struct WebPushSubscription: Sendable, CustomStringConvertible, CustomDebu
 
     /// As ``description``.
     public var debugDescription: String { description }
+
+    /// The refusal of `member` (`keys.auth`): its detail names the member, quoted, then `problem`.
+    private static func refusal(_ member: String, _ problem: String) -> WebPushError {
+        WebPushError(.invalidSubscription, "\"\(member)\" \(problem)", member: member)
+    }
 
     private static func unpadded(_ text: String) -> String {
         var text = Substring(text)

@@ -79,12 +79,8 @@ enum DeviceRegistration {
         do {
             parsed = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
         } catch {
-            // Its detail begins with the member at fault, quoted.
-            let member =
-                error.detail.hasPrefix(#""keys.p256dh""#)
-                ? keysPath.member("p256dh")
-                : error.detail.hasPrefix(#""keys.auth""#) ? keysPath.member("auth") : path.member("endpoint")
-            throw .invalid(member, error.detail)
+            let at = (error.member ?? "endpoint").split(separator: ".").reduce(path) { $0.member(String($1)) }
+            throw .invalid(at, error.detail)
         }
         guard let webPush else {
             throw .unprocessable(path, "the gateway has no Web Push configuration (\"webpush\" in its configuration)")
