@@ -136,6 +136,7 @@ let package = Package(
             name: "PushSealGateway",
             dependencies: [
                 "PushSealEncryptor", "PushSealDelivery", "PushSealCore", "PushSealPrimitives", "PushSealPOSIX",
+                "PushSealURL", .target(name: "PushSealHTTPS", condition: .linuxOnly),
                 .target(name: "CMicroHTTPD", condition: .linuxOnly), .target(name: "CSQLite", condition: .linuxOnly),
                 .target(name: "CLibPQ", condition: .linuxOnly),
             ]),

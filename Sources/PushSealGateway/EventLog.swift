@@ -19,7 +19,8 @@ struct EventLog: Sendable {
     /// worth a look (`warning`); every other event is `info`.
     static let levels: [String: String] = [
         "store-error": "error", "apns-error": "error", "invalid-delivery": "error",
-        "failed": "warning", "drain-deadline": "warning",
+        "failed": "warning", "drain-deadline": "warning", "webhook-failed": "warning", "webhook-expired": "warning",
+        "webhook-disabled": "error",
     ]
 
     /// Writes `{"time", "level", "event": name, …members}`.

@@ -1,13 +1,16 @@
+internal import Dispatch
 internal import PushSealCore
 internal import PushSealDelivery
 
 /// A running gateway: the store, the API on its HTTP server (and the operator's endpoints on
 /// their own, with `metrics_listen`), the delivery workers (APNs ones, and Web Push ones when the
-/// configuration has `webpush`), and its upkeep (heartbeat, retention).
+/// configuration has `webpush`), the webhook workers (one per configured endpoint), and its upkeep
+/// (heartbeat, retention).
 public final class Gateway: Sendable {
     private let server: HTTPServer
     private let operationsServer: HTTPServer?
     private let workers: [DeliveryWorkers]
+    private let webhookWorkers: WebhookWorkers?
     private let api: GatewayAPI
     private let housekeeping: Housekeeping
     private let metrics: Metrics
@@ -44,7 +47,16 @@ public final class Gateway: Sendable {
         } catch {
             throw GatewayError("\(configuration.authKeyFile): \(error)")
         }
-        let metrics = Metrics()
+        let metrics = Metrics(webhookEndpoints: configuration.webhooks.map(\.name))
+        let routing = WebhookRouting(configuration.webhooks)
+        var signedEndpoints: [(settings: WebhookSettings, signer: WebhookSigner)] = []
+        for settings in configuration.webhooks {
+            do {
+                signedEndpoints.append((settings, try WebhookSigner(secretFiles: settings.secretFiles)))
+            } catch {
+                throw GatewayError("webhooks \(settings.name): \(error)")
+            }
+        }
         let housekeeping = Housekeeping(
             store: store, retentionHours: configuration.retentionHours, metrics: metrics, log: log)
         var hosts: [APNsEnvironment: APNsEndpoint] = [:]
@@ -56,7 +68,7 @@ public final class Gateway: Sendable {
         var workers = [
             DeliveryWorkers(
                 .apns, store: store, count: configuration.workers, leaseSeconds: configuration.leaseSeconds,
-                metrics: metrics, log: log
+                routing: routing, metrics: metrics, log: log
             ) { APNsSender(tokens: tokens, hosts: apnsHosts, caFile: caFile, log: log) }
         ]
         let webPush = try configuration.webPush.map(Self.webPushClient)
@@ -64,7 +76,7 @@ public final class Gateway: Sendable {
             workers.append(
                 DeliveryWorkers(
                     .webPush, store: store, count: settings.workers, leaseSeconds: configuration.leaseSeconds,
-                    metrics: metrics, log: log
+                    routing: routing, metrics: metrics, log: log
                 ) { WebPushSender(client: webPush) })
         }
         let api = GatewayAPI(
@@ -75,7 +87,7 @@ public final class Gateway: Sendable {
                 store: store, instance: housekeeping.instance.id,
                 providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
-            testNotification: configuration.testNotification,
+            testNotification: configuration.testNotification, routing: routing,
             onAccepted: { [workers] in for pool in workers { pool.notify() } })
         let databaseConnections: Int =
             switch configuration.database {
@@ -102,6 +114,9 @@ public final class Gateway: Sendable {
             throw GatewayError("\(error)")
         }
         self.workers = workers
+        webhookWorkers =
+            signedEndpoints.isEmpty
+            ? nil : WebhookWorkers(endpoints: signedEndpoints, store: store, metrics: metrics, log: log)
         self.api = api
         self.housekeeping = housekeeping
         self.metrics = metrics
@@ -113,6 +128,7 @@ public final class Gateway: Sendable {
             }
         #endif
         for pool in workers { pool.start() }
+        webhookWorkers?.start()
         housekeeping.start()
         var started: [(String, JSONValue)] = [
             ("version", .string(GatewayVersion.number)), ("instance", .string(housekeeping.instance.id)),
@@ -121,6 +137,7 @@ public final class Gateway: Sendable {
             ("schema", .number(JSONNumber(SQLiteGatewayStore.migrations.count))),
             ("apns_workers", .number(JSONNumber(configuration.workers))),
             ("webpush_workers", .number(JSONNumber(configuration.webPush?.workers ?? 0))),
+            ("webhook_endpoints", .number(JSONNumber(configuration.webhooks.count))),
             ("http_connections", .number(JSONNumber(httpConnections))),
             ("retention_hours", .number(JSONNumber(configuration.retentionHours))),
             ("drain_seconds", .number(JSONNumber(configuration.drainSeconds))),
@@ -149,6 +166,7 @@ public final class Gateway: Sendable {
         housekeeping.stop()
         var inFlight = 0
         for pool in workers { inFlight += pool.stop(before: deadline) }
+        webhookWorkers?.stop(before: .now() + .seconds(max(1, drainSeconds / 4)))
         if inFlight > 0 {
             log.write("drain-deadline", [("batches_in_flight", .number(JSONNumber(inFlight)))])
         }

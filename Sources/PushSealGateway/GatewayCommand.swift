@@ -16,6 +16,8 @@ internal import PushSealPOSIX
 /// pushseal-gateway token list   --config FILE
 /// pushseal-gateway token revoke --config FILE --id ID
 /// pushseal-gateway backup  --config FILE --to FILE
+/// pushseal-gateway webhook secret
+/// pushseal-gateway webhook enable --config FILE --name NAME
 /// pushseal-gateway help | --help | -h
 /// pushseal-gateway version | --version
 /// ```
@@ -40,6 +42,8 @@ public enum GatewayCommand {
                pushseal-gateway token list --config FILE
                pushseal-gateway token revoke --config FILE --id ID
                pushseal-gateway backup --config FILE --to FILE
+               pushseal-gateway webhook secret
+               pushseal-gateway webhook enable --config FILE --name NAME
                pushseal-gateway help
                pushseal-gateway version
         """
@@ -51,6 +55,9 @@ public enum GatewayCommand {
             return 0
         case ["version"], ["--version"]:
             print(GatewayVersion.description)
+            return 0
+        case ["webhook", "secret"]:
+            print(WebhookSigner.newSecret())
             return 0
         default: break
         }
@@ -149,6 +156,20 @@ public enum GatewayCommand {
                 throw GatewayError("database: \(error)")
             }
             guard revoked else { throw GatewayError("no token has the id \(id)") }
+            return 0
+        case ["webhook", "enable"]:
+            guard let name = options["name"]?.last else { throw GatewayError("webhook enable needs --name NAME") }
+            guard configuration.webhooks.contains(where: { $0.name == name }) else {
+                throw GatewayError("no webhook endpoint is named \(name) in \(configPath)")
+            }
+            let (store, _) = try Gateway.openStore(configuration)
+            let enabled: Bool
+            do {
+                enabled = try store.enableWebhookEndpoint(name)
+            } catch {
+                throw GatewayError("database: \(error)")
+            }
+            print("pushseal-gateway: webhook \(name) " + (enabled ? "enabled again" : "was not disabled"))
             return 0
         default:
             throw GatewayError("unknown command \(command.joined(separator: " "))\n\(usage)")

@@ -15,7 +15,8 @@ internal import PushSealCore
 /// `"database"` is `sqlite:FILE` or `postgres://USER@HOST:PORT/DATABASE`; with PostgreSQL,
 /// `database_password_file` names a `.pgpass` file (else libpq reads `PGPASSFILE`) and
 /// `database_connections` bounds the pool (2 to 200; the workers plus 4 by default). `"webpush"`
-/// (``WebPushSettings``) adds Web Push subscriptions.
+/// (``WebPushSettings``) adds Web Push subscriptions; `"webhooks"` (``WebhookSettings``) the
+/// endpoints that hear of deliveries' ends and devices that left.
 public struct GatewayConfiguration: Sendable {
     /// The IPv4 or IPv6 address to listen on (`listen` writes an IPv6 one in brackets).
     public let listenHost: String
@@ -62,6 +63,8 @@ public struct GatewayConfiguration: Sendable {
     public let accessLog: Bool
     /// The title and body of `POST /v1/devices/{id}/test`'s notification.
     public let testNotification: (title: String, body: String)
+    /// The endpoints that receive events (gateway-v1.md, "Webhooks"); none by default.
+    public let webhooks: [WebhookSettings]
 
     /// The test notification without `test_push` in the configuration.
     public static let defaultTestNotification = (
@@ -89,7 +92,7 @@ public struct GatewayConfiguration: Sendable {
             [
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
                 "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
-                "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push",
+                "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push", "webhooks",
             ], at: .root)
         (listenHost, listenPort) = try Self.address(try Self.string(root, "listen", at: .root), at: "listen")
         metricsListen =
@@ -98,6 +101,7 @@ public struct GatewayConfiguration: Sendable {
         retentionHours = try Self.integer(root, "retention_hours", in: 1...8_760) ?? 72
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
         testNotification = try Self.testNotification(root["test_push"])
+        webhooks = try WebhookSettings.list(root["webhooks"], at: JSONPath.root.member("webhooks"), resolve: resolve)
         switch root["access_log"] {
         case nil: accessLog = false
         case .bool(let enabled)?: accessLog = enabled
@@ -153,7 +157,8 @@ public struct GatewayConfiguration: Sendable {
         }
         contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
         let connections =
-            try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPush?.workers ?? 0) + 4
+            try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPush?.workers ?? 0)
+            + webhooks.count + 4
         let passwordFile =
             root["database_password_file"] == nil
             ? nil : resolve(try Self.string(root, "database_password_file", at: .root))

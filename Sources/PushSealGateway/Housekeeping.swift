@@ -83,9 +83,9 @@ final class Housekeeping: @unchecked Sendable {
 
     /// Deletes what ended before `now` minus the retention time; the rows deleted from each table.
     @discardableResult
-    func sweep(now: Int64) -> (deliveries: Int, pushes: Int) {
+    func sweep(now: Int64) -> RetentionSweep {
         let cutoff = now - retentionMilliseconds
-        var deleted = (deliveries: 0, pushes: 0)
+        var deleted = RetentionSweep()
         do {
             deleted.deliveries = try repeatBatches {
                 try store.deleteFinishedDeliveries(endedBefore: cutoff, limit: $0)
@@ -93,15 +93,20 @@ final class Housekeeping: @unchecked Sendable {
             metrics.retentionDeleted(deleted.deliveries, from: "deliveries")
             deleted.pushes = try repeatBatches { try store.deleteEmptyPushes(acceptedBefore: cutoff, limit: $0) }
             metrics.retentionDeleted(deleted.pushes, from: "pushes")
+            deleted.webhookEvents = try repeatBatches {
+                try store.deleteFinishedWebhookEvents(endedBefore: cutoff, limit: $0)
+            }
+            metrics.retentionDeleted(deleted.webhookEvents, from: "webhook_events")
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
         }
-        if deleted.deliveries + deleted.pushes > 0 {
+        if deleted != RetentionSweep() {
             log.write(
                 "retention",
                 [
                     ("deliveries_deleted", .number(JSONNumber(deleted.deliveries))),
                     ("pushes_deleted", .number(JSONNumber(deleted.pushes))),
+                    ("webhook_events_deleted", .number(JSONNumber(deleted.webhookEvents))),
                 ])
         }
         return deleted
@@ -118,4 +123,14 @@ final class Housekeeping: @unchecked Sendable {
         }
         return total
     }
+}
+
+/// The rows one retention sweep deleted, by table.
+struct RetentionSweep: Sendable, Equatable {
+    /// Deliveries that had ended.
+    var deliveries = 0
+    /// Pushes left with no delivery (their idempotency keys with them).
+    var pushes = 0
+    /// Webhook events that had ended.
+    var webhookEvents = 0
 }

@@ -12,10 +12,19 @@ final class Metrics: Sendable {
         var requests: [String: Int] = [:]
         var requestDurations: [String: Histogram] = [:]
         var retentionDeleted: [String: Int] = [:]
+        var webhookRequests: [String: (delivered: Int, failed: Int)] = [:]
+        var webhookEventsExpired: [String: Int] = [:]
         var draining = false
     }
 
     private let state = Mutex(State())
+    /// The configured webhook endpoints' names, the values of the `endpoint` label.
+    private let webhookEndpoints: [String]
+
+    /// Metrics of a gateway whose webhook endpoints are `webhookEndpoints`.
+    init(webhookEndpoints: [String] = []) {
+        self.webhookEndpoints = webhookEndpoints
+    }
 
     /// Counts an accepted push.
     func pushAccepted() { state.withLock { $0.pushesAccepted += 1 } }
@@ -47,6 +56,20 @@ final class Metrics: Sendable {
     /// Counts rows the retention sweep deleted from `table`.
     func retentionDeleted(_ count: Int, from table: String) {
         state.withLock { $0.retentionDeleted[table, default: 0] += count }
+    }
+
+    /// Counts a request to webhook `endpoint` and whether it was delivered (a 2xx answer).
+    func webhookRequest(_ endpoint: String, delivered: Bool) {
+        state.withLock { state in
+            var counts = state.webhookRequests[endpoint] ?? (0, 0)
+            if delivered { counts.delivered += 1 } else { counts.failed += 1 }
+            state.webhookRequests[endpoint] = counts
+        }
+    }
+
+    /// Counts webhook events of `endpoint` that ended failed once their retry window passed.
+    func webhookEventsExpired(_ endpoint: String, _ count: Int) {
+        state.withLock { $0.webhookEventsExpired[endpoint, default: 0] += count }
     }
 
     /// Marks the gateway as draining (after SIGTERM).
@@ -101,8 +124,30 @@ final class Metrics: Sendable {
             state.requestDurations.keys.sorted().flatMap { state.requestDurations[$0]?.samples(labels: $0) ?? [] })
         lines += Self.family(
             name + "retention_deleted_total", "counter", "Finished rows the retention sweep deleted, by table.",
-            ["deliveries", "pushes"].map { "{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)" })
+            ["deliveries", "pushes", "webhook_events"].map { "{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)" })
+        lines += Self.family(
+            name + "webhook_requests_total", "counter", "Requests to webhook endpoints, by endpoint and outcome.",
+            webhookEndpoints.flatMap { endpoint in
+                let counts = state.webhookRequests[endpoint] ?? (0, 0)
+                return [
+                    "{endpoint=\"\(endpoint)\",outcome=\"delivered\"} \(counts.delivered)",
+                    "{endpoint=\"\(endpoint)\",outcome=\"failed\"} \(counts.failed)",
+                ]
+            })
+        lines += Self.family(
+            name + "webhook_events_expired_total", "counter",
+            "Webhook events that ended failed once their retry window passed, by endpoint.",
+            webhookEndpoints.map { "{endpoint=\"\($0)\"} \(state.webhookEventsExpired[$0] ?? 0)" })
         if let statistics {
+            lines += Self.family(
+                name + "webhook_events_queued", "gauge", "Webhook events waiting, by endpoint.",
+                webhookEndpoints.map { "{endpoint=\"\($0)\"} \(statistics.webhookEventsQueued[$0] ?? 0)" })
+            lines += Self.family(
+                name + "webhook_endpoint_disabled", "gauge",
+                "1 for a webhook endpoint disabled after failing for too long (webhook enable restores it).",
+                webhookEndpoints.map {
+                    "{endpoint=\"\($0)\"} \(statistics.webhookEndpointsDisabled.contains($0) ? 1 : 0)"
+                })
             lines += Self.family(
                 name + "queue_depth", "gauge", "Deliveries queued, due or waiting for a retry.",
                 [" \(statistics.deliveries[.queued] ?? 0)"])

@@ -151,7 +151,7 @@ struct GatewayOperationsTests {
         let upkeep = Housekeeping(
             store: world.store, retentionHours: 1, metrics: metrics, log: EventLog(enabled: false))
         let now = GatewayClock.milliseconds()
-        #expect(upkeep.sweep(now: now) == (0, 0), "nothing is older than an hour yet")
+        #expect(upkeep.sweep(now: now) == RetentionSweep(), "nothing is older than an hour yet")
         let swept = upkeep.sweep(now: now + 2 * 3_600_000)
         #expect(swept.deliveries == 1 && swept.pushes == 1, "\(swept)")
         #expect(try world.store.push(id: id) == nil)

@@ -48,7 +48,8 @@ struct GatewayStoreTests {
                 == .accepted)
         let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(first.count == 1 && first[0].addressIsGone == false)
-        try store.finish(first[0], .unregistered(reason: "Unregistered", timestamp: 250), attempts: 1, at: 300)
+        try store.finish(
+            first[0], .unregistered(reason: "Unregistered", timestamp: 250), attempts: 1, at: 300, routing: .none)
         let second = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(second.count == 1 && second[0].addressIsGone, "the device was marked: the second is not sent")
 
@@ -88,8 +89,9 @@ struct GatewayStoreTests {
         try store.renewLeases(owner: "a", until: 5_000)
         let reclaimed = try store.claimDeliveries(.apns, limit: 5, at: 1_300, leaseMilliseconds: 1_000, owner: "c")
         #expect(reclaimed.map(\.id) == [second[0].id], "b's lease ran out; a renewed its own")
-        try store.finish(first[0], .sent(apnsID: "A"), attempts: 1, at: 1_400)
-        try store.finish(reclaimed[0], .retry(at: 9_000, reason: "TooManyRequests"), attempts: 2, at: 1_400)
+        try store.finish(first[0], .sent(apnsID: "A"), attempts: 1, at: 1_400, routing: .none)
+        try store.finish(
+            reclaimed[0], .retry(at: 9_000, reason: "TooManyRequests"), attempts: 2, at: 1_400, routing: .none)
         let states = try #require(try store.push(id: "p1")).deliveries
         #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
         #expect(try store.claimDeliveries(.apns, limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
@@ -127,7 +129,8 @@ struct GatewayStoreTests {
         let apns = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "a")
         #expect(apns.map(\.kind) == [.apns, .apns] && apns.allSatisfy { $0.environment == .production })
 
-        try store.finish(web[0], .unregistered(reason: "HTTP 410", timestamp: nil), attempts: 1, at: 300)
+        try store.finish(
+            web[0], .unregistered(reason: "HTTP 410", timestamp: nil), attempts: 1, at: 300, routing: .none)
         #expect(try store.device(id: "browser")?.unregisteredAt == 300, "the endpoint is gone")
         #expect(try store.device(id: "phone")?.unregisteredAt == nil)
         let second = try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
@@ -135,7 +138,8 @@ struct GatewayStoreTests {
 
         // The browser subscribes again, elsewhere: an answer about the old endpoint leaves it alone.
         _ = try store.putDevice(Self.subscription("browser", endpoint: "https://push.example/s/2", registeredAt: 400))
-        try store.finish(second[0], .unregistered(reason: "HTTP 404", timestamp: nil), attempts: 1, at: 500)
+        try store.finish(
+            second[0], .unregistered(reason: "HTTP 404", timestamp: nil), attempts: 1, at: 500, routing: .none)
         #expect(try store.device(id: "browser")?.unregisteredAt == nil)
         #expect(try store.statistics().activeDevices == 2)
     }

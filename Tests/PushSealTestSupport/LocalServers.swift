@@ -233,3 +233,38 @@ package enum RandomName {
         String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement() ?? "a" })
     }
 }
+
+/// The webhook receiver of `interop/python/webhook_receiver.py`: it verifies every message with
+/// PyPI's `standardwebhooks` under each of its secrets, and answers as the path scripts
+/// (`/hooks/ok/…`, `/hooks/fail/N/…`, `/hooks/down/…`).
+package final class WebhookReceiver: @unchecked Sendable {
+    private let server: LocalServer
+    private let log: String
+
+    /// Starts the receiver, verifying with each of `secrets` (`whsec_…`) on its own.
+    package init(secrets: [String], in directory: TemporaryDirectory) throws {
+        log = directory.file("webhook-requests.jsonl")
+        server = try LocalServer(
+            script: "webhook_receiver.py", ["--log", log] + secrets.flatMap { ["--secret", $0] }, in: directory)
+    }
+
+    /// The receiver's self-signed certificate.
+    package var certificate: String { server.certificate }
+
+    /// A URL on this receiver that answers as `script` says (`ok`, `fail/2`, `down`).
+    package func url(_ script: String, _ name: String = RandomName.make()) -> String {
+        "\(server.url)/hooks/\(script)/\(name)"
+    }
+
+    /// Stops the receiver.
+    package func stop() { server.stop() }
+
+    /// The requests received, in arrival order: path, status, headers (the three webhook ones),
+    /// verified (the indices of the secrets that verify it), body (parsed).
+    package func requests() -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}

@@ -37,6 +37,7 @@ final class GatewayAPI: Sendable {
     private let operationsApart: Bool
     private let accessLog: Bool
     private let testNotification: (title: String, body: String)
+    private let routing: WebhookRouting
     private let draining = Atomic<Bool>(false)
 
     /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
@@ -44,16 +45,18 @@ final class GatewayAPI: Sendable {
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
     /// made, and `onAccepted` wakes the delivery workers; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
-    /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows.
+    /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
+    /// names the webhook endpoints that hear of a deleted device's deliveries.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
         maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
         status: StatusReport, operationsApart: Bool, accessLog: Bool,
         testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
-        onAccepted: @escaping @Sendable () -> Void
+        routing: WebhookRouting = .none, onAccepted: @escaping @Sendable () -> Void
     ) {
         self.testNotification = testNotification
+        self.routing = routing
         self.status = status
         self.operationsApart = operationsApart
         self.accessLog = accessLog
@@ -246,7 +249,7 @@ final class GatewayAPI: Sendable {
             return .json(200, DeviceRegistration.json(device))
         case ("DELETE", .device(let id)):
             try authorize(.devices)
-            guard try store.deleteDevice(id: id) else { throw APIError.notFound("device \(id)") }
+            guard try store.deleteDevice(id: id, routing: routing) else { throw APIError.notFound("device \(id)") }
             log.write("device-deleted", [("device", .string(id))])
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):

@@ -17,6 +17,7 @@ final class DeliveryWorkers: Sendable {
 
     private let kind: DeliveryKind
     private let store: any GatewayStore
+    private let routing: WebhookRouting
     private let makeSender: @Sendable () -> any OutboxSender
     private let metrics: Metrics
     private let log: EventLog
@@ -30,13 +31,16 @@ final class DeliveryWorkers: Sendable {
 
     /// `count` workers of `kind` over `store`, each sending through a sender of its own made by
     /// `makeSender`; each holds its batch for `leaseSeconds`, renewed a third of that while it works.
+    /// Every end is recorded with the webhook events `routing` asks for.
     init(
-        _ kind: DeliveryKind, store: any GatewayStore, count: Int, leaseSeconds: Int, metrics: Metrics, log: EventLog,
+        _ kind: DeliveryKind, store: any GatewayStore, count: Int, leaseSeconds: Int, routing: WebhookRouting,
+        metrics: Metrics, log: EventLog,
         makeSender: @escaping @Sendable () -> any OutboxSender
     ) {
         self.kind = kind
         self.leaseMilliseconds = Int64(leaseSeconds) * 1_000
         self.store = store
+        self.routing = routing
         self.makeSender = makeSender
         self.count = count
         self.metrics = metrics
@@ -143,19 +147,12 @@ final class DeliveryWorkers: Sendable {
     private func record(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int) {
         let now = GatewayClock.milliseconds()
         do {
-            try store.finish(delivery, outcome, attempts: attempts, at: now)
+            try store.finish(delivery, outcome, attempts: attempts, at: now, routing: routing)
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
             return
         }
-        let (status, reason): (DeliveryStatus, String?) =
-            switch outcome {
-            case .sent: (.sent, nil)
-            case .failed(let reason): (.failed, reason)
-            case .unregistered(let reason, _): (.unregistered, reason)
-            case .expired: (.expired, "Expired")
-            case .retry(_, let reason): (.queued, reason)
-            }
+        let (status, reason) = outcome.statusAndReason
         metrics.delivery(status, reason: reason)
         if status == .sent, delivery.kind == .apns {
             metrics.latency(seconds: Double(now - delivery.acceptedAt) / 1_000)

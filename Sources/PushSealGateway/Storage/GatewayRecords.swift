@@ -204,3 +204,16 @@ enum DeliveryOutcome: Sendable, Equatable {
     /// Its expiration passed.
     case expired
 }
+
+extension DeliveryOutcome {
+    /// The status it leaves the delivery in (`queued` for a retry), and the reason shown with it.
+    var statusAndReason: (status: DeliveryStatus, reason: String?) {
+        switch self {
+        case .sent: (.sent, nil)
+        case .failed(let reason): (.failed, reason)
+        case .unregistered(let reason, _): (.unregistered, reason)
+        case .expired: (.expired, "Expired")
+        case .retry(_, let reason): (.queued, reason)
+        }
+    }
+}

@@ -25,8 +25,9 @@ protocol GatewayStore: Sendable {
     func putDevice(_ device: Device) throws -> Bool
     /// The device with `id`.
     func device(id: String) throws -> Device?
-    /// Removes the device; false when there was none. Its queued deliveries are not sent.
-    func deleteDevice(id: String) throws -> Bool
+    /// Removes the device; false when there was none. Its queued deliveries are not sent: they end
+    /// `unregistered` (reason `DeviceDeleted`), with the events `routing` asks for.
+    func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool
     /// The devices of `user`, by id.
     func devices(user: String) throws -> [Device]
     /// Up to `limit` devices of `listing` (its state, time and cursor), in its order.
@@ -55,8 +56,27 @@ protocol GatewayStore: Sendable {
 
     /// Records how an attempt ended, and releases the lease. An `unregistered` outcome also marks
     /// the device when it still has the delivery's address, unless it registered again after
-    /// APNs' timestamp (or after the delivery was accepted, when there is none).
-    func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws
+    /// APNs' timestamp (or after the delivery was accepted, when there is none). The webhook events
+    /// `routing` asks for are queued in the same transaction (``OutboxFinish``).
+    func finish(
+        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
+    ) throws
+
+    /// Ends the events of `endpoint` whose retry window closed before `expireBefore`, then leases
+    /// up to `limit` of its queued events unless it is disabled or waiting (``WebhookOutbox``).
+    func claimWebhookEvents(
+        endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseMilliseconds: Int64, owner: String
+    ) throws -> WebhookClaim
+    /// Records one request to `endpoint` carrying the events `sent`, and releases `unsent`; the
+    /// endpoint's state after it (``WebhookOutbox/record(_:endpoint:sent:unsent:at:disableBefore:_:)``).
+    func recordWebhookAttempt(
+        _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
+        disableBefore: Int64
+    ) throws -> WebhookEndpointState
+    /// Enables a disabled endpoint again; false when it was not disabled.
+    func enableWebhookEndpoint(_ endpoint: String) throws -> Bool
+    /// Deletes up to `limit` webhook events that ended before `time`; how many went.
+    func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int
 
     /// Counts for the metrics: deliveries by status, the oldest queued one, devices registered and
     /// unregistered.
@@ -87,6 +107,10 @@ struct GatewayStatistics: Sendable, Equatable {
     var unregisteredDevices = 0
     /// When the oldest queued delivery was accepted, if one is queued.
     var oldestQueuedAcceptedAt: Int64?
+    /// Webhook events waiting, by endpoint.
+    var webhookEventsQueued: [String: Int] = [:]
+    /// The webhook endpoints disabled after failing for too long.
+    var webhookEndpointsDisabled: Set<String> = []
 
     /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
     func oldestQueuedSeconds(now: Int64) -> Int {

@@ -73,6 +73,19 @@
             ALTER TABLE access_tokens ADD COLUMN label TEXT, ADD COLUMN expires_at BIGINT, ADD COLUMN last_used_at BIGINT;
             CREATE INDEX devices_unregistered ON devices (unregistered_at, id) WHERE unregistered_at IS NOT NULL;
             """,
+            // Webhooks: an outbox of events, a row per event and endpoint, and the endpoints'
+            // failures.
+            """
+            CREATE TABLE webhook_events (
+                id BIGSERIAL PRIMARY KEY, event_id TEXT NOT NULL, endpoint TEXT NOT NULL, type TEXT NOT NULL,
+                body TEXT NOT NULL, created_at BIGINT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL, lease_owner TEXT, lease_until BIGINT, reason TEXT, finished_at BIGINT);
+            CREATE INDEX webhook_events_queued ON webhook_events (endpoint, id) WHERE status = 'queued';
+            CREATE INDEX webhook_events_finished ON webhook_events (finished_at) WHERE status <> 'queued';
+            CREATE TABLE webhook_endpoints (
+                name TEXT PRIMARY KEY, failures INTEGER NOT NULL DEFAULT 0, failing_since BIGINT, retry_at BIGINT,
+                disabled_at BIGINT);
+            """,
         ]
 
         @discardableResult
@@ -148,14 +161,10 @@
                 .first.flatMap(Device.init(row:))
         }
 
-        func deleteDevice(id: String) throws -> Bool {
+        func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
             try pool.transaction { connection in
-                guard !(try connection.query("DELETE FROM devices WHERE id = $1 RETURNING id", [.text(id)])).isEmpty
-                else { return false }
-                try connection.query(
-                    OutboxFinish.deviceDeleted { "$\($0)" },
-                    [.text(id), .integer(GatewayClock.milliseconds()), .blob([])])
-                return true
+                try OutboxFinish.deleteDevice(
+                    id: id, at: GatewayClock.milliseconds(), routing: routing, Self.runner(connection))
             }
         }
 
@@ -242,14 +251,55 @@
             }
         }
 
-        func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws {
+        func finish(
+            _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64,
+            routing: WebhookRouting
+        ) throws {
             try pool.transaction { connection in
-                for (sql, parameters) in OutboxFinish.statements(
-                    delivery, outcome, attempts: attempts, at: time, placeholder: { "$\($0)" })
-                {
-                    try connection.query(sql, parameters)
-                }
+                try OutboxFinish.apply(
+                    delivery, outcome, attempts: attempts, at: time, routing: routing, Self.runner(connection))
             }
+        }
+
+        // MARK: Webhooks
+
+        func claimWebhookEvents(
+            endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseMilliseconds: Int64, owner: String
+        ) throws -> WebhookClaim {
+            try pool.transaction { connection in
+                try WebhookOutbox.claim(
+                    endpoint: endpoint, limit: limit, at: time, expireBefore: expireBefore,
+                    leaseUntil: time + leaseMilliseconds, owner: owner, locking: Self.skipLocked,
+                    Self.runner(connection))
+            }
+        }
+
+        func recordWebhookAttempt(
+            _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
+            disableBefore: Int64
+        ) throws -> WebhookEndpointState {
+            try pool.transaction { connection in
+                try WebhookOutbox.record(
+                    attempt, endpoint: endpoint, sent: sent, unsent: unsent, at: time, disableBefore: disableBefore,
+                    Self.runner(connection))
+            }
+        }
+
+        func enableWebhookEndpoint(_ endpoint: String) throws -> Bool {
+            try pool.transaction { connection in try WebhookOutbox.enable(endpoint: endpoint, Self.runner(connection)) }
+        }
+
+        func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
+            try pool.withConnection {
+                try $0.query(
+                    WebhookOutbox.deleteFinished(locking: Self.skipLocked) { "$\($0)" },
+                    [.integer(time), .integer(Int64(limit))])
+            }.count
+        }
+
+        /// Statements on `connection`, in its open transaction.
+        private static func runner(_ connection: PostgresConnection) -> StatementRunner {
+            StatementRunner(placeholder: { "$\($0)" }, run: { try connection.query($0, $1) })
         }
 
         func statistics() throws -> GatewayStatistics {
@@ -268,20 +318,21 @@
                 statistics.oldestQueuedAcceptedAt =
                     try connection.query("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'").first?
                     .first?.integer
+                try WebhookOutbox.count(into: &statistics, Self.runner(connection))
                 return statistics
             }
         }
 
         // MARK: Retention and operations
 
-        /// What follows a retention batch's selection here: instances sweeping at once take
-        /// different rows, and none waits.
-        private static let retentionLocking = " FOR UPDATE SKIP LOCKED"
+        /// What follows a retention batch's (or a webhook claim's) selection here: instances
+        /// working at once take different rows, and none waits.
+        private static let skipLocked = " FOR UPDATE SKIP LOCKED"
 
         func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
             try pool.withConnection {
                 try $0.query(
-                    RetentionStatements.deleteFinishedDeliveries(locking: Self.retentionLocking) { "$\($0)" },
+                    RetentionStatements.deleteFinishedDeliveries(locking: Self.skipLocked) { "$\($0)" },
                     [.integer(time), .integer(Int64(limit))])
             }.count
         }
@@ -289,7 +340,7 @@
         func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
             try pool.withConnection {
                 try $0.query(
-                    RetentionStatements.deleteEmptyPushes(locking: Self.retentionLocking) { "$\($0)" },
+                    RetentionStatements.deleteEmptyPushes(locking: Self.skipLocked) { "$\($0)" },
                     [.integer(time), .integer(Int64(limit))])
             }.count
         }

@@ -80,6 +80,18 @@ final class SQLiteGatewayStore: GatewayStore {
         ALTER TABLE access_tokens ADD COLUMN last_used_at INTEGER;
         CREATE INDEX devices_unregistered ON devices (unregistered_at, id) WHERE unregistered_at IS NOT NULL;
         """,
+        // Webhooks: an outbox of events, a row per event and endpoint, and the endpoints' failures.
+        """
+        CREATE TABLE webhook_events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL, endpoint TEXT NOT NULL, type TEXT NOT NULL,
+            body TEXT NOT NULL, created_at INTEGER NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER, reason TEXT, finished_at INTEGER);
+        CREATE INDEX webhook_events_queued ON webhook_events (endpoint, id) WHERE status = 'queued';
+        CREATE INDEX webhook_events_finished ON webhook_events (finished_at) WHERE status <> 'queued';
+        CREATE TABLE webhook_endpoints (
+            name TEXT PRIMARY KEY, failures INTEGER NOT NULL DEFAULT 0, failing_since INTEGER, retry_at INTEGER,
+            disabled_at INTEGER);
+        """,
     ]
 
     @discardableResult
@@ -147,13 +159,9 @@ final class SQLiteGatewayStore: GatewayStore {
         try database.read("\(Device.selectColumns) WHERE id = ?", [.text(id)]).first.flatMap(Device.init(row:))
     }
 
-    func deleteDevice(id: String) throws -> Bool {
+    func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
         try database.transaction { sql in
-            guard !(try sql.query("SELECT 1 FROM devices WHERE id = ?", [.text(id)])).isEmpty else { return false }
-            try sql.query("DELETE FROM devices WHERE id = ?", [.text(id)])
-            try sql.query(
-                OutboxFinish.deviceDeleted { "?\($0)" }, [.text(id), .integer(GatewayClock.milliseconds()), .blob([])])
-            return true
+            try OutboxFinish.deleteDevice(id: id, at: GatewayClock.milliseconds(), routing: routing, Self.runner(sql))
         }
     }
 
@@ -234,14 +242,50 @@ final class SQLiteGatewayStore: GatewayStore {
             [.integer(until), .text(owner)])
     }
 
-    func finish(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64) throws {
+    func finish(
+        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
+    ) throws {
         try database.transaction { sql in
-            for (statement, parameters) in OutboxFinish.statements(
-                delivery, outcome, attempts: attempts, at: time, placeholder: { "?\($0)" })
-            {
-                try sql.query(statement, parameters)
-            }
+            try OutboxFinish.apply(delivery, outcome, attempts: attempts, at: time, routing: routing, Self.runner(sql))
         }
+    }
+
+    // MARK: Webhooks
+
+    func claimWebhookEvents(
+        endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseMilliseconds: Int64, owner: String
+    ) throws -> WebhookClaim {
+        try database.transaction { sql in
+            try WebhookOutbox.claim(
+                endpoint: endpoint, limit: limit, at: time, expireBefore: expireBefore,
+                leaseUntil: time + leaseMilliseconds, owner: owner, locking: "", Self.runner(sql))
+        }
+    }
+
+    func recordWebhookAttempt(
+        _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
+        disableBefore: Int64
+    ) throws -> WebhookEndpointState {
+        try database.transaction { sql in
+            try WebhookOutbox.record(
+                attempt, endpoint: endpoint, sent: sent, unsent: unsent, at: time, disableBefore: disableBefore,
+                Self.runner(sql))
+        }
+    }
+
+    func enableWebhookEndpoint(_ endpoint: String) throws -> Bool {
+        try database.transaction { sql in try WebhookOutbox.enable(endpoint: endpoint, Self.runner(sql)) }
+    }
+
+    func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
+        try database.query(
+            WebhookOutbox.deleteFinished(locking: "") { "?\($0)" }, [.integer(time), .integer(Int64(limit))]
+        ).count
+    }
+
+    /// Statements in the open transaction `sql`.
+    private static func runner(_ sql: SQLiteDatabase.Transaction) -> StatementRunner {
+        StatementRunner(placeholder: { "?\($0)" }, run: { try sql.query($0, $1) })
     }
 
     func statistics() throws -> GatewayStatistics {
@@ -260,6 +304,7 @@ final class SQLiteGatewayStore: GatewayStore {
             statistics.oldestQueuedAcceptedAt =
                 try sql.query("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'", []).first?.first?
                 .integer
+            try WebhookOutbox.count(into: &statistics, Self.runner(sql))
             return statistics
         }
     }

@@ -258,68 +258,104 @@ extension OutcomeCount {
     }
 }
 
-/// The statements that record how a delivery's attempt ended, for either store. A delivery that
-/// ends loses its sealed body at once; its record stays for the retention time.
+/// The statements that record how a delivery's attempt ended, for either store, and the webhook
+/// events of that end, written in the same transaction. A delivery that ends loses its sealed
+/// body at once; its record stays for the retention time.
 enum OutboxFinish {
-    /// The statements, in order, with their parameters; `placeholder(n)` writes the n-th
-    /// parameter's marker (`?n` for SQLite, `$n` for PostgreSQL).
-    /// The statement that ends a deleted device's queued deliveries: parameters its id, the time
-    /// and the empty body.
-    static func deviceDeleted(placeholder: (Int) -> String) -> String {
-        "UPDATE deliveries SET status = 'unregistered', reason = 'DeviceDeleted', finished_at = \(placeholder(2)), "
-            + "body = \(placeholder(3)), lease_owner = NULL, lease_until = NULL "
-            + "WHERE device_id = \(placeholder(1)) AND status = 'queued'"
-    }
+    /// The reason of the deliveries a deleted device had queued.
+    static let deviceDeletedReason = "DeviceDeleted"
 
-    static func statements(
+    /// Records that `delivery`'s attempt ended with `outcome` after `attempts` requests, at
+    /// `time`, and queues the events `routing` asks for: the delivery's end, and
+    /// `device.unregistered` when this answer is the one that marked its device.
+    static func apply(
         _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64,
-        placeholder: (Int) -> String
-    ) -> [(String, [DatabaseValue])] {
+        routing: WebhookRouting, _ sql: StatementRunner
+    ) throws {
+        let placeholder = sql.placeholder
         let (p1, p2, p3, p4, p5) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4), placeholder(5))
         let p6 = placeholder(6)
         let id = DatabaseValue.integer(delivery.id)
         let count = DatabaseValue.integer(Int64(attempts))
         // A delivery that ended keeps the record of what happened, never its sealed body.
         let noBody = DatabaseValue.blob([])
-        func ended(_ status: DeliveryStatus, _ reason: String) -> (String, [DatabaseValue]) {
-            (
+        func end(_ status: DeliveryStatus, _ reason: String) throws {
+            try sql(
                 "UPDATE deliveries SET status = \(p1), reason = \(p2), attempts = \(p3), finished_at = \(p4), "
                     + "body = \(p6), lease_owner = NULL, lease_until = NULL WHERE id = \(p5)",
-                [.text(status.rawValue), .text(reason), count, .integer(time), id, noBody]
-            )
+                [.text(status.rawValue), .text(reason), count, .integer(time), id, noBody])
         }
+        var events: [WebhookEvent] = []
         switch outcome {
         case .sent(let apnsID):
-            return [
-                (
-                    "UPDATE deliveries SET status = 'sent', apns_id = \(p1), reason = NULL, attempts = \(p2), "
-                        + "finished_at = \(p3), body = \(p5), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
-                    [apnsID.map { .text($0) } ?? .null, count, .integer(time), id, noBody]
-                )
-            ]
-        case .failed(let reason): return [ended(.failed, reason)]
-        case .expired: return [ended(.expired, "Expired")]
+            try sql(
+                "UPDATE deliveries SET status = 'sent', apns_id = \(p1), reason = NULL, attempts = \(p2), "
+                    + "finished_at = \(p3), body = \(p5), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
+                [apnsID.map { .text($0) } ?? .null, count, .integer(time), id, noBody])
+        case .failed(let reason): try end(.failed, reason)
+        case .expired: try end(.expired, "Expired")
         case .retry(let due, let reason):
-            return [
-                (
-                    "UPDATE deliveries SET reason = \(p1), attempts = \(p2), next_attempt_at = \(p3), "
-                        + "lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
-                    [.text(reason), count, .integer(due), id]
-                )
-            ]
+            try sql(
+                "UPDATE deliveries SET reason = \(p1), attempts = \(p2), next_attempt_at = \(p3), "
+                    + "lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
+                [.text(reason), count, .integer(due), id])
+            return
         case .unregistered(let reason, let timestamp):
-            // A device that registered after APNs' timestamp (or after this push) keeps its address.
-            return [
-                ended(.unregistered, reason),
-                (
-                    "UPDATE devices SET unregistered_at = \(p1) WHERE id = \(p2) "
-                        + "AND (token = \(p3) OR endpoint = \(p3)) AND registered_at <= \(p4)",
-                    [
-                        .integer(time), .text(delivery.deviceID), .text(delivery.address),
-                        .integer(timestamp ?? delivery.acceptedAt),
-                    ]
-                ),
-            ]
+            try end(.unregistered, reason)
+            // A device that registered after APNs' timestamp (or after this push) keeps its
+            // address; one marked already keeps the time it was first marked.
+            let marked = try sql(
+                "UPDATE devices SET unregistered_at = \(p1) WHERE id = \(p2) AND unregistered_at IS NULL "
+                    + "AND (token = \(p3) OR endpoint = \(p3)) AND registered_at <= \(p4) RETURNING user_id",
+                [
+                    .integer(time), .text(delivery.deviceID), .text(delivery.address),
+                    .integer(timestamp ?? delivery.acceptedAt),
+                ])
+            if let user = marked.first?[0].text {
+                events.append(
+                    .deviceUnregistered(
+                        device: delivery.deviceID, user: user, kind: delivery.kind, reason: reason,
+                        push: delivery.pushID, at: time))
+            }
         }
+        if let type = WebhookEventType(endOf: outcome.statusAndReason.status), !routing.endpoints(for: type).isEmpty {
+            let user = try sql("SELECT user_id FROM devices WHERE id = \(p1)", [.text(delivery.deviceID)]).first?[0]
+                .text
+            if let event = WebhookEvent.delivery(delivery, user: user, outcome: outcome, attempts: attempts, at: time) {
+                events.insert(event, at: 0)
+            }
+        }
+        try WebhookOutbox.queue(events, routing: routing, sql)
+    }
+
+    /// Deletes the device `id` and ends its queued deliveries (`unregistered`, reason
+    /// ``deviceDeletedReason``), queueing their events as `routing` asks; false when there was no
+    /// such device.
+    static func deleteDevice(id: String, at time: Int64, routing: WebhookRouting, _ sql: StatementRunner) throws
+        -> Bool
+    {
+        let p1 = sql.placeholder(1)
+        guard let user = try sql("DELETE FROM devices WHERE id = \(p1) RETURNING user_id", [.text(id)]).first?[0].text
+        else { return false }
+        var events: [WebhookEvent] = []
+        if !routing.endpoints(for: .deliveryUnregistered).isEmpty {
+            for row in try sql(
+                "SELECT push_id, kind, attempts, accepted_at FROM deliveries WHERE device_id = \(p1) "
+                    + "AND status = 'queued' ORDER BY id", [.text(id)])
+            {
+                guard let kind = row[1].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
+                events.append(
+                    .deviceDeleted(
+                        push: row[0].text ?? "", device: id, user: user, kind: kind,
+                        attempts: Int(row[2].integer ?? 0), acceptedAt: row[3].integer ?? 0, at: time))
+            }
+        }
+        try sql(
+            "UPDATE deliveries SET status = 'unregistered', reason = \(sql.placeholder(2)), "
+                + "finished_at = \(sql.placeholder(3)), body = \(sql.placeholder(4)), lease_owner = NULL, "
+                + "lease_until = NULL WHERE device_id = \(p1) AND status = 'queued'",
+            [.text(id), .text(deviceDeletedReason), .integer(time), .blob([])])
+        try WebhookOutbox.queue(events, routing: routing, sql)
+        return true
     }
 }

@@ -1,0 +1,196 @@
+/// The webhook outbox, for either store: one row per event and endpoint, queued in the
+/// transaction that records what happened, leased by the endpoint's worker, and ended as `sent`
+/// or `failed`; and one row per endpoint that has failed, with its run of failures, its next
+/// attempt and whether it is disabled. Every function runs in the caller's transaction.
+enum WebhookOutbox {
+    /// The reason of an event whose retry window passed.
+    static let retryWindowPassedReason = "RetryWindowPassed"
+    /// The longest an endpoint waits between attempts.
+    static let maximumBackoffMilliseconds: Int64 = 3_600_000
+
+    /// Queues `events` for the endpoints `routing` subscribes to their types.
+    static func queue(_ events: [WebhookEvent], routing: WebhookRouting, _ sql: StatementRunner) throws {
+        for event in events {
+            for endpoint in routing.endpoints(for: event.type) {
+                try sql(
+                    "INSERT INTO webhook_events (event_id, endpoint, type, body, created_at, next_attempt_at, status) "
+                        + "VALUES (\(sql.markers(5)), \(sql.placeholder(5)), 'queued')",
+                    [
+                        .text(event.id), .text(endpoint), .text(event.type.rawValue), .text(event.body),
+                        .integer(event.createdAt),
+                    ])
+            }
+        }
+    }
+
+    /// Ends as failed the queued events of `endpoint` created before `expireBefore`, then, unless
+    /// the endpoint is disabled or waiting for its next attempt, leases up to `limit` of its
+    /// queued events, oldest first, to `owner` until `leaseUntil`. `locking` follows the
+    /// selection (PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing for SQLite).
+    static func claim(
+        endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseUntil: Int64, owner: String,
+        locking: String, _ sql: StatementRunner
+    ) throws -> WebhookClaim {
+        let p = sql.placeholder
+        var claim = WebhookClaim()
+        claim.expired =
+            try sql(
+                "UPDATE webhook_events SET status = 'failed', reason = \(p(1)), finished_at = \(p(2)), "
+                    + "lease_owner = NULL, lease_until = NULL WHERE endpoint = \(p(3)) AND status = 'queued' "
+                    + "AND created_at < \(p(4)) AND (lease_until IS NULL OR lease_until <= \(p(2))) RETURNING id",
+                [.text(retryWindowPassedReason), .integer(time), .text(endpoint), .integer(expireBefore)]
+            ).count
+        if let state = try sql(
+            "SELECT disabled_at, retry_at FROM webhook_endpoints WHERE name = \(p(1))", [.text(endpoint)]
+        ).first {
+            claim.disabled = state[0].integer != nil
+            if let retryAt = state[1].integer, retryAt > time { claim.waitsUntil = retryAt }
+        }
+        guard !claim.disabled, claim.waitsUntil == nil else { return claim }
+        let rows = try sql(
+            "SELECT id, event_id, body, attempts FROM webhook_events WHERE endpoint = \(p(1)) AND status = 'queued' "
+                + "AND (lease_until IS NULL OR lease_until <= \(p(2))) ORDER BY id LIMIT \(p(3))\(locking)",
+            [.text(endpoint), .integer(time), .integer(Int64(limit))])
+        for row in rows {
+            try sql(
+                "UPDATE webhook_events SET lease_owner = \(p(1)), lease_until = \(p(2)) WHERE id = \(p(3))",
+                [.text(owner), .integer(leaseUntil), row[0]])
+            claim.events.append(
+                QueuedWebhookEvent(
+                    rowID: row[0].integer ?? 0, eventID: row[1].text ?? "", body: row[2].text ?? "",
+                    attempts: Int(row[3].integer ?? 0)))
+        }
+        return claim
+    }
+
+    /// Records the attempt that sent `sent` (the rows of one message) to `endpoint`, and releases
+    /// the leases of `unsent` (claimed, not tried: they go in a later round). A delivered message
+    /// ends its events and clears the endpoint's failures; a failed one counts an attempt on each
+    /// of its events, sets the endpoint's next attempt (5 s doubled at each failure in a row, at
+    /// most an hour, or the receiver's `Retry-After` when longer) and disables it when it has
+    /// failed without a success since before `disableBefore`.
+    static func record(
+        _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
+        disableBefore: Int64, _ sql: StatementRunner
+    ) throws -> WebhookEndpointState {
+        let p = sql.placeholder
+        if !unsent.isEmpty {
+            try sql(
+                "UPDATE webhook_events SET lease_owner = NULL, lease_until = NULL WHERE id IN (\(sql.markers(unsent.count)))",
+                unsent.map(DatabaseValue.integer))
+        }
+        let ids = sql.markers(sent.count, from: 3)
+        switch attempt {
+        case .delivered:
+            if !sent.isEmpty {
+                try sql(
+                    "UPDATE webhook_events SET status = 'sent', attempts = attempts + 1, reason = NULL, finished_at = \(p(1)), "
+                        + "lease_owner = NULL, lease_until = NULL WHERE status = \(p(2)) AND id IN (\(ids))",
+                    [.integer(time), .text("queued")] + sent.map(DatabaseValue.integer))
+            }
+            try sql(
+                "INSERT INTO webhook_endpoints (name, failures) VALUES (\(p(1)), 0) ON CONFLICT (name) DO UPDATE "
+                    + "SET failures = 0, failing_since = NULL, retry_at = NULL",
+                [.text(endpoint)])
+            return WebhookEndpointState(failures: 0, newlyDisabled: false, retryAt: nil)
+        case .failed(let reason, let retryAfterSeconds):
+            if !sent.isEmpty {
+                try sql(
+                    "UPDATE webhook_events SET attempts = attempts + 1, reason = \(p(1)), lease_owner = NULL, "
+                        + "lease_until = NULL WHERE status = \(p(2)) AND id IN (\(ids))",
+                    [.text(reason), .text("queued")] + sent.map(DatabaseValue.integer))
+            }
+            let row = try sql(
+                "INSERT INTO webhook_endpoints (name, failures, failing_since) VALUES (\(p(1)), 1, \(p(2))) "
+                    + "ON CONFLICT (name) DO UPDATE SET failures = webhook_endpoints.failures + 1, "
+                    + "failing_since = coalesce(webhook_endpoints.failing_since, excluded.failing_since) "
+                    + "RETURNING failures, failing_since, disabled_at",
+                [.text(endpoint), .integer(time)]
+            ).first
+            let failures = Int(row?[0].integer ?? 1)
+            let failingSince = row?[1].integer ?? time
+            let newlyDisabled = row?[2].integer == nil && failingSince < disableBefore
+            let retryAt = time + backoff(failures: failures, retryAfterSeconds: retryAfterSeconds)
+            try sql(
+                "UPDATE webhook_endpoints SET retry_at = \(p(1)), disabled_at = coalesce(disabled_at, \(p(2))) "
+                    + "WHERE name = \(p(3))",
+                [.integer(retryAt), newlyDisabled ? .integer(time) : .null, .text(endpoint)])
+            return WebhookEndpointState(failures: failures, newlyDisabled: newlyDisabled, retryAt: retryAt)
+        }
+    }
+
+    /// How long an endpoint waits after its `failures`-th failure in a row: 5 s doubled at each,
+    /// at most an hour, with jitter; the receiver's `Retry-After` when that is longer (at most an
+    /// hour too).
+    static func backoff(failures: Int, retryAfterSeconds: Int?) -> Int64 {
+        let doubled = min(maximumBackoffMilliseconds, 5_000 << Int64(min(max(failures - 1, 0), 20)))
+        let jittered = Int64.random(in: doubled * 3 / 4...doubled)
+        let asked = Int64(min(max(retryAfterSeconds ?? 0, 0), 3_600)) * 1_000
+        return max(jittered, asked)
+    }
+
+    /// Enables `endpoint` again and clears its failures; false when it was not disabled.
+    static func enable(endpoint: String, _ sql: StatementRunner) throws -> Bool {
+        !(try sql(
+            "UPDATE webhook_endpoints SET disabled_at = NULL, failures = 0, failing_since = NULL, retry_at = NULL "
+                + "WHERE name = \(sql.placeholder(1)) AND disabled_at IS NOT NULL RETURNING name",
+            [.text(endpoint)])).isEmpty
+    }
+
+    /// Adds the queued events and the disabled endpoints to `statistics`.
+    static func count(into statistics: inout GatewayStatistics, _ sql: StatementRunner) throws {
+        for row in try sql("SELECT endpoint, count(*) FROM webhook_events WHERE status = 'queued' GROUP BY endpoint") {
+            statistics.webhookEventsQueued[row[0].text ?? ""] = Int(row[1].integer ?? 0)
+        }
+        statistics.webhookEndpointsDisabled = Set(
+            try sql("SELECT name FROM webhook_endpoints WHERE disabled_at IS NOT NULL").compactMap { $0[0].text })
+    }
+
+    /// Deletes a batch of events that ended before the cutoff (parameter 1), at most parameter 2.
+    static func deleteFinished(locking: String, placeholder: (Int) -> String) -> String {
+        "DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE status <> 'queued' "
+            + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) RETURNING id"
+    }
+}
+
+/// An event leased for sending.
+struct QueuedWebhookEvent: Sendable, Equatable {
+    /// Its outbox row.
+    let rowID: Int64
+    /// Its `msg_` id.
+    let eventID: String
+    /// The event's JSON, as queued.
+    let body: String
+    /// Requests made for it so far.
+    let attempts: Int
+}
+
+/// What a claim on an endpoint's events came to.
+struct WebhookClaim: Sendable, Equatable {
+    /// The events leased, oldest first.
+    var events: [QueuedWebhookEvent] = []
+    /// Events that ended as failed because their retry window passed.
+    var expired = 0
+    /// True when the endpoint is disabled: nothing was leased.
+    var disabled = false
+    /// When the endpoint's next attempt is due, if that is later: nothing was leased.
+    var waitsUntil: Int64?
+}
+
+/// How one request to an endpoint ended.
+enum WebhookAttempt: Sendable, Equatable {
+    /// A 2xx answer.
+    case delivered
+    /// Any other answer, or no answer; the receiver's `Retry-After` in seconds, if it gave one.
+    case failed(reason: String, retryAfterSeconds: Int?)
+}
+
+/// An endpoint's state after an attempt.
+struct WebhookEndpointState: Sendable, Equatable {
+    /// Failures in a row.
+    let failures: Int
+    /// True when this failure disabled it.
+    let newlyDisabled: Bool
+    /// When it is tried next, after a failure.
+    let retryAt: Int64?
+}

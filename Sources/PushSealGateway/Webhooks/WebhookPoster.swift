@@ -1,0 +1,84 @@
+#if canImport(PushSealHTTPS)
+    internal import PushSealHTTPS
+    internal import PushSealURL
+
+    /// POSTs signed messages to one webhook endpoint over a kept-alive HTTPS connection (HTTP/1.1),
+    /// one at a time, each within ``answerTimeout``. The URL is the operator's, yet treated as
+    /// untrusted: every address its host resolves to is checked as the connection is made, and
+    /// local ones are refused unless the endpoint allows them. Used from one thread.
+    struct WebhookPoster {
+        /// How long one request may take, connecting included.
+        static let answerTimeout = Duration.seconds(10)
+        /// The most of an answer's body read (and dropped).
+        static let maximumAnswerBody = 16 * 1024
+
+        private let url: HTTPSURL?
+        private let context: TLSContext?
+        private let setupFailure: String?
+        private let allowsLocalDestinations: Bool
+        private let signer: WebhookSigner
+        private var connection: HTTPSPostConnection?
+
+        /// A poster to `settings`' URL, signing with `signer`.
+        init(_ settings: WebhookSettings, signer: WebhookSigner) {
+            self.signer = signer
+            allowsLocalDestinations = settings.allowsLocalDestinations
+            do throws(HTTPSFailure) {
+                context = try TLSContext(caFile: settings.caFile, protocols: ["http/1.1"])
+                setupFailure = nil
+            } catch {
+                context = nil
+                setupFailure = error.detail
+            }
+            url = try? HTTPSURL(settings.url)
+        }
+
+        /// Sends `body` as the message `id`, signed at the current time; how it ended.
+        mutating func post(id: String, body: [UInt8]) -> WebhookAttempt {
+            guard let url, let context else {
+                return .failed(reason: setupFailure ?? "the URL is not usable", retryAfterSeconds: nil)
+            }
+            let timestamp = GatewayClock.milliseconds() / 1_000
+            let headers = [
+                ("Content-Type", "application/json"), ("webhook-id", id), ("webhook-timestamp", "\(timestamp)"),
+                ("webhook-signature", signer.signature(id: id, timestamp: timestamp, body: body)),
+            ]
+            let wait = TransferWait(deadline: .now + Self.answerTimeout, cancelled: { false })
+            let outcome = BrokenPipeGuard.run { () -> Result<HTTPSPostConnection.Response, HTTPSFailure> in
+                do throws(HTTPSFailure) {
+                    if connection?.isReusable != true {
+                        connection = try HTTPSPostConnection(
+                            to: url, context: context, allowLocal: allowsLocalDestinations, wait: wait)
+                    }
+                    guard let connection else { throw HTTPSFailure(.unreachable, "no connection") }
+                    return .success(
+                        try connection.post(
+                            target: url.target, headers: headers, body: body, maximumBody: Self.maximumAnswerBody,
+                            wait: wait))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(let response) where (200..<300).contains(response.status):
+                return .delivered
+            case .success(let response):
+                return .failed(
+                    reason: "HTTP \(response.status)",
+                    retryAfterSeconds: response.retryAfter.flatMap { Int($0.trimmingPrefix(" ")) })
+            case .failure(let error):
+                connection = nil
+                return .failed(reason: error.detail, retryAfterSeconds: nil)
+            }
+        }
+    }
+#else
+    /// On Apple platforms: no libssl, so no webhook can be sent (the gateway runs on Linux).
+    struct WebhookPoster {
+        init(_ settings: WebhookSettings, signer: WebhookSigner) {}
+
+        mutating func post(id: String, body: [UInt8]) -> WebhookAttempt {
+            .failed(reason: "webhooks need libssl, on Linux", retryAfterSeconds: nil)
+        }
+    }
+#endif

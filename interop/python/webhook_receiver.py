@@ -1,0 +1,103 @@
+"""A webhook receiver for PushSeal's gateway tests: HTTPS (HTTP/1.1, kept-alive connections) on
+127.0.0.1 with a self-signed certificate made at start, verifying every message with the
+Standard Webhooks reference library from PyPI (`standardwebhooks`), as a backend would.
+
+Each `--secret` is tried on its own: the log says which of them verify a message, so a test can
+show that a message signed during a rotation verifies under the old secret and under the new one.
+
+Answers are scripted by the path:
+
+    /hooks/ok/<name>        204
+    /hooks/fail/<n>/<name>  503 for the first n requests to the path, then 204
+    /hooks/down/<name>      500 always
+    /hooks/slow/<name>      204 after 3 s
+
+Each request appends one JSON line to the log: path, status, the three webhook headers, which
+secrets verified it (indices into the --secret list), and the body parsed as JSON.
+
+    python webhook_receiver.py --secret whsec_... [--secret whsec_...] --log requests.jsonl
+                               --ready ready.json --cert-dir DIR [--lifetime 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import ssl
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+from mock_apns import self_signed_certificate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--secret", action="append", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--ready", required=True)
+    parser.add_argument("--cert-dir", required=True)
+    parser.add_argument("--lifetime", type=float, default=300)
+    arguments = parser.parse_args()
+    verifiers = [Webhook(secret) for secret in arguments.secret]
+    counts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            headers = {name: self.headers.get(name, "") for name in ("webhook-id", "webhook-timestamp", "webhook-signature")}
+            verified = []
+            for index, verifier in enumerate(verifiers):
+                try:
+                    verifier.verify(body, headers)
+                    verified.append(index)
+                except WebhookVerificationError:
+                    pass
+            parts = self.path.strip("/").split("/")
+            with lock:
+                counts[self.path] = counts.get(self.path, 0) + 1
+                seen = counts[self.path]
+            status = 204
+            if len(parts) >= 2 and parts[1] == "fail" and seen <= int(parts[2]):
+                status = 503
+            elif len(parts) >= 2 and parts[1] == "down":
+                status = 500
+            elif len(parts) >= 2 and parts[1] == "slow":
+                time.sleep(3)
+            try:
+                parsed = json.loads(body)
+            except ValueError:
+                parsed = None
+            line = {"path": self.path, "status": status, "headers": headers, "verified": verified, "body": parsed}
+            with lock, open(arguments.log, "a") as log:
+                log.write(json.dumps(line) + "\n")
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    certificate, key = self_signed_certificate(arguments.cert_dir, stem="webhook-receiver")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with open(arguments.ready + ".tmp", "w") as handle:
+        json.dump({"port": server.server_address[1], "certificate": certificate}, handle)
+    os.replace(arguments.ready + ".tmp", arguments.ready)
+    # Serves until standard input closes (the test has gone) or the lifetime passes.
+    watcher = threading.Thread(target=lambda: [None for _ in iter(lambda: os.read(0, 65536), b"")], daemon=True)
+    watcher.start()
+    watcher.join(timeout=arguments.lifetime)
+
+
+if __name__ == "__main__":
+    main()
