@@ -1,18 +1,25 @@
-internal import PushSealCore
+package import PushSealCore
 
-/// Shortens the alert body of a payload until its serialised form fits a byte budget.
+/// Shortens the alert body of a payload until its serialised form (or what is made of it: a Web
+/// Push message's content) fits a byte budget.
 ///
 /// The body is cut on a grapheme-cluster boundary (Swift `Character`s), so no emoji or combining
 /// sequence is split, and ends in `…`. The bytes to remove are computed from the JSON-escaped
 /// size of each character, so one pass normally suffices; a few more are allowed for safety.
-enum BodyTruncation {
+package enum BodyTruncation {
     static let ellipsis = "…"
     private static let maximumPasses = 4
 
-    /// The payload with a shorter body whose serialisation is at most `budget` bytes.
+    /// The payload with a shorter body whose size, as `measure` gives it (its serialisation by
+    /// default), is at most `budget` bytes. `measure` must grow byte for byte with the body's
+    /// JSON-escaped form.
     /// - Throws: `PushSealError.Code.payloadTooLarge` when there is no body to shorten, or
     ///   when even an empty body does not fit.
-    static func shorten(_ payload: JSONObject, toFit budget: Int, tooLarge: () -> PushSealError) throws -> JSONObject {
+    package static func shorten(
+        _ payload: JSONObject, toFit budget: Int,
+        measuredBy measure: (JSONObject) -> Int = { JSONWriter.bytes(.object($0)).count },
+        tooLarge: () -> PushSealError
+    ) throws -> JSONObject {
         guard var aps = payload["aps"]?.objectValue, let alert = aps["alert"] else { throw tooLarge() }
         var alertObject = alert.objectValue
         guard let original = alertObject?["body"]?.stringValue ?? alert.stringValue else { throw tooLarge() }
@@ -20,7 +27,7 @@ enum BodyTruncation {
         var kept = Substring(original)
         var candidate = payload
         for _ in 0..<maximumPasses {
-            let excess = JSONWriter.bytes(.object(candidate)).count - budget
+            let excess = measure(candidate) - budget
             if excess <= 0 { return candidate }
             guard !kept.isEmpty else { throw tooLarge() }
             let ellipsisCost = kept.count == original.count ? ellipsis.utf8.count : 0
@@ -38,7 +45,7 @@ enum BodyTruncation {
             }
             candidate["aps"] = .object(aps)
         }
-        if JSONWriter.bytes(.object(candidate)).count <= budget { return candidate }
+        if measure(candidate) <= budget { return candidate }
         throw tooLarge()
     }
 

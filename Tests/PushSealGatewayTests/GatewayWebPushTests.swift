@@ -219,6 +219,44 @@ struct GatewayWebPushTests {
         #expect(answer.status == 422 && answer.json?["error"]?.objectValue?["path"] == .string("$.payload"))
         #expect(try world.store.statistics().deliveries.isEmpty)
     }
+
+    @Test("truncate shortens a long alert body for APNs and for Web Push alike, as pushseal encrypt --truncate does")
+    func truncate() throws {
+        let world = try GatewayWorld(webPush: true)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        #expect(try world.registerSubscription("laptop", user: "u1", service: 0).status == 201)
+        let long = String(repeating: "Ünïcødé 🚚 ", count: 400)
+        let json = #"{"to":{"user":"u1"},"payload":{"aps":{"alert":{"title":"Order 1042","body":"\#(long)"}}}}"#
+        let refused = try world.request("POST", "/v1/pushes", json: json, token: world.adminToken)
+        #expect(refused.status == 422 && refused.errorPath == "$.payload", "without truncate: too large")
+        let truncating = json.dropLast() + #","options":{"truncate":true}}"#
+        let answer = try world.request("POST", "/v1/pushes", json: String(truncating), token: world.adminToken)
+        #expect(
+            answer.status == 202 && answer.json?["truncated"] == .number(JSONNumber(2)),
+            "\(answer.json.map { JSONWriter.string(.object($0)) } ?? "")")
+        let id = try #require(answer.json?["id"]?.stringValue)
+        #expect(try Self.states(world, push: id).values.allSatisfy { $0.status == .sent })
+        let request = try #require(world.apns.requests().first)
+        let opened = try CLIRunner.run(
+            ["decrypt", "--store", "store-phone"], input: Data(try #require(request["body"] as? String).utf8),
+            in: world.directory.path)
+        let line = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        let apnsBody = try #require(line["notification"]?.objectValue?["body"]?.stringValue)
+        let content = try Self.content(try #require(world.pushServices[0].requests().first))
+        let webBody = try #require(content["body"]?.stringValue)
+        for body in [apnsBody, webBody] {
+            #expect(body.hasSuffix("…") && long.hasPrefix(String(body.dropLast())) && body.count < long.count)
+        }
+        let small = try world.request(
+            "POST", "/v1/pushes",
+            json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":{"body":"short"}}},"options":{"truncate":true}}"#,
+            token: world.adminToken)
+        #expect(small.status == 202 && small.json?["truncated"] == nil, "nothing to shorten: no member")
+        let invalid = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{}},"options":{"truncate":1}}"#,
+            token: world.adminToken)
+        #expect(invalid.status == 400 && invalid.errorPath == "$.options.truncate")
+    }
 }
 
 /// `POST /v1/devices/{id}/test` (gateway-v1.md, "Devices").

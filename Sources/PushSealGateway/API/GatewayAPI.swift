@@ -316,15 +316,19 @@ final class GatewayAPI: Sendable {
 
     private func postPush(_ request: HTTPRequest) throws -> HTTPResponse {
         let requestBody = try body(request)
-        let (id, count, repeated) = try accept(try PushRequest(requestBody), requestBody)
-        var answer = JSONObject([("id", .string(id)), ("deliveries", .number(JSONNumber(count)))])
-        if repeated { answer["repeated"] = .bool(true) }
+        let accepted = try accept(try PushRequest(requestBody), requestBody)
+        var answer = JSONObject([("id", .string(accepted.id)), ("deliveries", .number(JSONNumber(accepted.count)))])
+        if accepted.repeated { answer["repeated"] = .bool(true) }
+        if accepted.truncated > 0 { answer["truncated"] = .number(JSONNumber(accepted.truncated)) }
         return .json(202, .object(answer))
     }
 
-    /// Seals `push` for every device it names and stores it: its id, its delivery count, and
-    /// whether it repeated an earlier push (its idempotency key, the same request).
-    private func accept(_ push: PushRequest, _ requestBody: JSONObject) throws -> (String, Int, Bool) {
+    /// Seals `push` for every device it names and stores it: its id, its delivery count, whether
+    /// it repeated an earlier push (its idempotency key, the same request), and how many of its
+    /// deliveries had their alert body shortened (`truncate`).
+    private func accept(_ push: PushRequest, _ requestBody: JSONObject) throws -> (
+        id: String, count: Int, repeated: Bool, truncated: Int
+    ) {
         let (payload, collapseID) = try sealer.prepare(push)
         var devices: [Device] = []
         switch push.audience {
@@ -353,12 +357,12 @@ final class GatewayAPI: Sendable {
         case .conflict(let earlier):
             throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
         case .repeated(let earlier):
-            return (earlier, try store.push(id: earlier)?.deliveries.count ?? 0, true)
+            return (earlier, try store.push(id: earlier)?.deliveries.count ?? 0, true, 0)
         }
         metrics.pushAccepted()
         log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
         onAccepted()
-        return (id, deliveries.count, false)
+        return (id, deliveries.count, false, deliveries.filter(\.bodyTruncated).count)
     }
 
     /// How long `POST /v1/devices/{id}/test` waits for the delivery's outcome before it answers
@@ -396,7 +400,7 @@ final class GatewayAPI: Sendable {
                     ]))
             ),
         ])
-        let (pushID, _, _) = try accept(try PushRequest(body), body)
+        let pushID = try accept(try PushRequest(body), body).id
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.testPushWait)
         var delivery = try store.push(id: pushID)?.deliveries.first

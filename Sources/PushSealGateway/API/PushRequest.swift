@@ -50,7 +50,8 @@ struct PushRequest: Sendable {
         }
         try RequestReader.refuseUnknown(
             options,
-            ["push_type", "priority", "expiration", "collapse_id", "placeholder", "clear", "media"], at: optionsPath)
+            ["push_type", "priority", "expiration", "collapse_id", "placeholder", "clear", "media", "truncate"],
+            at: optionsPath)
         var encryption = EncryptionOptions()
         if let name = try RequestReader.optionalText(options, "push_type", at: optionsPath, maximum: 16) {
             guard let pushType = PushType(name: name) else {
@@ -66,6 +67,11 @@ struct PushRequest: Sendable {
                 throw .invalid(optionsPath.member("clear"), "must be an array of member names")
             }
             encryption.clearMembers = names.compactMap(\.stringValue)
+        }
+        switch options["truncate"] {
+        case nil, .bool(false)?: break
+        case .bool(true)?: encryption.overflow = .truncateBody
+        default: throw .invalid(optionsPath.member("truncate"), "must be true or false")
         }
         do {
             try encryption.validate()

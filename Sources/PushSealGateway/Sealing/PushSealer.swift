@@ -93,31 +93,63 @@ final class PushSealer: Sendable {
                 let options = APNsRequestOptions(
                     topic: topic, collapseID: collapseID, expiration: request.expiration, priority: request.priority)
                 let apns = try APNsRequest(payload: sealed, pushType: request.encryption.pushType, options: options)
-                return NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: expiration)
+                return NewDelivery(
+                    device: device, headers: apns.headers, body: apns.body, expiration: expiration,
+                    bodyTruncated: sealed.bodyTruncated)
             } catch let error as PushSealError where error.code == .payloadTooLarge {
                 throw .unprocessable(JSONPath.root.member("payload"), Self.detail(error))
             } catch {
                 throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
             }
         case .webPush(let endpoint, let p256dh, let auth):
-            let content = JSONWriter.bytes(.object(ServiceWorkerContent.json(payload: payload, collapseID: collapseID)))
+            var content = JSONWriter.bytes(.object(ServiceWorkerContent.json(payload: payload, collapseID: collapseID)))
+            let budget = WebPushMessage.maximumContentByteCount
+            let truncating = request.encryption.overflow == .truncateBody && content.count > budget
+            if truncating {
+                content = try Self.truncatedContent(payload, collapseID: collapseID, budget: budget)
+            }
             let body: [UInt8]
             do {
                 let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
                 body = try WebPushMessage.seal(content, for: subscription)
             } catch  where error.reason == .messageTooLarge {
-                throw .unprocessable(
-                    JSONPath.root.member("payload"),
-                    "is \(content.count) bytes as a Web Push message's content (gateway-v1.md, \"Web Push content\"); "
-                        + "at most \(WebPushMessage.maximumContentByteCount) fit")
+                throw Self.contentTooLarge(content.count)
             } catch {
                 // Checked when it was registered: only a row changed by hand gets here.
                 throw .unprocessable(JSONPath.root.member("to"), "device \(device.id): \(error.detail)")
             }
             return NewDelivery(
                 device: device, headers: WebPushHeaders.stored(priority: request.priority, collapseID: collapseID),
-                body: body, expiration: expiration)
+                body: body, expiration: expiration, bodyTruncated: truncating)
         }
+    }
+
+    /// The service-worker content of `payload` with the alert body shortened as `pushseal encrypt
+    /// --truncate` does it (on a character boundary, ending in `…`) until it is at most `budget`
+    /// bytes.
+    private static func truncatedContent(_ payload: JSONObject, collapseID: String?, budget: Int) throws(APIError)
+        -> [UInt8]
+    {
+        func content(_ payload: JSONObject) -> [UInt8] {
+            JSONWriter.bytes(.object(ServiceWorkerContent.json(payload: payload, collapseID: collapseID)))
+        }
+        let whole = content(payload).count
+        do {
+            let shortened = try BodyTruncation.shorten(
+                payload, toFit: budget, measuredBy: { content($0).count },
+                tooLarge: { PushSealError(.payloadTooLarge, "") })
+            return content(shortened)
+        } catch {
+            throw contentTooLarge(whole)
+        }
+    }
+
+    /// The refusal of a Web Push message's content of `count` bytes.
+    private static func contentTooLarge(_ count: Int) -> APIError {
+        .unprocessable(
+            JSONPath.root.member("payload"),
+            "is \(count) bytes as a Web Push message's content (gateway-v1.md, \"Web Push content\"); "
+                + "at most \(WebPushMessage.maximumContentByteCount) fit, even with the alert body shortened")
     }
 
     private static func detail(_ error: any Error) -> String {

@@ -135,6 +135,8 @@ struct NewDelivery: Sendable {
     let body: [UInt8]
     /// The push's expiration, if any.
     let expiration: Int64?
+    /// True when the alert body was shortened to fit (the push's `truncate` option).
+    var bodyTruncated = false
 }
 
 /// What storing a push came to.
