@@ -87,7 +87,7 @@ public final class Gateway: Sendable {
                 store: store, instance: housekeeping.instance.id,
                 providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
-            testNotification: configuration.testNotification, routing: routing,
+            testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
             onAccepted: { [workers] in for pool in workers { pool.notify() } })
         let databaseConnections: Int =
             switch configuration.database {

@@ -63,6 +63,8 @@ public struct GatewayConfiguration: Sendable {
     public let accessLog: Bool
     /// The title and body of `POST /v1/devices/{id}/test`'s notification.
     public let testNotification: (title: String, body: String)
+    /// Each token's rates (gateway-v1.md, "Limits"); none by default.
+    public let rateLimits: RateLimitSettings
     /// The endpoints that receive events (gateway-v1.md, "Webhooks"); none by default.
     public let webhooks: [WebhookSettings]
 
@@ -92,7 +94,7 @@ public struct GatewayConfiguration: Sendable {
             [
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
                 "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
-                "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push", "webhooks",
+                "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push", "webhooks", "limits",
             ], at: .root)
         (listenHost, listenPort) = try Self.address(try Self.string(root, "listen", at: .root), at: "listen")
         metricsListen =
@@ -101,6 +103,7 @@ public struct GatewayConfiguration: Sendable {
         retentionHours = try Self.integer(root, "retention_hours", in: 1...8_760) ?? 72
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
         testNotification = try Self.testNotification(root["test_push"])
+        rateLimits = try RateLimitSettings(root["limits"], at: JSONPath.root.member("limits"))
         webhooks = try WebhookSettings.list(root["webhooks"], at: JSONPath.root.member("webhooks"), resolve: resolve)
         switch root["access_log"] {
         case nil: accessLog = false

@@ -14,6 +14,7 @@ final class Metrics: Sendable {
         var retentionDeleted: [String: Int] = [:]
         var webhookRequests: [String: (delivered: Int, failed: Int)] = [:]
         var webhookEventsExpired: [String: Int] = [:]
+        var rateLimited: [RateLimit: Int] = [:]
         var draining = false
     }
 
@@ -72,6 +73,9 @@ final class Metrics: Sendable {
         state.withLock { $0.webhookEventsExpired[endpoint, default: 0] += count }
     }
 
+    /// Counts a request refused 429 for a token over its `limit`.
+    func rateLimited(_ limit: RateLimit) { state.withLock { $0.rateLimited[limit, default: 0] += 1 } }
+
     /// Marks the gateway as draining (after SIGTERM).
     func startDraining() { state.withLock { $0.draining = true } }
 
@@ -125,6 +129,9 @@ final class Metrics: Sendable {
         lines += Self.family(
             name + "retention_deleted_total", "counter", "Finished rows the retention sweep deleted, by table.",
             ["deliveries", "pushes", "webhook_events"].map { "{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)" })
+        lines += Self.family(
+            name + "rate_limited_total", "counter", "Requests refused 429 for a token over its rate, by limit.",
+            RateLimit.allCases.map { "{limit=\"\($0.rawValue)\"} \(state.rateLimited[$0] ?? 0)" })
         lines += Self.family(
             name + "webhook_requests_total", "counter", "Requests to webhook endpoints, by endpoint and outcome.",
             webhookEndpoints.flatMap { endpoint in

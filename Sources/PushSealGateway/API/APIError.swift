@@ -89,6 +89,25 @@ struct APIError: Error, Sendable {
             path: JSONPath.root.member("to").description)
     }
 
+    /// 429: the token went over its rate of `limit` (`requests` or `deliveries`); it may try again
+    /// after `retryAfter` seconds.
+    static func rateLimited(_ limit: RateLimit, retryAfter: Int) -> APIError {
+        APIError(
+            status: 429, headers: [("Retry-After", "\(retryAfter)")], code: "rate-limited",
+            message:
+                "the token is over its \(limit.rawValue) limit (\(limit.rawValue)_per_second); retry after \(retryAfter) s",
+            path: nil)
+    }
+
+    /// 422: one push would make more deliveries than a token's burst allows at all.
+    static func overBurst(_ count: Int, burst: Int) -> APIError {
+        APIError(
+            status: 422, code: "too-many-deliveries",
+            message:
+                "the push would make \(count) deliveries; a token may make at most \(burst) at once (deliveries_burst)",
+            path: JSONPath.root.member("to").description)
+    }
+
     /// 400: the query parameter `name` is wrong.
     static func invalidQuery(_ name: String, _ detail: String) -> APIError {
         APIError(

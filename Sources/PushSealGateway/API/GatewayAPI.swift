@@ -38,6 +38,7 @@ final class GatewayAPI: Sendable {
     private let accessLog: Bool
     private let testNotification: (title: String, body: String)
     private let routing: WebhookRouting
+    private let limiter: RateLimiter
     private let draining = Atomic<Bool>(false)
 
     /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
@@ -46,15 +47,18 @@ final class GatewayAPI: Sendable {
     /// made, and `onAccepted` wakes the delivery workers; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
     /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
-    /// names the webhook endpoints that hear of a deleted device's deliveries.
+    /// names the webhook endpoints that hear of a deleted device's deliveries; `rateLimits` are
+    /// each token's rates.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
         maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
         status: StatusReport, operationsApart: Bool, accessLog: Bool,
         testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
-        routing: WebhookRouting = .none, onAccepted: @escaping @Sendable () -> Void
+        routing: WebhookRouting = .none, rateLimits: RateLimitSettings = .unlimited,
+        onAccepted: @escaping @Sendable () -> Void
     ) {
+        limiter = RateLimiter(rateLimits)
         self.testNotification = testNotification
         self.routing = routing
         self.status = status
@@ -208,6 +212,7 @@ final class GatewayAPI: Sendable {
         // path or method, so that nothing about the API is learnt without a token.
         let token = Self.isUnderV1(request.path) ? try authenticate(request) : nil
         tokenID = token?.id
+        if let token { try spend(1, of: .requests, token: token.id) }
         func authorize(_ scope: AccessScope) throws {
             guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
         }
@@ -258,16 +263,26 @@ final class GatewayAPI: Sendable {
             return .json(200, .object(JSONObject([("devices", .array(devices))])))
         case ("POST", .pushes):
             try authorize(.pushes)
-            return try postPush(request)
+            return try postPush(request, token: token?.id ?? "")
         case ("POST", .deviceTest(let id)):
             try authorize(.pushes)
-            return try testPush(id)
+            return try testPush(id, token: token?.id ?? "")
         case ("GET", .push(let id)):
             try authorize(.read)
             guard let push = try store.push(id: id) else { throw APIError.notFound("push \(id)") }
             return .json(200, Self.json(push))
         default:
             throw APIError.methodNotAllowed(request.method, request.path, allowed: endpoint.methods)
+        }
+    }
+
+    /// Spends `cost` of `token`'s `limit` (``RateLimiter``), counting a refusal in the metrics.
+    private func spend(_ cost: Int, of limit: RateLimit, token: String) throws(APIError) {
+        do {
+            try limiter.spend(cost, of: limit, token: token)
+        } catch {
+            if error.status == 429 { metrics.rateLimited(limit) }
+            throw error
         }
     }
 
@@ -314,9 +329,9 @@ final class GatewayAPI: Sendable {
         return .json(created ? 201 : 200, DeviceRegistration.json(device))
     }
 
-    private func postPush(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func postPush(_ request: HTTPRequest, token: String) throws -> HTTPResponse {
         let requestBody = try body(request)
-        let accepted = try accept(try PushRequest(requestBody), requestBody)
+        let accepted = try accept(try PushRequest(requestBody), requestBody, token: token)
         var answer = JSONObject([("id", .string(accepted.id)), ("deliveries", .number(JSONNumber(accepted.count)))])
         if accepted.repeated { answer["repeated"] = .bool(true) }
         if accepted.truncated > 0 { answer["truncated"] = .number(JSONNumber(accepted.truncated)) }
@@ -325,8 +340,9 @@ final class GatewayAPI: Sendable {
 
     /// Seals `push` for every device it names and stores it: its id, its delivery count, whether
     /// it repeated an earlier push (its idempotency key, the same request), and how many of its
-    /// deliveries had their alert body shortened (`truncate`).
-    private func accept(_ push: PushRequest, _ requestBody: JSONObject) throws -> (
+    /// deliveries had their alert body shortened (`truncate`). The deliveries are spent from
+    /// `token`'s rate before anything is sealed, and given back for a repeat.
+    private func accept(_ push: PushRequest, _ requestBody: JSONObject, token: String) throws -> (
         id: String, count: Int, repeated: Bool, truncated: Int
     ) {
         let (payload, collapseID) = try sealer.prepare(push)
@@ -343,6 +359,7 @@ final class GatewayAPI: Sendable {
         guard active.count <= maximumDeliveriesPerPush else {
             throw APIError.tooManyDeliveries(active.count, limit: maximumDeliveriesPerPush)
         }
+        try spend(active.count, of: .deliveries, token: token)
         var deliveries: [NewDelivery] = []
         for device in active {
             deliveries.append(try sealer.delivery(of: payload, push, collapseID: collapseID, to: device))
@@ -355,8 +372,10 @@ final class GatewayAPI: Sendable {
         {
         case .accepted: break
         case .conflict(let earlier):
+            limiter.refund(active.count, of: .deliveries, token: token)
             throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
         case .repeated(let earlier):
+            limiter.refund(active.count, of: .deliveries, token: token)
             return (earlier, try store.push(id: earlier)?.deliveries.count ?? 0, true, 0)
         }
         metrics.pushAccepted()
@@ -371,7 +390,7 @@ final class GatewayAPI: Sendable {
 
     /// `POST /v1/devices/{id}/test`: a sealed test notification to one device, answered with its
     /// delivery once it ended (200), or still queued after ``testPushWait`` (202).
-    private func testPush(_ id: String) throws -> HTTPResponse {
+    private func testPush(_ id: String, token: String) throws -> HTTPResponse {
         guard let device = try store.device(id: id) else { throw APIError.notFound("device \(id)") }
         guard device.unregisteredAt == nil else {
             throw APIError.unprocessable(nil, "device \(id) is unregistered: register it again before testing it")
@@ -400,7 +419,7 @@ final class GatewayAPI: Sendable {
                     ]))
             ),
         ])
-        let pushID = try accept(try PushRequest(body), body).id
+        let pushID = try accept(try PushRequest(body), body, token: token).id
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.testPushWait)
         var delivery = try store.push(id: pushID)?.deliveries.first

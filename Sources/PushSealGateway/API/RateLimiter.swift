@@ -1,0 +1,104 @@
+internal import PushSealCore
+internal import Synchronization
+
+/// What a token's rate is counted in.
+enum RateLimit: String, Sendable, CaseIterable {
+    /// Requests under `/v1`.
+    case requests
+    /// Deliveries pushes create (a push to a user with three devices counts three).
+    case deliveries
+}
+
+/// The configuration's `limits` member: each token's rates, in this instance (gateway-v1.md,
+/// "Limits"). A rate without its member is not limited.
+///
+/// ```json
+/// "limits": {"requests_per_second": 50, "requests_burst": 100,
+///            "deliveries_per_second": 1000, "deliveries_burst": 5000}
+/// ```
+public struct RateLimitSettings: Sendable {
+    /// Each limited rate: per second, and the burst (what a token may spend at once after a rest).
+    let rates: [RateLimit: (perSecond: Double, burst: Int)]
+
+    /// No limit.
+    static let unlimited = RateLimitSettings(rates: [:])
+
+    private init(rates: [RateLimit: (perSecond: Double, burst: Int)]) { self.rates = rates }
+
+    /// Reads the `limits` member `value` (at `path`): for each of `requests` and `deliveries`,
+    /// `_per_second` (1 to 1,000,000) and `_burst` (1 to 1,000,000; the rate by default).
+    init(_ value: JSONValue?, at path: JSONPath) throws(GatewayError) {
+        guard let value else {
+            self = .unlimited
+            return
+        }
+        guard let object = value.objectValue else { throw GatewayConfiguration.invalid(path, "must be an object") }
+        let names = RateLimit.allCases.flatMap { ["\($0.rawValue)_per_second", "\($0.rawValue)_burst"] }
+        try GatewayConfiguration.refuseUnknown(object, names, at: path)
+        var rates: [RateLimit: (perSecond: Double, burst: Int)] = [:]
+        for limit in RateLimit.allCases {
+            let rate = try GatewayConfiguration.integer(
+                object, "\(limit.rawValue)_per_second", in: 1...1_000_000, at: path)
+            let burst = try GatewayConfiguration.integer(object, "\(limit.rawValue)_burst", in: 1...1_000_000, at: path)
+            guard let rate else {
+                if burst != nil {
+                    throw GatewayConfiguration.invalid(
+                        path.member("\(limit.rawValue)_burst"), "needs \(limit.rawValue)_per_second")
+                }
+                continue
+            }
+            rates[limit] = (Double(rate), burst ?? rate)
+        }
+        self.rates = rates
+    }
+}
+
+/// Token buckets, one per access token and limited rate: a token may spend up to its burst at
+/// once, and regains its rate per second. Kept in memory by each instance, so that with several
+/// instances behind a load balancer a token's rate is at most the instances' count times the
+/// configured one.
+final class RateLimiter: Sendable {
+    private struct Bucket {
+        var level: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private let settings: RateLimitSettings
+    private let buckets = Mutex<[String: Bucket]>([:])
+    private let clock = ContinuousClock()
+
+    /// A limiter with `settings`' rates.
+    init(_ settings: RateLimitSettings) { self.settings = settings }
+
+    /// Spends `cost` of `token`'s `limit`, or throws: 429 `rate-limited` with the seconds until it
+    /// could be spent, or (deliveries) 422 when `cost` is above the burst, which no wait allows.
+    func spend(_ cost: Int, of limit: RateLimit, token: String) throws(APIError) {
+        guard let (rate, burst) = settings.rates[limit], cost > 0 else { return }
+        if cost > burst { throw APIError.overBurst(cost, burst: burst) }
+        let now = clock.now
+        let wait: Double? = buckets.withLock { buckets in
+            let key = "\(limit.rawValue) \(token)"
+            var bucket = buckets[key] ?? Bucket(level: Double(burst), updated: now)
+            let elapsed = bucket.updated.duration(to: now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            bucket.level = min(Double(burst), bucket.level + seconds * rate)
+            bucket.updated = now
+            defer { buckets[key] = bucket }
+            guard bucket.level >= Double(cost) else { return (Double(cost) - bucket.level) / rate }
+            bucket.level -= Double(cost)
+            return nil
+        }
+        if let wait { throw APIError.rateLimited(limit, retryAfter: max(1, Int(wait.rounded(.up)))) }
+    }
+
+    /// Gives back `cost` of `token`'s `limit`, spent on a push that was not stored (a repeat).
+    func refund(_ cost: Int, of limit: RateLimit, token: String) {
+        guard let (_, burst) = settings.rates[limit], cost > 0 else { return }
+        buckets.withLock { buckets in
+            let key = "\(limit.rawValue) \(token)"
+            guard var bucket = buckets[key] else { return }
+            bucket.level = min(Double(burst), bucket.level + Double(cost))
+            buckets[key] = bucket
+        }
+    }
+}
