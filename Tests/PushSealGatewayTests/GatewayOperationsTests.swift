@@ -281,4 +281,60 @@ struct GatewayDeviceListingTests {
         let registrar = try GatewayWorld.token(in: world.store, scopes: [.devices])
         #expect(try world.request("GET", "/v1/devices", token: registrar).status == 403)
     }
+
+    @Test(
+        "a push's deliveries and a user's devices come page by page, with counts by status; bad parameters are named",
+        arguments: GatewayBackend.allCases)
+    func pages(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        for index in 1...3 {
+            try world.registerDevice("a\(index)", user: "u1", token: GatewayWorld.deviceToken("00aa", index))
+        }
+        try world.registerDevice("g1", user: "u1", token: GatewayWorld.deviceToken("0411", 4))
+        try world.registerDevice("other", user: "u2", token: GatewayWorld.deviceToken("00aa", 5))
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
+            token: world.adminToken)
+        let id = try #require(answer.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually {
+                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
+            })
+
+        func page(_ path: String) throws -> (ids: [String], cursor: String?, json: JSONObject?) {
+            let answer = try world.request("GET", path, token: world.adminToken)
+            #expect(answer.status == 200, "\(path)")
+            let ids =
+                answer.json?["deliveries"]?.arrayValue?.compactMap { $0.objectValue?["device"]?.stringValue }
+                ?? answer.json?["devices"]?.arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } ?? []
+            return (ids, answer.json?["next_cursor"]?.stringValue, answer.json)
+        }
+        let first = try page("/v1/pushes/\(id)?limit=3")
+        #expect(first.ids == ["a1", "a2", "a3"] && first.cursor != nil)
+        let counts = first.json?["counts"]?.objectValue
+        #expect(counts?["sent"] == .number(JSONNumber(3)) && counts?["unregistered"] == .number(JSONNumber(1)))
+        #expect(counts?["queued"] == .number(JSONNumber(0)), "every status is counted, over the whole push")
+        let second = try page("/v1/pushes/\(id)?limit=3&cursor=\(first.cursor ?? "")")
+        #expect(second.ids == ["g1"] && second.cursor == nil, "the last page has no cursor")
+        #expect(try page("/v1/pushes/\(id)").ids == ["a1", "a2", "a3", "g1"], "1,000 a page by default")
+
+        let users = try page("/v1/users/u1/devices?limit=2")
+        #expect(users.ids == ["a1", "a2"] && users.cursor != nil)
+        let rest = try page("/v1/users/u1/devices?limit=2&cursor=\(users.cursor ?? "")")
+        #expect(rest.ids == ["a3", "g1"] && rest.cursor == nil)
+        #expect(try page("/v1/users/u1/devices?state=unregistered").ids == ["g1"])
+        #expect(try page("/v1/users/nobody/devices").ids.isEmpty)
+
+        for path in [
+            "/v1/pushes/\(id)?limit=0", "/v1/pushes/\(id)?limit=5001", "/v1/pushes/\(id)?cursor=bm9wZQ",
+            "/v1/pushes/\(id)?state=sent", "/v1/users/u1/devices?limit=501", "/v1/users/u1/devices?cursor=x",
+        ] {
+            let refused = try world.request("GET", path, token: world.adminToken)
+            #expect(
+                refused.status == 400
+                    && refused.json?["error"]?.objectValue?["message"]?.stringValue?.hasPrefix("query parameter ")
+                        == true,
+                "\(path)")
+        }
+    }
 }

@@ -4,7 +4,8 @@ internal import PushSealPrimitives
 /// `GET /v1/devices?state=…&since=…&limit=…&cursor=…` (gateway-v1.md, "Devices that left"): the
 /// devices of a state, a page at a time, in a stable order, so that a backend learns which
 /// devices left and cleans up its own records. Unregistered devices come by the time they were
-/// marked, then by id; the others by id. The cursor is opaque to the client.
+/// marked, then by id; the others by id. The cursor is opaque to the client. `GET
+/// /v1/users/{user}/devices` is the same listing of one user's devices.
 struct DeviceListing: Sendable, Equatable {
     /// The most devices one page holds, and the default.
     static let maximumLimit = 500
@@ -18,10 +19,13 @@ struct DeviceListing: Sendable, Equatable {
     let limit: Int
     /// Where the page starts: after this device.
     let after: DeviceCursor?
+    /// Only the devices of this user, when given.
+    let user: String?
 
-    /// Reads and checks `query`.
+    /// Reads and checks `query`, for the devices of `user` (or every user's).
     /// - Throws: ``APIError`` naming the query parameter at fault.
-    init(query: [String: String]) throws(APIError) {
+    init(query: [String: String], user: String? = nil) throws(APIError) {
+        self.user = user
         let known = ["state", "since", "limit", "cursor"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw .invalidQuery(unknown, "is not a parameter here (known: \(known.joined(separator: ", ")))")

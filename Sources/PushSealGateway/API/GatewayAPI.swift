@@ -259,8 +259,8 @@ final class GatewayAPI: Sendable {
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):
             try authorize(.read)
-            let devices = try store.devices(user: user).map(DeviceRegistration.json)
-            return .json(200, .object(JSONObject([("devices", .array(devices))])))
+            let listing = try DeviceListing(query: request.query, user: user)
+            return .json(200, listing.json(try store.devices(listing, limit: listing.limit + 1)))
         case ("POST", .pushes):
             try authorize(.pushes)
             return try postPush(request, token: token?.id ?? "")
@@ -269,8 +269,11 @@ final class GatewayAPI: Sendable {
             return try testPush(id, token: token?.id ?? "")
         case ("GET", .push(let id)):
             try authorize(.read)
-            guard let push = try store.push(id: id) else { throw APIError.notFound("push \(id)") }
-            return .json(200, Self.json(push))
+            let page = try DeliveryPage(query: request.query)
+            guard let push = try store.push(id: id, after: page.after, limit: page.limit + 1) else {
+                throw APIError.notFound("push \(id)")
+            }
+            return .json(200, page.json(push))
         default:
             throw APIError.methodNotAllowed(request.method, request.path, allowed: endpoint.methods)
         }
@@ -441,16 +444,6 @@ final class GatewayAPI: Sendable {
         if let apnsID = delivery.apnsID { object["apns_id"] = .string(apnsID) }
         if let reason = delivery.reason { object["reason"] = .string(reason) }
         return .object(object)
-    }
-
-    /// A push as `GET /v1/pushes/{id}` shows it.
-    static func json(_ push: PushRecord) -> JSONValue {
-        let deliveries: [JSONValue] = push.deliveries.map(json)
-        return .object(
-            JSONObject([
-                ("id", .string(push.id)), ("accepted_at", .number(JSONNumber(Int(push.acceptedAt)))),
-                ("deliveries", .array(deliveries)),
-            ]))
     }
 }
 

@@ -170,6 +170,8 @@ struct OutcomeCount: Sendable, Equatable {
 
 /// What happened to a delivery, for `GET /v1/pushes/{id}`.
 struct DeliveryState: Sendable, Equatable {
+    /// Its outbox row: the order of a push's deliveries, and their cursor.
+    var rowID: Int64 = 0
     /// The device.
     let deviceID: String
     /// The status.
@@ -189,8 +191,10 @@ struct PushRecord: Sendable, Equatable {
     let id: String
     /// When it was accepted, milliseconds since the epoch.
     let acceptedAt: Int64
-    /// Its deliveries, one per device.
+    /// Its deliveries, one per device, in order (a page of them when a limit was asked).
     let deliveries: [DeliveryState]
+    /// How many of all its deliveries stand in each status.
+    var counts: [DeliveryStatus: Int] = [:]
 }
 
 /// How a delivery attempt ended, as the outbox records it.

@@ -39,8 +39,9 @@ protocol GatewayStore: Sendable {
     func acceptPush(
         id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
     ) throws -> PushAcceptance
-    /// A push and its deliveries' states.
-    func push(id: String) throws -> PushRecord?
+    /// A push, up to `limit` of its deliveries' states after the delivery row `after` (0: from the
+    /// first), and the counts of all of them by status.
+    func push(id: String, after: Int64, limit: Int) throws -> PushRecord?
 
     /// Leases up to `limit` queued deliveries of `kind` that are due at `time` for
     /// `leaseMilliseconds`; a delivery whose lease ran out (its worker died) is due again. Each
@@ -95,6 +96,11 @@ protocol GatewayStore: Sendable {
     func instances() throws -> [InstanceRecord]
     /// How deliveries that ended since `time` ended, by status and reason.
     func outcomes(since time: Int64) throws -> [OutcomeCount]
+}
+
+extension GatewayStore {
+    /// A push and every one of its deliveries' states.
+    func push(id: String) throws -> PushRecord? { try push(id: id, after: 0, limit: Int(Int64.max)) }
 }
 
 /// Counts for `/metrics`.

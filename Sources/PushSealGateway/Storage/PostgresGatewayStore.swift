@@ -206,17 +206,9 @@
             }
         }
 
-        func push(id: String) throws -> PushRecord? {
+        func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
             try pool.transaction { connection in
-                guard
-                    let accepted = try connection.query("SELECT accepted_at FROM pushes WHERE id = $1", [.text(id)])
-                        .first
-                else { return nil }
-                let deliveries = try connection.query(
-                    "SELECT device_id, status, apns_id, reason, attempts FROM deliveries WHERE push_id = $1 ORDER BY id",
-                    [.text(id)]
-                ).map(DeliveryState.init(row:))
-                return PushRecord(id: id, acceptedAt: accepted[0].integer ?? 0, deliveries: deliveries)
+                try PushRecord.read(id: id, after: after, limit: limit, Self.runner(connection))
             }
         }
 

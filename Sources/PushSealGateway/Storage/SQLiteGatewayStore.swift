@@ -199,16 +199,8 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func push(id: String) throws -> PushRecord? {
-        try database.readTransaction { sql in
-            guard let accepted = try sql.query("SELECT accepted_at FROM pushes WHERE id = ?", [.text(id)]).first else {
-                return nil
-            }
-            let deliveries = try sql.query(
-                "SELECT device_id, status, apns_id, reason, attempts FROM deliveries WHERE push_id = ? ORDER BY id",
-                [.text(id)]
-            ).map(DeliveryState.init(row:))
-            return PushRecord(id: id, acceptedAt: accepted[0].integer ?? 0, deliveries: deliveries)
+    func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
+        try database.readTransaction { sql in try PushRecord.read(id: id, after: after, limit: limit, Self.runner(sql))
         }
     }
 

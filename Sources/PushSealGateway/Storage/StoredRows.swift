@@ -84,11 +84,37 @@ extension Device {
 }
 
 extension DeliveryState {
-    /// `device_id, status, apns_id, reason, attempts`.
+    /// `device_id, status, apns_id, reason, attempts, id`.
     init(row: [DatabaseValue]) {
         self.init(
-            deviceID: row[0].text ?? "", status: row[1].text.flatMap(DeliveryStatus.init(rawValue:)) ?? .queued,
-            apnsID: row[2].text, reason: row[3].text, attempts: Int(row[4].integer ?? 0))
+            rowID: row[5].integer ?? 0, deviceID: row[0].text ?? "",
+            status: row[1].text.flatMap(DeliveryStatus.init(rawValue:)) ?? .queued, apnsID: row[2].text,
+            reason: row[3].text, attempts: Int(row[4].integer ?? 0))
+    }
+}
+
+extension PushRecord {
+    /// Push `id` with up to `limit` of its deliveries after row `after`, and the counts of all of
+    /// them by status; nil when there is no such push. Runs in `sql`'s transaction.
+    static func read(id: String, after: Int64, limit: Int, _ sql: StatementRunner) throws -> PushRecord? {
+        let p = sql.placeholder
+        guard let accepted = try sql("SELECT accepted_at FROM pushes WHERE id = \(p(1))", [.text(id)]).first else {
+            return nil
+        }
+        let deliveries = try sql(
+            "SELECT device_id, status, apns_id, reason, attempts, id FROM deliveries WHERE push_id = \(p(1)) "
+                + "AND id > \(p(2)) ORDER BY id LIMIT \(p(3))",
+            [.text(id), .integer(after), .integer(Int64(limit))]
+        ).map(DeliveryState.init(row:))
+        var counts: [DeliveryStatus: Int] = [:]
+        for row in try sql(
+            "SELECT status, count(*) FROM deliveries WHERE push_id = \(p(1)) GROUP BY status", [.text(id)])
+        {
+            if let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) {
+                counts[status] = Int(row[1].integer ?? 0)
+            }
+        }
+        return PushRecord(id: id, acceptedAt: accepted[0].integer ?? 0, deliveries: deliveries, counts: counts)
     }
 }
 
@@ -173,6 +199,7 @@ extension DeviceListing {
         case .unregistered?: conditions.append("unregistered_at IS NOT NULL")
         case nil: break
         }
+        if let user { conditions.append("user_id = \(next(.text(user)))") }
         if let since { conditions.append("unregistered_at >= \(next(.integer(since)))") }
         if let after {
             if let time = after.unregisteredAt {
