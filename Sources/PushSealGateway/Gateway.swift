@@ -51,6 +51,9 @@ public final class Gateway: Sendable {
         let routing = WebhookRouting(configuration.webhooks)
         var signedEndpoints: [(settings: WebhookSettings, signer: WebhookSigner)] = []
         for settings in configuration.webhooks {
+            if let failure = WebhookPoster.setupFailure(settings) {
+                throw GatewayError("webhooks \(settings.name): \(failure)")
+            }
             do {
                 signedEndpoints.append((settings, try WebhookSigner(secretFiles: settings.secretFiles)))
             } catch {

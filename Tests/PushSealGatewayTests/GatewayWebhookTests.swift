@@ -317,6 +317,14 @@ struct GatewayWebhookTests {
             let failure = String(describing: Result { try WebhookSigner(secretFiles: [path]) })
             #expect(failure.contains("must hold one webhook secret") && !failure.contains(text), "\(name): \(failure)")
         }
+        let missingTrust = String(
+            describing: Result {
+                try GatewayWorld(
+                    settings:
+                        #""webhooks": [{"name": "a", "url": "https://h.example/", "secret_files": ["\#(directory.file("good"))"], "ca_file": "/nonexistent/ca.pem"}]"#
+                )
+            })
+        #expect(missingTrust.contains("webhooks a: cannot load the certificates to trust"), "\(missingTrust)")
         let signer = try WebhookSigner(secretFiles: [directory.file("good"), directory.file("good")])
         let signature = signer.signature(id: "msg_1", timestamp: 1_700_000_000, body: Array("{}".utf8))
         #expect(signature.split(separator: " ").count == 2 && signature.hasPrefix("v1,"))

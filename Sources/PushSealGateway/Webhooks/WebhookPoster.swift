@@ -33,6 +33,17 @@
             url = try? HTTPSURL(settings.url)
         }
 
+        /// Why no message could go to `settings`' endpoint, found before any is sent (its
+        /// certificates to trust cannot be loaded), or nil.
+        static func setupFailure(_ settings: WebhookSettings) -> String? {
+            do throws(HTTPSFailure) {
+                _ = try TLSContext(caFile: settings.caFile, protocols: ["http/1.1"])
+                return nil
+            } catch {
+                return error.detail
+            }
+        }
+
         /// Sends `body` as the message `id`, signed at the current time; how it ended.
         mutating func post(id: String, body: [UInt8]) -> WebhookAttempt {
             guard let url, let context else {
@@ -76,6 +87,8 @@
     /// On Apple platforms: no libssl, so no webhook can be sent (the gateway runs on Linux).
     struct WebhookPoster {
         init(_ settings: WebhookSettings, signer: WebhookSigner) {}
+
+        static func setupFailure(_ settings: WebhookSettings) -> String? { nil }
 
         mutating func post(id: String, body: [UInt8]) -> WebhookAttempt {
             .failed(reason: "webhooks need libssl, on Linux", retryAfterSeconds: nil)
