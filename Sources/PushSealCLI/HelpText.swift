@@ -15,6 +15,7 @@ enum HelpText {
           pushseal keys rotate  --store DIR [--suite x25519|p256|xchacha] [--repeat N]
           pushseal keys retire  --store DIR --kid ID [--role device|sender]
           pushseal keys list    --store DIR
+          pushseal keys webpush --store DIR
           pushseal keys policy  --store DIR [--require-sealed|--allow-unsealed] [--neutral-title T] [--neutral-body B]
 
         Server side

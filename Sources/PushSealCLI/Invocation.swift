@@ -24,6 +24,8 @@ public enum Invocation: Equatable, Sendable {
     case keysPolicy(store: String, change: PolicyChange)
     /// `keys list --store DIR`.
     case keysList(store: String)
+    /// `keys webpush --store DIR`: the Web Push receiver's keys, made when there is none.
+    case keysWebPush(store: String)
     /// `encrypt …`.
     case encrypt(EncryptArguments)
     /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--media-dir DIR [--ca-file PEM] [--allow-local-media]] [FILE|-]`.
@@ -158,9 +160,13 @@ public enum Invocation: Equatable, Sendable {
             let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: [])
             try noPositionals(reader)
             return .keysList(store: try reader.required("store"))
+        case "webpush":
+            let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: [])
+            try noPositionals(reader)
+            return .keysWebPush(store: try reader.required("store"))
         default:
             throw UsageError(
-                "keys: unknown subcommand \"\(subcommand)\" (generate, public, init, import, rotate, retire, list, policy)"
+                "keys: unknown subcommand \"\(subcommand)\" (generate, public, init, import, rotate, retire, list, policy, webpush)"
             )
         }
     }

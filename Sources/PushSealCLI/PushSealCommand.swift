@@ -40,6 +40,8 @@ public enum PushSealCommand {
             return try KeysCommand.policy(store: store, change: change, console: console)
         case .keysList(let store):
             return try KeysCommand.list(store: store, console: console)
+        case .keysWebPush(let store):
+            return try KeysCommand.webPush(store: store, console: console)
         case .encrypt(let arguments):
             return try EncryptCommand.run(arguments, console: console)
         case .decrypt(let arguments):

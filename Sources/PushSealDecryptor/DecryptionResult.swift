@@ -18,8 +18,10 @@ public struct DecryptionResult: Sendable {
     public let status: Status
     /// Why the notification degraded; nil otherwise.
     public let reason: PushSealError.Code?
-    /// The authenticated header, when decrypted.
+    /// The authenticated header, when an envelope was decrypted.
     public let header: EnvelopeHeader?
+    /// The kid of the Web Push receiver that opened a forwarded Web Push message; nil otherwise.
+    public internal(set) var webPushReceiver: String?
     /// The content to show.
     public let notification: NotificationContent
     /// True when the ledger had already recorded this decrypted payload's `event_id`: refresh,
@@ -38,6 +40,15 @@ public struct DecryptionResult: Sendable {
         DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
             notification: NotificationContent(payload: opened.content), duplicate: false)
+    }
+
+    /// A forwarded Web Push message opened by the receiver `kid`, its content mapped to `payload`.
+    static func decryptedWebPush(_ payload: JSONObject, receiver kid: String) -> DecryptionResult {
+        var result = DecryptionResult(
+            status: .decrypted, reason: nil, header: nil, notification: NotificationContent(payload: payload),
+            duplicate: false)
+        result.webPushReceiver = kid
+        return result
     }
 
     /// A payload that did not open (or was not sealed) under a policy that requires sealed
@@ -65,6 +76,10 @@ public struct DecryptionResult: Sendable {
             object["suite"] = .string(header.suite.name)
             object["mode"] = .string(header.mode.description)
             if let skid = header.skid { object["skid"] = .string(skid) }
+        }
+        if let webPushReceiver {
+            object["format"] = .string("webpush")
+            object["kid"] = .string(webPushReceiver)
         }
         object["duplicate"] = .bool(duplicate)
         switch route {

@@ -30,6 +30,9 @@ public struct Decryptor: Sendable {
     public let contract: PayloadContract?
     /// Fetches the `media` of decrypted content; nil attaches nothing.
     public let media: MediaFetcher?
+    /// What a forwarded Web Push message's content becomes: ``PushSealCore/WebPushContent/standard``
+    /// unless the app maps its sender's content itself (webpush-v1.md, "Forwarded to an iPhone").
+    public let webPushMapping: WebPushContent.Mapping
     /// The policy the app fixes in code; nil reads the store's `policy` for each payload.
     ///
     /// An app that requires sealed payloads should fix the policy here: a store file that cannot
@@ -37,11 +40,14 @@ public struct Decryptor: Sendable {
     public let policy: StorePolicy?
 
     /// A decryptor over `keyStore`, recording in `ledger`, routing under `contract`, fetching
-    /// media with `media`, and under `policy` instead of the store's, when given.
+    /// media with `media`, under `policy` instead of the store's, when given, and showing
+    /// forwarded Web Push content as `webPushMapping` says.
     public init(
         keyStore: any KeyStore, ledger: EventLedger? = nil, contract: PayloadContract? = nil,
-        media: MediaFetcher? = nil, policy: StorePolicy? = nil, lateKeyDelay: Duration = .milliseconds(250)
+        media: MediaFetcher? = nil, policy: StorePolicy? = nil, lateKeyDelay: Duration = .milliseconds(250),
+        webPushMapping: @escaping WebPushContent.Mapping = WebPushContent.standard
     ) {
+        self.webPushMapping = webPushMapping
         self.keyStore = keyStore
         self.ledger = ledger
         self.contract = contract
@@ -101,7 +107,16 @@ public struct Decryptor: Sendable {
     /// Opens `payload` without writing anything: the result's `duplicate` is not known yet.
     /// Call ``record(_:)`` once the result is sure to be shown.
     public func prepare(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
-        guard let text = payload["enc"]?.stringValue else { return unopened(payload, reason: .notSealed) }
+        guard let text = payload["enc"]?.stringValue else {
+            do {
+                guard let message = try ForwardedWebPush.message(in: payload) else {
+                    return unopened(payload, reason: .notSealed)
+                }
+                return openForwarded(message, payload)
+            } catch {
+                return unopened(payload, reason: error.code)
+            }
+        }
         do {
             let envelope = try Envelope(base64URL: text)
             let opened: OpenedEnvelope
@@ -118,6 +133,48 @@ public struct Decryptor: Sendable {
             return unopened(payload, reason: error.code)
         } catch {
             return unopened(payload, reason: .keyStoreUnavailable)
+        }
+    }
+
+    /// Opens a forwarded Web Push message with the store's receivers (the current one first) and
+    /// maps its content with ``webPushMapping``: a message that no receiver opens is
+    /// `decryption-failed`, one whose header or record is malformed `malformed-envelope`, bad
+    /// padding or content nothing can show `malformed-content`, a store without a receiver
+    /// `unknown-key`.
+    private func openForwarded(_ message: [UInt8], _ payload: JSONObject) -> DecryptionResult {
+        let receivers: [WebPushReceiver]
+        do {
+            receivers = try keyStore.loadWebPushReceivers()
+        } catch let error as PushSealError {
+            return unopened(payload, reason: error.code)
+        } catch {
+            return unopened(payload, reason: .keyStoreUnavailable)
+        }
+        guard !receivers.isEmpty else { return unopened(payload, reason: .unknownKey) }
+        for receiver in receivers {
+            var content: [UInt8]
+            do {
+                content = try WebPushMessage.open(message, with: receiver)
+            } catch  where error.reason == .decryptionFailed {
+                continue
+            } catch {
+                return unopened(payload, reason: Self.reason(error))
+            }
+            defer { SecureMemory.wipe(&content) }
+            guard let mapped = webPushMapping(content) else { return unopened(payload, reason: .malformedContent) }
+            var result = DecryptionResult.decryptedWebPush(mapped, receiver: receiver.kid)
+            if let contract { result.route = PushRoute(content: mapped, contract: contract) }
+            return result
+        }
+        return unopened(payload, reason: .decryptionFailed)
+    }
+
+    /// The reason of a forwarded message that does not open for `error`'s cause.
+    static func reason(_ error: WebPushError) -> PushSealError.Code {
+        switch error.reason {
+        case .decryptionFailed, .invalidSenderKey: .decryptionFailed
+        case .missingDelimiter, .misplacedDelimiter, .nonZeroPadding: .malformedContent
+        default: .malformedEnvelope
         }
     }
 

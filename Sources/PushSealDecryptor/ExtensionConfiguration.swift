@@ -15,6 +15,10 @@ public struct ExtensionConfiguration: Sendable {
     public var policy = StorePolicy(requireSealed: true)
     /// The payload contract the app routes with, if any.
     public var contract: PayloadContract?
+    /// What a forwarded Web Push message's content becomes (webpush-v1.md, "Forwarded to an
+    /// iPhone"): the standard mapping (`title` and `body` of a JSON object), unless the app maps
+    /// its sender's content itself.
+    public var webPushMapping: WebPushContent.Mapping = WebPushContent.standard
 
     /// A configuration for `appGroup`, with the defaults above.
     public init(appGroup: String) {

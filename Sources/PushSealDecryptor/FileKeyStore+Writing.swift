@@ -214,7 +214,7 @@ extension FileKeyStore {
         }
     }
 
-    private static func checkUnused(_ kid: String, in entries: [StoredKey]) throws {
+    static func checkUnused(_ kid: String, in entries: [StoredKey]) throws {
         if let existing = entries.first(where: { $0.kid == kid }) {
             throw PushSealError(
                 .invalidKey,
@@ -230,7 +230,7 @@ extension FileKeyStore {
     /// Reads, changes and atomically rewrites the key file under the writers' lock. Temporary
     /// files left by a killed writer are cleared first: only a writer holding the lock creates
     /// them, so under the lock every one of them is abandoned.
-    private func update<Result>(_ change: (inout Contents) throws -> Result) throws -> Result {
+    func update<Result>(_ change: (inout Contents) throws -> Result) throws -> Result {
         do {
             let store = try StoreDirectory(path: directory)
             return try store.withExclusiveLock(Self.lockName) {

@@ -49,6 +49,18 @@ public struct FileKeyStore: KeyStore {
         try contents().policy
     }
 
+    /// The Web Push receivers, the current one first, that open forwarded Web Push messages.
+    public func loadWebPushReceivers() throws -> [WebPushReceiver] {
+        let entries = try contents().entries.filter { $0.role == .webPush }
+        return try (entries.filter(\.current) + entries.filter { !$0.current }).map { entry in
+            do {
+                return try Self.webPushReceiver(entry)
+            } catch {
+                throw PushSealError(.keyStoreUnavailable, "key \"\(entry.kid)\" in \(keysPath) is unusable: \(error)")
+            }
+        }
+    }
+
     /// The stored keys, in the order they were added.
     /// - Throws: `PushSealError.Code.keyStoreUnavailable` naming the file and the fix.
     public func entries() throws -> [StoredKey] {
@@ -116,12 +128,19 @@ public struct FileKeyStore: KeyStore {
                 switch entry.role {
                 case .device: ring.deviceKeys.append(try PrivateKey(jwk: entry.jwk))
                 case .sender: ring.trustedSenders.append(try PublicKey(jwk: entry.jwk))
+                case .webPush: _ = try webPushReceiver(entry)
                 }
             } catch {
                 throw PushSealError(.keyStoreUnavailable, "key \"\(entry.kid)\" in \(path) is unusable: \(error)")
             }
         }
         return ring
+    }
+
+    /// The Web Push receiver of a `webpush` entry.
+    static func webPushReceiver(_ entry: StoredKey) throws -> WebPushReceiver {
+        try WebPushReceiver(
+            json: JSONObject([("private_key", .object(entry.jwk)), ("auth", .string(entry.auth ?? ""))]))
     }
 
     /// Parses the bytes of a `keys.json`; every failure is `key-store-unavailable` naming `path`.

@@ -43,7 +43,7 @@
             }
             let decryptor = Decryptor(
                 keyStore: store, ledger: store.ledger, contract: configuration.contract, media: media,
-                policy: configuration.policy)
+                policy: configuration.policy, webPushMapping: configuration.webPushMapping)
             // Apple's handler is not Sendable (nor, in some SDKs, its content); the session calls
             // the handler once, from one thread.
             let deliver = Unchecked(contentHandler)

@@ -14,10 +14,15 @@ public struct StoredKey: Sendable {
         case device
         /// A trusted sender's public key.
         case sender
+        /// A Web Push receiver: a P-256 private key and an authentication secret that open the
+        /// Web Push messages a relay forwards (webpush-v1.md, "Forwarded to an iPhone").
+        case webPush = "webpush"
 
         /// The role spelled exactly `name` (byte for byte, see `ExactText`).
         public init?(exactly name: String) {
-            guard let role = [Role.device, .sender].first(where: { $0.rawValue.isExactly(name) }) else { return nil }
+            guard let role = [Role.device, .sender, .webPush].first(where: { $0.rawValue.isExactly(name) }) else {
+                return nil
+            }
             self = role
         }
     }
@@ -32,16 +37,22 @@ public struct StoredKey: Sendable {
     public var current: Bool
     /// When the key entered the store, ISO 8601 UTC.
     public let created: String
-    /// The JWK as stored (private for device keys, public for senders).
+    /// The JWK as stored (private for device keys and Web Push receivers, public for senders).
     let jwk: JSONObject
+    /// A Web Push receiver's authentication secret, base64url; nil for the other roles.
+    let auth: String?
 
-    init(kid: String, suite: EnvelopeSuite, role: Role, current: Bool, created: String, jwk: JSONObject) {
+    init(
+        kid: String, suite: EnvelopeSuite, role: Role, current: Bool, created: String, jwk: JSONObject,
+        auth: String? = nil
+    ) {
         self.kid = kid
         self.suite = suite
         self.role = role
         self.current = current
         self.created = created
         self.jwk = jwk
+        self.auth = auth
     }
 
     /// The listing object: kid, suite, role, current, created.
@@ -52,10 +63,11 @@ public struct StoredKey: Sendable {
         ])
     }
 
-    /// The stored record: the listing plus the JWK.
+    /// The stored record: the listing plus the JWK (and a Web Push receiver's `auth`).
     var record: JSONObject {
         var object = listing
         object["jwk"] = .object(jwk)
+        if let auth { object["auth"] = .string(auth) }
         return object
     }
 
@@ -74,8 +86,10 @@ public struct StoredKey: Sendable {
         else {
             throw PushSealError(.keyStoreUnavailable, "key \(index) in the store is malformed")
         }
+        let auth = role == .webPush ? try field("auth") : nil
         self.init(
-            kid: try field("kid"), suite: suite, role: role, current: current, created: try field("created"), jwk: jwk)
+            kid: try field("kid"), suite: suite, role: role, current: current, created: try field("created"), jwk: jwk,
+            auth: auth)
     }
 
     /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.

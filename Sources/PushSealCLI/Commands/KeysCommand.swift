@@ -113,6 +113,17 @@ enum KeysCommand {
         return .success
     }
 
+    /// Prints the store's Web Push receiver keys, `{"kid", "p256dh", "auth"}`, making the receiver
+    /// when the store has none (webpush-v1.md, "Forwarded to an iPhone").
+    static func webPush(store directory: String, console: Console) throws(UsageError) -> ExitStatus {
+        let keys = try storeCall { try FileKeyStore(directory: directory).webPushKeys() }
+        let object = JSONObject([
+            ("kid", .string(keys.kid)), ("p256dh", .string(keys.p256dh)), ("auth", .string(keys.auth)),
+        ])
+        console.output.writeLine(JSONWriter.bytes(.object(object)))
+        return .success
+    }
+
     /// Prints the store's policy for unsealed payloads, after applying `change` if it has any.
     static func policy(store directory: String, change: PolicyChange, console: Console) throws(UsageError)
         -> ExitStatus

@@ -1,6 +1,22 @@
 internal import PushSealPrimitives
 
 extension WebPushMessage {
+    /// The length of a Web Push message's `aes128gcm` header: salt, record size, key id length
+    /// and the sender's 65-byte public key.
+    public static let headerByteCount = ContentCodingHeader.byteCount
+
+    /// Checks that `body` starts with a well-formed header (a record size RFC 8188 allows, a key
+    /// id that is a point on P-256) and holds at least one tag's worth of record after it: what a
+    /// push service can check of a message it cannot open.
+    /// - Throws: ``WebPushError`` with `malformed-header`, `invalid-record-size`,
+    ///   `invalid-sender-key`, or `decryption-failed` for a record shorter than its tag.
+    public static func checkHeader(_ body: [UInt8]) throws(WebPushError) {
+        _ = try ContentCodingHeader(parsing: body[...])
+        guard body.count >= ContentCodingHeader.byteCount + tagByteCount else {
+            throw WebPushError(.decryptionFailed, "no record of at least 16 bytes follows the header")
+        }
+    }
+
     /// Opens a message sealed to `receiver`: checks the header, derives the key, authenticates and
     /// decrypts the one record, and removes its delimiter and padding.
     ///

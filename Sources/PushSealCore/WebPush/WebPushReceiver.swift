@@ -69,6 +69,16 @@ public struct WebPushReceiver: Sendable, CustomStringConvertible, CustomDebugStr
             auth: Base64URL.encodeSecret(authSecret))
     }
 
+    /// The public half a sender seals for, `p256dh` (the uncompressed P-256 point in base64url),
+    /// and the authentication secret `auth` (base64url): what a subscription's `keys` hold. The
+    /// secret is for the sender alone.
+    public var keys: (p256dh: String, auth: String) {
+        (Base64URL.encode(privateKey.publicKey.x963Representation), Base64URL.encodeSecret(authSecret))
+    }
+
+    /// The key id of the receiver's public key (envelope-v1.md's derivation).
+    public var kid: String { KeyID.derived(fromPublicKey: privateKey.publicKey.x963Representation) }
+
     /// The JSON form read by ``init(json:)``. It holds the private key: write it to a 0600 file.
     public var json: JSONObject {
         let key = PrivateKey(

@@ -1,0 +1,159 @@
+import Foundation
+import PushSealPrimitives
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealCore
+@testable import PushSealDecryptor
+
+/// Web Push messages forwarded to an iPhone in an APNs payload (webpush-v1.md, "Forwarded to an
+/// iPhone"): the store's receiver, the extension opening them, the standard mapping and a custom
+/// one, every failure degrading to the placeholder with its reason.
+@Suite("Decryptor: forwarded Web Push messages")
+struct ForwardedWebPushTests {
+    static let placeholder: (title: String?, body: String?) = ("You have a notification", "Tap to open it")
+    static let mastodon = #"""
+        {"access_token":"tok","preferred_locale":"en","notification_id":4207,"notification_type":"mention","icon":"https://files.example/a.png","title":"Ada mentioned you","body":"@you the parcel code is 7734-XQ"}
+        """#
+
+    /// A store with a Web Push receiver, and the subscription a sender seals for.
+    struct Phone {
+        let directory = TemporaryDirectory()
+        let store: FileKeyStore
+        let keys: WebPushKeys
+
+        init() throws {
+            store = try FileKeyStore.initialize(directory: directory.file("store"))
+            keys = try store.webPushKeys()
+        }
+
+        var subscription: WebPushSubscription {
+            get throws {
+                try WebPushSubscription(
+                    endpoint: "https://relay.example/v1/webpush/abc", p256dh: keys.p256dh, auth: keys.auth)
+            }
+        }
+
+        /// The forwarded payload of `content` sealed for this phone.
+        func forwarded(_ content: String, paddingBlock: Int = WebPushMessage.defaultPaddingBlock) throws -> JSONObject {
+            let message = try WebPushMessage.seal(
+                Array(content.utf8), for: try subscription, paddingBlock: paddingBlock)
+            return ForwardedWebPush.payload(message: message, placeholder: ForwardedWebPushTests.placeholder)
+        }
+
+        func decryptor(mapping: @escaping WebPushContent.Mapping = WebPushContent.standard) -> Decryptor {
+            Decryptor(keyStore: store, ledger: store.ledger, webPushMapping: mapping)
+        }
+    }
+
+    @Test("the store makes one receiver and keeps it; keys list shows it, never its key")
+    func receiver() throws {
+        let phone = try Phone()
+        let again = try phone.store.webPushKeys()
+        #expect(again.kid == phone.keys.kid && again.p256dh == phone.keys.p256dh && again.auth == phone.keys.auth)
+        #expect(Base64URL.decode(phone.keys.p256dh)?.count == 65 && Base64URL.decode(phone.keys.auth)?.count == 16)
+        let entries = try phone.store.entries().filter { $0.role == .webPush }
+        #expect(entries.count == 1 && entries[0].current && entries[0].kid == phone.keys.kid)
+        #expect(!"\(entries[0].listing)".contains(phone.keys.auth) && !"\(phone.keys)".contains(phone.keys.auth))
+        #expect(try phone.store.loadWebPushReceivers().count == 1)
+        #expect(try phone.store.loadKeyRing().deviceKeys.isEmpty, "a receiver is no envelope key")
+    }
+
+    @Test("a Mastodon notification opens: its title and body shown, the rest in userInfo, a repeat recorded once")
+    func mastodon() throws {
+        let phone = try Phone()
+        let payload = try phone.forwarded(Self.mastodon)
+        let result = phone.decryptor().open(payload)
+        #expect(result.status == .decrypted && result.reason == nil && result.webPushReceiver == phone.keys.kid)
+        #expect(result.notification.title == "Ada mentioned you")
+        #expect(result.notification.body == "@you the parcel code is 7734-XQ")
+        #expect(result.notification.userInfo["notification_type"] == .string("mention"))
+        #expect(result.notification.userInfo["event_id"] == .string("4207"), "notification_id becomes event_id")
+        #expect(result.notification.userInfo["webpush"] == nil, "the outer payload is dropped")
+        #expect(result.json["format"] == .string("webpush") && result.json["kid"] == .string(phone.keys.kid))
+        #expect(!result.duplicate)
+        #expect(phone.decryptor().open(try phone.forwarded(Self.mastodon)).duplicate, "sent again: a repeat")
+    }
+
+    @Test("content that is an APNs payload is shown as one; text becomes the body; an app maps its own sender")
+    func mappings() throws {
+        let phone = try Phone()
+        let apns = phone.decryptor().open(try phone.forwarded(#"{"aps":{"alert":{"title":"T","body":"B"},"badge":3}}"#))
+        #expect(apns.notification.title == "T" && apns.notification.badge == 3)
+        let text = phone.decryptor().open(try phone.forwarded("You have 3 new messages"))
+        #expect(text.status == .decrypted && text.notification.body == "You have 3 new messages")
+        let custom = phone.decryptor { content in
+            guard let object = (try? JSONParser.parse(content))?.objectValue,
+                let room = object["room_name"]?.stringValue
+            else { return nil }
+            return JSONObject([
+                ("aps", .object(JSONObject([("alert", .object(JSONObject([("title", .string(room))])))])))
+            ])
+        }
+        #expect(
+            custom.open(try phone.forwarded(#"{"room_name":"Lobby","event_id":"$e1"}"#)).notification.title == "Lobby")
+        let unmapped = custom.open(try phone.forwarded(#"{"other":1}"#))
+        #expect(unmapped.status == .degraded && unmapped.reason == .malformedContent)
+        #expect(unmapped.notification.title == "You have a notification", "the placeholder, as it arrived")
+    }
+
+    @Test("tampered, truncated, re-ordered, foreign and malformed messages degrade with their reasons")
+    func failures() throws {
+        let phone = try Phone()
+        let other = try Phone()
+        let payload = try phone.forwarded(Self.mastodon)
+        let message = try #require(try ForwardedWebPush.message(in: payload))
+        func reason(_ bytes: [UInt8], _ decryptor: Decryptor? = nil) -> PushSealError.Code? {
+            let forwarded = ForwardedWebPush.payload(message: bytes, placeholder: Self.placeholder)
+            let result = (decryptor ?? phone.decryptor()).open(forwarded)
+            #expect(result.status == .degraded && result.notification.body == "Tap to open it")
+            return result.reason
+        }
+        var tampered = message
+        tampered[tampered.count - 20] ^= 1
+        #expect(reason(tampered) == .decryptionFailed)
+        #expect(reason(Array(message.dropLast(5))) == .decryptionFailed, "truncated")
+        let header = WebPushMessage.headerByteCount
+        let reordered =
+            Array(message[..<header]) + Array(message[(header + 16)...]) + Array(message[header..<(header + 16)])
+        #expect(reason(reordered) == .decryptionFailed, "re-ordered")
+        #expect(reason(Array(message.prefix(40))) == .malformedEnvelope, "a header cut short")
+        #expect(reason(message, other.decryptor()) == .decryptionFailed, "another phone's receiver")
+        let bare = try FileKeyStore.initialize(directory: phone.directory.file("bare"))
+        #expect(reason(message, Decryptor(keyStore: bare)) == .unknownKey, "a store without a receiver")
+        var padded = try phone.forwarded(Self.mastodon)
+        padded["webpush"] = .string("not base64url!")
+        #expect(phone.decryptor().open(padded).reason == .malformedEnvelope)
+        padded["webpush"] = .string("")
+        #expect(phone.decryptor().open(padded).reason == .malformedEnvelope, "empty")
+
+        _ = try phone.store.changePolicy { $0.requireSealed = true }
+        let neutral = phone.decryptor().open(ForwardedWebPush.payload(message: tampered, placeholder: Self.placeholder))
+        #expect(
+            neutral.status == .degraded && neutral.notification.title == StorePolicy(requireSealed: true).neutralTitle)
+        #expect(phone.decryptor().open(payload).status == .decrypted, "a message that opens counts as sealed")
+    }
+
+    @Test("both paddings at the edge: the largest message that fits APNs with the placeholder opens")
+    func limit() throws {
+        let phone = try Phone()
+        let limit = ForwardedWebPush.maximumMessageByteCount(placeholder: Self.placeholder)
+        let room = limit - WebPushMessage.headerByteCount - 16
+        // The record's plaintext fills the room exactly (padding 1), or the largest multiple of 128 in it.
+        for (block, plaintext) in [(1, room), (WebPushMessage.defaultPaddingBlock, room / 128 * 128)] {
+            let contentCount = plaintext - 1
+            let content = #"{"body":""# + String(repeating: "x", count: contentCount - 11) + #""}"#
+            let message = try WebPushMessage.seal(Array(content.utf8), for: try phone.subscription, paddingBlock: block)
+            #expect(message.count == WebPushMessage.headerByteCount + 16 + plaintext, "padding \(block)")
+            let payload = ForwardedWebPush.payload(message: message, placeholder: Self.placeholder)
+            #expect(JSONWriter.bytes(.object(payload)).count <= ForwardedWebPush.apnsLimit)
+            #expect(phone.decryptor().open(payload).notification.body?.count == contentCount - 11)
+        }
+        let over = ForwardedWebPush.payload(
+            message: [UInt8](repeating: 7, count: limit + 1), placeholder: Self.placeholder)
+        #expect(JSONWriter.bytes(.object(over)).count > ForwardedWebPush.apnsLimit, "one byte more does not fit")
+        let documented = ForwardedWebPush.maximumMessageByteCount(
+            placeholder: ("New notification", "Open the app to view it."))
+        #expect(documented == 2_987, "webpush-v1.md states the limit for its example placeholder: \(documented)")
+    }
+}
