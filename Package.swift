@@ -214,6 +214,9 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
             name: "FuzzWebPush", dependencies: ["PushSealCore"], path: "Fuzz/FuzzWebPush",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
+            name: "FuzzRelay", dependencies: ["PushSealGateway", "PushSealCore"], path: "Fuzz/FuzzRelay",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
             name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]

@@ -17,7 +17,7 @@ vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 # --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
 sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
 mkdir -p "$build"
-for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP FuzzWebPush; do
+for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP FuzzWebPush FuzzRelay; do
     if ! PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" \
         >"$build/$product-build.log" 2>&1; then
         grep -vE "^\[|ld.gold: warning" "$build/$product-build.log"
@@ -31,7 +31,7 @@ python3 - "$vectors" "$build" <<'PY'
 import base64, json, os, sys
 vectors, build = sys.argv[1], sys.argv[2]
 document = json.load(open(vectors))
-for name in ("decrypt", "envelope", "keystore", "media", "http", "webpush"):
+for name in ("decrypt", "envelope", "keystore", "media", "http", "webpush", "relay"):
     os.makedirs(f"{build}/corpus-{name}", exist_ok=True)
 for index, vector in enumerate(document["positive"] + document["negative"]):
     text = vector["envelope"]
@@ -86,6 +86,18 @@ seeds = [
 ]
 for index, seed in enumerate(seeds):
     open(f"{build}/corpus-webpush/seed-{index}", "wb").write(seed)
+# The relay: header lines, an empty line, an aes128gcm body (the generator as the sender's key).
+generator = bytes.fromhex(
+    "046B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296"
+    "4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5")
+message = bytes(16) + (4096).to_bytes(4, "big") + bytes([65]) + generator + bytes(40)
+relay = [
+    b"content-encoding: aes128gcm\nttl: 60\nurgency: high\ntopic: abc\nauthorization: vapid t=a.b.c, k=x\n\n" + message,
+    b"content-encoding: aesgcm\nttl: 60\n\n" + message,
+    b"content-encoding: aes128gcm\nttl: 60\n\n" + bytes(40),
+]
+for index, seed in enumerate(relay):
+    open(f"{build}/corpus-relay/seed-{index}", "wb").write(seed)
 PY
 
 # Leak detection is off: the key ring lives in a global for the whole run, and Swift keeps
@@ -93,12 +105,13 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope keystore media http webpush; do
+for target in decrypt envelope keystore media http webpush relay; do
     case $target in
         keystore) binary=$bin/FuzzKeyStore ;;
         media) binary=$bin/FuzzMedia ;;
         http) binary=$bin/FuzzHTTP ;;
         webpush) binary=$bin/FuzzWebPush ;;
+        relay) binary=$bin/FuzzRelay ;;
         *) binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1} ;;
     esac
     dictionary=()

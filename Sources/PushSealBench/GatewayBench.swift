@@ -1,4 +1,5 @@
 import PushSealCore
+import PushSealPrimitives
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,8 @@ import PushSealCore
 /// with one and with three instances; and on SQLite again against a mock that answers 50 ms late,
 /// where the workers must keep a whole batch in flight to keep up, and where a user of 5 APNs
 /// devices and 5 Web Push subscriptions (a mock push service, 50 ms late too) is measured beside
-/// the user of 10 APNs devices.
+/// the user of 10 APNs devices, and where a Web Push sender posts to the relay's endpoint of one
+/// APNs device (messages accepted per second, and forwarded per second to the late mock).
 enum GatewayBench {
     struct Result {
         /// `sqlite`, or `postgres` with the number of instances.
@@ -31,7 +33,14 @@ enum GatewayBench {
         let peakResidentBytes: Int
         /// Deliveries per second to a user of 5 APNs devices and 5 subscriptions, when measured.
         var mixedDeliveriesPerSecond: Double?
+        /// Web Push messages the relay accepted per second on one endpoint, when measured.
+        var relayAcceptedPerSecond: Double?
+        /// Those messages forwarded to the mock APNs per second, acceptance included.
+        var relayForwardedPerSecond: Double?
     }
+
+    /// Messages posted to the relay's endpoint.
+    static let relayMessages = 1_000
 
     static let pushes = 1_000
     static let userPushes = 200
@@ -76,7 +85,7 @@ enum GatewayBench {
                  "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
                           "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
                           "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}
-                 \(webPushMember)}
+                 \(webPushMember)\(webPushMix ? #", "relay": {"public_url": "https://relay.bench", "messages_per_second": 1000, "messages_burst": 10000}"# : "")}
                 """
             configs.append(ProcessBench.temporaryFile("gateway-\(instance).json", Array(configuration.utf8)))
         }
@@ -158,6 +167,8 @@ enum GatewayBench {
                 token: token, name: "mix")
             if mixed > 0, drain(base) > 0 { mixedSeconds = Stopwatch.seconds(since: mixStart, clock) }
         }
+        var relayRates: (accepted: Double, forwarded: Double)?
+        if webPushMix { relayRates = relay(cli: cli, base: base, token: token, directory: directory, payload: content) }
         let metrics = bases.map {
             String(decoding: ProcessBench.run(["curl", "-s", "\($0)/metrics"]).output, as: UTF8.self)
         }
@@ -170,7 +181,58 @@ enum GatewayBench {
             acceptTenDevices: Double(userPushes) / ten, acceptP99: Spread(answerTimes).quantile(0.99),
             deliveriesPerSecond: Double(userPushes * 10) / tenSeconds,
             latencyP50: quantile(0.5, metrics), latencyP99: quantile(0.99, metrics), peakResidentBytes: peak,
-            mixedDeliveriesPerSecond: mixedSeconds.map { Double(userPushes * 10) / $0 })
+            mixedDeliveriesPerSecond: mixedSeconds.map { Double(userPushes * 10) / $0 },
+            relayAcceptedPerSecond: relayRates?.accepted, relayForwardedPerSecond: relayRates?.forwarded)
+    }
+
+    /// A Web Push sender posting ``relayMessages`` messages to the relay's endpoint of device `d0`
+    /// (16 in parallel, one message sealed by `pushseal webpush seal` for its store's receiver):
+    /// accepted per second, and forwarded per second until the outbox is empty; nil on failure.
+    private static func relay(cli: String, base: String, token: String, directory: String, payload: String)
+        -> (accepted: Double, forwarded: Double)?
+    {
+        let made = ProcessBench.run([
+            "curl", "-s", "-X", "POST", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+            "--data", "{}", "\(base)/v1/devices/d0/webpush",
+        ])
+        guard let answer = try? JSONParser.parse(made.output).objectValue,
+            let publicEndpoint = answer["endpoint"]?.stringValue, publicEndpoint.hasPrefix("https://relay.bench/")
+        else { return nil }
+        let endpoint = base + publicEndpoint.dropFirst("https://relay.bench".count)
+        _ = ProcessBench.run([cli, "keys", "init", "--store", "\(directory)/relay-store"])
+        let keys = ProcessBench.run([cli, "keys", "webpush", "--store", "\(directory)/relay-store"])
+        guard let receiver = try? JSONParser.parse(keys.output).objectValue else { return nil }
+        let subscription = JSONObject([
+            ("endpoint", .string(endpoint)),
+            (
+                "keys",
+                .object(JSONObject([("p256dh", receiver["p256dh"] ?? .null), ("auth", receiver["auth"] ?? .null)]))
+            ),
+        ])
+        let subscriptionFile = ProcessBench.temporaryFile(
+            "relay-subscription.json", JSONWriter.bytes(.object(subscription)))
+        let sealed = ProcessBench.run(
+            [
+                cli, "webpush", "seal", "--subscription", subscriptionFile,
+                ProcessBench.temporaryFile("relay-content", Array(payload.utf8)),
+            ])
+        guard let message = (try? JSONParser.parse(sealed.output).objectValue)?["body"]?.stringValue,
+            let bytes = Base64URL.decode(message)
+        else { return nil }
+        let body = ProcessBench.temporaryFile("relay-message", bytes)
+        let request =
+            "url = \"\(endpoint)\"\nheader = \"Content-Encoding: aes128gcm\"\nheader = \"TTL: 3600\"\n"
+            + "data-binary = \"@\(body)\"\noutput = \"/dev/null\"\nwrite-out = \"%{http_code}\\\\n\"\n"
+        let config = ProcessBench.temporaryFile(
+            "curl-relay", Array(Array(repeating: request, count: relayMessages).joined(separator: "next\n").utf8))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let run = ProcessBench.run(["curl", "-s", "--parallel", "--parallel-max", "16", "--config", config])
+        let acceptSeconds = Stopwatch.seconds(since: start, clock)
+        let created = String(decoding: run.output, as: UTF8.self).split(separator: "\n").filter { $0 == "201" }.count
+        guard created == relayMessages, drain(base) > 0 else { return nil }
+        let forwardSeconds = Stopwatch.seconds(since: start, clock)
+        return (Double(relayMessages) / acceptSeconds, Double(relayMessages) / forwardSeconds)
     }
 
     /// One request of a curl config file.

@@ -74,6 +74,10 @@ struct Report {
                     "; to a user of 5 APNs devices and 5 Web Push subscriptions \(format($0))/s "
                         + "(×\(format($0 / max(gateway.deliveriesPerSecond, 1), 2)) of the 10 APNs devices)"
                 } ?? "")
+                + (gateway.relayAcceptedPerSecond.map {
+                    "; the relay accepts \(format($0)) Web Push messages/s on one endpoint and forwards "
+                        + "\(format(gateway.relayForwardedPerSecond ?? 0))/s to APNs"
+                } ?? "")
         }
     }
 
@@ -260,6 +264,14 @@ struct Report {
                                     (
                                         "mixedDeliveriesPerSecond",
                                         gateway.mixedDeliveriesPerSecond.map { number($0) } ?? .null
+                                    ),
+                                    (
+                                        "relayAcceptedPerSecond",
+                                        gateway.relayAcceptedPerSecond.map { number($0) } ?? .null
+                                    ),
+                                    (
+                                        "relayForwardedPerSecond",
+                                        gateway.relayForwardedPerSecond.map { number($0) } ?? .null
                                     ),
                                 ]))
                         )

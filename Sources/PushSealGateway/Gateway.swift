@@ -91,6 +91,7 @@ public final class Gateway: Sendable {
                 providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
             testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
+            relay: configuration.relay,
             onAccepted: { [workers] in for pool in workers { pool.notify() } })
         let databaseConnections: Int =
             switch configuration.database {

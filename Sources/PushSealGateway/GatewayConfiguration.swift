@@ -63,6 +63,9 @@ public struct GatewayConfiguration: Sendable {
     public let accessLog: Bool
     /// The title and body of `POST /v1/devices/{id}/test`'s notification.
     public let testNotification: (title: String, body: String)
+    /// The gateway as a Web Push service for its APNs devices (gateway-v1.md, "Web Push in");
+    /// nil when it serves no endpoint.
+    public let relay: RelaySettings?
     /// Each token's rates (gateway-v1.md, "Limits"); none by default.
     public let rateLimits: RateLimitSettings
     /// The endpoints that receive events (gateway-v1.md, "Webhooks"); none by default.
@@ -95,6 +98,7 @@ public struct GatewayConfiguration: Sendable {
                 "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
                 "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
                 "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push", "webhooks", "limits",
+                "relay",
             ], at: .root)
         (listenHost, listenPort) = try Self.address(try Self.string(root, "listen", at: .root), at: "listen")
         metricsListen =
@@ -104,6 +108,14 @@ public struct GatewayConfiguration: Sendable {
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
         testNotification = try Self.testNotification(root["test_push"])
         rateLimits = try RateLimitSettings(root["limits"], at: JSONPath.root.member("limits"))
+        if let value = root["relay"] {
+            guard let object = value.objectValue else {
+                throw Self.invalid(JSONPath.root.member("relay"), "must be an object")
+            }
+            relay = try RelaySettings(object, at: JSONPath.root.member("relay"))
+        } else {
+            relay = nil
+        }
         webhooks = try WebhookSettings.list(root["webhooks"], at: JSONPath.root.member("webhooks"), resolve: resolve)
         switch root["access_log"] {
         case nil: accessLog = false

@@ -15,6 +15,7 @@ final class Metrics: Sendable {
         var webhookRequests: [String: (delivered: Int, failed: Int)] = [:]
         var webhookEventsExpired: [String: Int] = [:]
         var rateLimited: [RateLimit: Int] = [:]
+        var webPushReceived: [Int: Int] = [:]
         var draining = false
     }
 
@@ -76,6 +77,9 @@ final class Metrics: Sendable {
     /// Counts a request refused 429 for a token over its `limit`.
     func rateLimited(_ limit: RateLimit) { state.withLock { $0.rateLimited[limit, default: 0] += 1 } }
 
+    /// Counts a message a Web Push sender posted to the relay, by the status it was answered.
+    func webPushReceived(_ status: Int) { state.withLock { $0.webPushReceived[status, default: 0] += 1 } }
+
     /// Marks the gateway as draining (after SIGTERM).
     func startDraining() { state.withLock { $0.draining = true } }
 
@@ -132,6 +136,12 @@ final class Metrics: Sendable {
         lines += Self.family(
             name + "rate_limited_total", "counter", "Requests refused 429 for a token over its rate, by limit.",
             RateLimit.allCases.map { "{limit=\"\($0.rawValue)\"} \(state.rateLimited[$0] ?? 0)" })
+        lines += Self.family(
+            name + "webpush_received_total", "counter",
+            "Messages Web Push senders posted to the relay's endpoints, by the status answered.",
+            [201, 400, 401, 403, 404, 410, 413, 429].map {
+                "{status=\"\($0)\"} \(state.webPushReceived[$0] ?? 0)"
+            })
         lines += Self.family(
             name + "webhook_requests_total", "counter", "Requests to webhook endpoints, by endpoint and outcome.",
             webhookEndpoints.flatMap { endpoint in

@@ -26,11 +26,12 @@ enum GatewayHTTP {
     /// when none came (the gateway is not listening, or was killed).
     static func send(
         _ method: String, _ url: String, body: Data? = nil, token: String? = nil,
-        contentType: String? = "application/json"
+        contentType: String? = "application/json", headers: [String: String] = [:]
     ) throws -> Answer? {
         var request = URLRequest(url: try #require(URL(string: url)))
         request.httpMethod = method
         request.timeoutInterval = 10
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body

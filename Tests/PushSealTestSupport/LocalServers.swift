@@ -102,7 +102,7 @@ package final class MockAPNs: @unchecked Sendable {
     package func stop() { server.stop() }
 
     /// Writes a fresh `.p8` auth key (a P-256 key) at `path`; the path.
-    static func makeAuthKey(_ path: String) throws -> String {
+    package static func makeAuthKey(_ path: String) throws -> String {
         let python = try PythonPeer.interpreter.get()
         let script = PythonPeer.directory.appendingPathComponent("mock_apns.py").path
         let made = try PythonPeer.run(python.path, [script, "make-key", "--out", path])

@@ -9,7 +9,8 @@ For every request it checks what APNs checks and what PushSeal promises:
   `apns-collapse-id` (else 400 with Apple's reason);
 - the size: 4096 bytes, 5120 for VoIP (else 413 PayloadTooLarge);
 - that the body is a sealed PushSeal payload: a JSON object whose `enc` is base64url of an
-  envelope starting with version 1 (else 400 NotSealed, a reason of this mock's own).
+  envelope starting with version 1, or whose `webpush` is base64url of an aes128gcm message
+  (a forwarded Web Push message), else 400 NotSealed, a reason of this mock's own.
 
 Failures are scripted by the device token's first four hex digits:
 
@@ -138,10 +139,15 @@ class Behaviour:
 
     @staticmethod
     def sealed(body: bytes) -> bool:
+        """An envelope in `enc`, or a forwarded Web Push message in `webpush` (an aes128gcm
+        header: salt, record size, a 65-byte key id that is an uncompressed point)."""
         try:
             payload = json.loads(body)
+            if isinstance(payload, dict) and "enc" not in payload and "webpush" in payload:
+                message = b64url_decode(payload["webpush"])
+                return len(message) > 86 + 16 and message[20] == 65 and message[21] == 0x04
             envelope = b64url_decode(payload["enc"])
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+        except (ValueError, KeyError, TypeError, IndexError, json.JSONDecodeError):
             return False
         return isinstance(payload, dict) and len(envelope) > 20 and envelope[0] == 0x01
 

@@ -12,6 +12,12 @@ Command line, JSON Lines on standard input and output, one answer per line in or
     python webpush_peer.py bench [--seconds S] < payload.json
         out: {"webpush-rfc8291": {"seal": per second, "open": per second}}: pywebpush's encode (a
              fresh key and http_ece's encryption) of the payload's compact JSON, and http_ece's decrypt
+    python webpush_peer.py send
+        in:  {"endpoint": URL, "keys": {"p256dh", "auth"}, "content": base64url, "ttl": seconds,
+              "headers": {…}, "vapid_key": PEM file or absent, "aud": origin or absent}
+        out: {"status": code, "location": text or null, "error": text or null}
+        (pywebpush.webpush, as a Python sender posts to a push service; with vapid_key it signs
+        a VAPID token whose aud is "aud" when given, else the endpoint's origin)
     python webpush_peer.py vapid-check
         in:  {"authorization": "vapid t=…, k=…", "endpoint": URL}
         out: {"claims": {...}, "public_key": base64url} or {"error": text}
@@ -85,6 +91,28 @@ def seal_messages(subscription: dict) -> None:
         body = http_ece.encrypt(
             content, private_key=sender, dh=receiver_key, auth_secret=auth, version="aes128gcm", rs=4096)
         print(json.dumps({"body": b64encode(body)}), flush=True)
+
+
+def send_messages() -> None:
+    import pywebpush
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        subscription = {"endpoint": request["endpoint"], "keys": request["keys"]}
+        claims = {"sub": "mailto:ops@example.com"}
+        if request.get("aud"):
+            claims["aud"] = request["aud"]
+        try:
+            response = pywebpush.webpush(
+                subscription, data=b64decode(request["content"]), ttl=request.get("ttl", 60),
+                headers=request.get("headers") or {}, vapid_private_key=request.get("vapid_key"),
+                vapid_claims=claims if request.get("vapid_key") else None, content_encoding="aes128gcm", timeout=10)
+            answer = {"status": response.status_code, "location": response.headers.get("Location"), "error": None}
+        except pywebpush.WebPushException as error:
+            status = error.response.status_code if error.response is not None else None
+            text = error.response.text if error.response is not None else str(error)
+            answer = {"status": status, "location": None, "error": text}
+        print(json.dumps(answer), flush=True)
 
 
 def check_vapid(authorization: str, endpoint: str) -> dict:
@@ -162,6 +190,7 @@ def main() -> None:
     sealing.add_argument("--subscription", required=True)
     sealing.add_argument("--with", dest="library", choices=["http_ece", "pywebpush"], default="http_ece")
     commands.add_parser("vapid-check")
+    commands.add_parser("send")
     benching = commands.add_parser("bench")
     benching.add_argument("--seconds", type=float, default=1.0)
     arguments = parser.parse_args()
@@ -171,6 +200,8 @@ def main() -> None:
         seal_with_pywebpush(load_json(arguments.subscription))
     elif arguments.command == "seal":
         seal_messages(load_json(arguments.subscription))
+    elif arguments.command == "send":
+        send_messages()
     elif arguments.command == "bench":
         print(json.dumps(bench(json.load(sys.stdin), arguments.seconds)))
     else:

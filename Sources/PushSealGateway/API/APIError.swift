@@ -94,8 +94,9 @@ struct APIError: Error, Sendable {
     static func rateLimited(_ limit: RateLimit, retryAfter: Int) -> APIError {
         APIError(
             status: 429, headers: [("Retry-After", "\(retryAfter)")], code: "rate-limited",
-            message:
-                "the token is over its \(limit.rawValue) limit (\(limit.rawValue)_per_second); retry after \(retryAfter) s",
+            message: limit == .messages
+                ? "the endpoint is over its rate of messages (messages_per_second); retry after \(retryAfter) s"
+                : "the token is over its \(limit.rawValue) limit (\(limit.rawValue)_per_second); retry after \(retryAfter) s",
             path: nil)
     }
 
@@ -106,6 +107,22 @@ struct APIError: Error, Sendable {
             message:
                 "the push would make \(count) deliveries; a token may make at most \(burst) at once (deliveries_burst)",
             path: JSONPath.root.member("to").description)
+    }
+
+    /// What a Web Push endpoint answers a sender (gateway-v1.md, "Web Push in"): 400, 401, 403,
+    /// 404, 410, 413 or 429, with the code of the status and `message`.
+    static func webPush(_ status: Int, _ message: String) -> APIError {
+        let code =
+            switch status {
+            case 401: "unauthorized"
+            case 403: "forbidden"
+            case 404: "not-found"
+            case 410: "gone"
+            case 413: "body-too-large"
+            case 429: "rate-limited"
+            default: "invalid-request"
+            }
+        return APIError(status: status, code: code, message: message, path: nil)
     }
 
     /// 400: the query parameter `name` is wrong.

@@ -39,6 +39,7 @@ final class GatewayAPI: Sendable {
     private let testNotification: (title: String, body: String)
     private let routing: WebhookRouting
     private let limiter: RateLimiter
+    private let relay: WebPushRelay?
     private let draining = Atomic<Bool>(false)
 
     /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
@@ -48,16 +49,19 @@ final class GatewayAPI: Sendable {
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
     /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
     /// names the webhook endpoints that hear of a deleted device's deliveries; `rateLimits` are
-    /// each token's rates.
+    /// each token's rates; `relay` makes the gateway a Web Push service for its APNs devices.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
         maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
         status: StatusReport, operationsApart: Bool, accessLog: Bool,
         testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
-        routing: WebhookRouting = .none, rateLimits: RateLimitSettings = .unlimited,
+        routing: WebhookRouting = .none, rateLimits: RateLimitSettings = .unlimited, relay: RelaySettings? = nil,
         onAccepted: @escaping @Sendable () -> Void
     ) {
+        self.relay = relay.map {
+            WebPushRelay($0, store: store, metrics: metrics, log: log, onAccepted: onAccepted)
+        }
         limiter = RateLimiter(rateLimits)
         self.testNotification = testNotification
         self.routing = routing
@@ -121,6 +125,8 @@ final class GatewayAPI: Sendable {
         case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus, devices
         case device(String)
         case deviceTest(String)
+        case deviceWebPush(String)
+        case webPushEndpoint(String)
         case userDevices(String)
         case push(String)
 
@@ -140,6 +146,9 @@ final class GatewayAPI: Sendable {
             case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "users" && parts[3] == "devices": self = .userDevices(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "test": self = .deviceTest(parts[2])
+            case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "webpush":
+                self = .deviceWebPush(parts[2])
+            case 3 where parts[0] == "v1" && parts[1] == "webpush": self = .webPushEndpoint(parts[2])
             default: return nil
             }
         }
@@ -157,6 +166,8 @@ final class GatewayAPI: Sendable {
             case .devices: "/v1/devices"
             case .device: "/v1/devices/{device_id}"
             case .deviceTest: "/v1/devices/{device_id}/test"
+            case .deviceWebPush: "/v1/devices/{device_id}/webpush"
+            case .webPushEndpoint: "/v1/webpush/{endpoint_id}"
             case .userDevices: "/v1/users/{user}/devices"
             case .push: "/v1/pushes/{push_id}"
             }
@@ -166,7 +177,9 @@ final class GatewayAPI: Sendable {
         var isOperations: Bool {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusJSON: true
-            case .pushes, .device, .deviceTest, .userDevices, .push, .apiStatus, .devices: false
+            case .pushes, .device, .deviceTest, .deviceWebPush, .webPushEndpoint, .userDevices, .push, .apiStatus,
+                .devices:
+                false
             }
         }
 
@@ -174,7 +187,8 @@ final class GatewayAPI: Sendable {
         var parameter: (name: String, value: String)? {
             switch self {
             case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus, .devices: nil
-            case .device(let id), .deviceTest(let id): ("device_id", id)
+            case .device(let id), .deviceTest(let id), .deviceWebPush(let id): ("device_id", id)
+            case .webPushEndpoint(let id): ("endpoint_id", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
             }
@@ -185,7 +199,8 @@ final class GatewayAPI: Sendable {
             switch self {
             case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus, .devices:
                 ["GET"]
-            case .pushes, .deviceTest: ["POST"]
+            case .pushes, .deviceTest, .deviceWebPush: ["POST"]
+            case .webPushEndpoint: ["POST", "DELETE"]
             case .device: ["GET", "PUT", "DELETE"]
             }
         }
@@ -210,7 +225,10 @@ final class GatewayAPI: Sendable {
         if draining.load(ordering: .sequentiallyConsistent), !isOperations { throw APIError.draining }
         // Under /v1 the token comes first: without a valid one the answer is 401 whatever the
         // path or method, so that nothing about the API is learnt without a token.
-        let token = Self.isUnderV1(request.path) ? try authenticate(request) : nil
+        // A Web Push sender posts with no token: the endpoint's id is the capability (RFC 8030).
+        let isSenderPost: Bool =
+            if case .webPushEndpoint? = endpoint, request.method == "POST" { true } else { false }
+        let token = Self.isUnderV1(request.path) && !isSenderPost ? try authenticate(request) : nil
         tokenID = token?.id
         if let token { try spend(1, of: .requests, token: token.id) }
         func authorize(_ scope: AccessScope) throws {
@@ -267,6 +285,15 @@ final class GatewayAPI: Sendable {
         case ("POST", .deviceTest(let id)):
             try authorize(.pushes)
             return try testPush(id, token: token?.id ?? "")
+        case ("POST", .deviceWebPush(let id)):
+            try authorize(.devices)
+            return try relayOrRefusal().register(deviceID: id, body: try body(request))
+        case ("POST", .webPushEndpoint(let id)):
+            guard let relay else { throw APIError.webPush(404, "this gateway serves no Web Push endpoint") }
+            return try relay.receive(id: id, request)
+        case ("DELETE", .webPushEndpoint(let id)):
+            try authorize(.devices)
+            return try relayOrRefusal().remove(id: id)
         case ("GET", .push(let id)):
             try authorize(.read)
             let page = try DeliveryPage(query: request.query)
@@ -287,6 +314,14 @@ final class GatewayAPI: Sendable {
             if error.status == 429 { metrics.rateLimited(limit) }
             throw error
         }
+    }
+
+    /// The relay, or 422 when the configuration has no `relay`.
+    private func relayOrRefusal() throws(APIError) -> WebPushRelay {
+        guard let relay else {
+            throw APIError.unprocessable(nil, "the gateway has no relay configuration: it serves no Web Push endpoint")
+        }
+        return relay
     }
 
     /// Whether `path` is the API's (`/v1` or below it), where every request needs a token.

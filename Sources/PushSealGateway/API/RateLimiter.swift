@@ -7,6 +7,12 @@ enum RateLimit: String, Sendable, CaseIterable {
     case requests
     /// Deliveries pushes create (a push to a user with three devices counts three).
     case deliveries
+    /// Messages a Web Push sender posts to one endpoint of the relay (its own setting, in
+    /// `relay`; not a token's).
+    case messages
+
+    /// The limits a token has (configuration `limits`).
+    static let tokenLimits: [RateLimit] = [.requests, .deliveries]
 }
 
 /// The configuration's `limits` member: each token's rates, in this instance (gateway-v1.md,
@@ -23,6 +29,11 @@ public struct RateLimitSettings: Sendable {
     /// No limit.
     static let unlimited = RateLimitSettings(rates: [:])
 
+    /// Only `messages`, at `perSecond` with `burst`: a relay endpoint's rate.
+    static func messages(perSecond: Int, burst: Int) -> RateLimitSettings {
+        RateLimitSettings(rates: [.messages: (Double(perSecond), burst)])
+    }
+
     private init(rates: [RateLimit: (perSecond: Double, burst: Int)]) { self.rates = rates }
 
     /// Reads the `limits` member `value` (at `path`): for each of `requests` and `deliveries`,
@@ -33,10 +44,10 @@ public struct RateLimitSettings: Sendable {
             return
         }
         guard let object = value.objectValue else { throw GatewayConfiguration.invalid(path, "must be an object") }
-        let names = RateLimit.allCases.flatMap { ["\($0.rawValue)_per_second", "\($0.rawValue)_burst"] }
+        let names = RateLimit.tokenLimits.flatMap { ["\($0.rawValue)_per_second", "\($0.rawValue)_burst"] }
         try GatewayConfiguration.refuseUnknown(object, names, at: path)
         var rates: [RateLimit: (perSecond: Double, burst: Int)] = [:]
-        for limit in RateLimit.allCases {
+        for limit in RateLimit.tokenLimits {
             let rate = try GatewayConfiguration.integer(
                 object, "\(limit.rawValue)_per_second", in: 1...1_000_000, at: path)
             let burst = try GatewayConfiguration.integer(object, "\(limit.rawValue)_burst", in: 1...1_000_000, at: path)

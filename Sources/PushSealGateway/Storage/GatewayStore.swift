@@ -79,6 +79,14 @@ protocol GatewayStore: Sendable {
     /// Deletes up to `limit` webhook events that ended before `time`; how many went.
     func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int
 
+    /// Stores a new Web Push endpoint of the relay.
+    func addInbox(_ inbox: WebPushInbox) throws
+    /// The endpoint whose id hashes to `idHash`, and its device when it still exists.
+    func inbox(idHash: String) throws -> (WebPushInbox, Device?)?
+    /// Removes the endpoint (it answers 410 from then on); false when there is none, or it was
+    /// removed already.
+    func removeInbox(idHash: String, at time: Int64) throws -> Bool
+
     /// Counts for the metrics: deliveries by status, the oldest queued one, devices registered and
     /// unregistered.
     func statistics() throws -> GatewayStatistics

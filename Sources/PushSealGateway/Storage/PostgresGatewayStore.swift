@@ -86,6 +86,14 @@
                 name TEXT PRIMARY KEY, failures INTEGER NOT NULL DEFAULT 0, failing_since BIGINT, retry_at BIGINT,
                 disabled_at BIGINT);
             """,
+            // The relay: the Web Push endpoints it serves for APNs devices, kept by the hash of
+            // their id.
+            """
+            CREATE TABLE webpush_inboxes (
+                id_hash TEXT PRIMARY KEY, id_prefix TEXT NOT NULL, device_id TEXT NOT NULL, vapid_key TEXT,
+                created_at BIGINT NOT NULL, removed_at BIGINT);
+            CREATE INDEX webpush_inboxes_by_device ON webpush_inboxes (device_id);
+            """,
         ]
 
         @discardableResult
@@ -251,6 +259,25 @@
                 try OutboxFinish.apply(
                     delivery, outcome, attempts: attempts, at: time, routing: routing, Self.runner(connection))
             }
+        }
+
+        // MARK: The relay's endpoints
+
+        func addInbox(_ inbox: WebPushInbox) throws {
+            let (statement, values) = inbox.insert { "$\($0)" }
+            try pool.withConnection { try $0.query(statement, values) }
+        }
+
+        func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
+            try pool.withConnection {
+                try $0.query("\(WebPushInbox.selectWithDevice) WHERE i.id_hash = $1", [.text(idHash)])
+            }.first.map(WebPushInbox.read(row:))
+        }
+
+        func removeInbox(idHash: String, at time: Int64) throws -> Bool {
+            !(try pool.withConnection {
+                try $0.query(InboxStatements.remove { "$\($0)" }, [.integer(time), .text(idHash)])
+            }).isEmpty
         }
 
         // MARK: Webhooks

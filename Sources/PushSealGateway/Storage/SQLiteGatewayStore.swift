@@ -92,6 +92,13 @@ final class SQLiteGatewayStore: GatewayStore {
             name TEXT PRIMARY KEY, failures INTEGER NOT NULL DEFAULT 0, failing_since INTEGER, retry_at INTEGER,
             disabled_at INTEGER);
         """,
+        // The relay: the Web Push endpoints it serves for APNs devices, kept by the hash of their id.
+        """
+        CREATE TABLE webpush_inboxes (
+            id_hash TEXT PRIMARY KEY, id_prefix TEXT NOT NULL, device_id TEXT NOT NULL, vapid_key TEXT,
+            created_at INTEGER NOT NULL, removed_at INTEGER);
+        CREATE INDEX webpush_inboxes_by_device ON webpush_inboxes (device_id);
+        """,
     ]
 
     @discardableResult
@@ -240,6 +247,22 @@ final class SQLiteGatewayStore: GatewayStore {
         try database.transaction { sql in
             try OutboxFinish.apply(delivery, outcome, attempts: attempts, at: time, routing: routing, Self.runner(sql))
         }
+    }
+
+    // MARK: The relay's endpoints
+
+    func addInbox(_ inbox: WebPushInbox) throws {
+        let (statement, values) = inbox.insert { "?\($0)" }
+        try database.query(statement, values)
+    }
+
+    func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
+        try database.read("\(WebPushInbox.selectWithDevice) WHERE i.id_hash = ?", [.text(idHash)]).first.map(
+            WebPushInbox.read(row:))
+    }
+
+    func removeInbox(idHash: String, at time: Int64) throws -> Bool {
+        !(try database.query(InboxStatements.remove { "?\($0)" }, [.integer(time), .text(idHash)])).isEmpty
     }
 
     // MARK: Webhooks

@@ -383,6 +383,19 @@ enum OutboxFinish {
                 + "lease_until = NULL WHERE device_id = \(p1) AND status = 'queued'",
             [.text(id), .text(deviceDeletedReason), .integer(time), .blob([])])
         try WebhookOutbox.queue(events, routing: routing, sql)
+        try sql(
+            "UPDATE webpush_inboxes SET removed_at = \(sql.placeholder(1)) WHERE device_id = \(sql.placeholder(2)) "
+                + "AND removed_at IS NULL", [.integer(time), .text(id)])
         return true
+    }
+}
+
+/// The relay's endpoints, for either store.
+enum InboxStatements {
+    /// Removes the endpoint with parameter 2 as its hash at parameter 1's time, returning it
+    /// when it was not removed already.
+    static func remove(placeholder: (Int) -> String) -> String {
+        "UPDATE webpush_inboxes SET removed_at = \(placeholder(1)) WHERE id_hash = \(placeholder(2)) "
+            + "AND removed_at IS NULL RETURNING id_hash"
     }
 }

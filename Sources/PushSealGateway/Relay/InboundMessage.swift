@@ -1,0 +1,69 @@
+internal import PushSealCore
+
+/// A message a Web Push sender posted to an endpoint (RFC 8030 §5), checked as a push service
+/// checks it before storing anything: `Content-Encoding: aes128gcm` with a well-formed header,
+/// `TTL`, `Urgency` and `Topic` as RFC 8030 defines them, and a body that fits an APNs payload
+/// once forwarded (gateway-v1.md, "Web Push in").
+struct InboundMessage: Sendable {
+    /// The `aes128gcm` message, as posted.
+    let body: [UInt8]
+    /// How long the push service may keep it, in seconds (RFC 8030 §5.2).
+    let ttl: Int
+    /// `very-low`, `low`, `normal` or `high` (RFC 8030 §5.3); `normal` when absent.
+    let urgency: String
+    /// The topic that replaces an undelivered message with the same one (RFC 8030 §5.4).
+    let topic: String?
+
+    /// The longest TTL kept: 28 days, as the largest push services keep messages.
+    static let maximumTTL = 2_419_200
+
+    /// Reads and checks `request`, whose body may be at most `maximumBody` bytes.
+    /// - Throws: ``APIError``: 400 for a header that is missing or wrong (the content coding, the
+    ///   TTL, the urgency, the topic, the message's own header), 413 for a body too long.
+    init(_ request: HTTPRequest, maximumBody: Int) throws(APIError) {
+        switch request.header("content-encoding")?.lowercased() {
+        case "aes128gcm"?: break
+        case "aesgcm"?:
+            throw .webPush(
+                400, "Content-Encoding aesgcm (the draft coding) is not accepted: seal with aes128gcm (RFC 8291)")
+        case let other?: throw .webPush(400, "Content-Encoding \(other) is not aes128gcm")
+        case nil: throw .webPush(400, "Content-Encoding is missing: a Web Push message is aes128gcm (RFC 8291)")
+        }
+        guard let text = request.header("ttl"), !text.isEmpty, text.utf8.count <= 10,
+            text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let ttl = Int(text)
+        else { throw .webPush(400, "TTL must be a number of seconds (RFC 8030 §5.2)") }
+        self.ttl = min(ttl, Self.maximumTTL)
+        switch request.header("urgency")?.lowercased() {
+        case nil: urgency = "normal"
+        case let value? where ["very-low", "low", "normal", "high"].contains(value): urgency = value
+        case let value?: throw .webPush(400, "Urgency \(value) is not very-low, low, normal or high (RFC 8030 §5.3)")
+        }
+        if let topic = request.header("topic") {
+            guard (1...32).contains(topic.utf8.count), topic.utf8.allSatisfy(Self.isBase64URL) else {
+                throw .webPush(400, "Topic must be 1 to 32 base64url characters (RFC 8030 §5.4)")
+            }
+            self.topic = topic
+        } else {
+            topic = nil
+        }
+        guard !request.bodyTooLarge, request.body.count <= maximumBody else {
+            throw .webPush(
+                413, "the message is over \(maximumBody) bytes, the most that fits an APNs payload once forwarded")
+        }
+        do {
+            try WebPushMessage.checkHeader(request.body)
+        } catch {
+            throw .webPush(400, "the body is not an aes128gcm message: \(error.detail)")
+        }
+        body = request.body
+    }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// APNs' priority for the urgency: 10 (at once) for `high` and `normal`, 5 (when the device
+    /// is awake anyway) for `low` and `very-low`.
+    var apnsPriority: Int { urgency == "high" || urgency == "normal" ? 10 : 5 }
+}

@@ -1,0 +1,68 @@
+internal import PushSealCore
+internal import PushSealURL
+
+/// The configuration's `relay` member: the gateway as a Web Push service for its APNs devices
+/// (gateway-v1.md, "Web Push in"). Without it, no device gets a Web Push endpoint.
+///
+/// ```json
+/// "relay": {"public_url": "https://push.example.com",
+///           "placeholder": {"title": "New notification", "body": "Open the app to view it."},
+///           "messages_per_second": 2, "messages_burst": 20}
+/// ```
+public struct RelaySettings: Sendable {
+    /// The URL senders reach the gateway at (https, no path, query or fragment): endpoints are
+    /// `<public_url>/v1/webpush/<id>`, and VAPID tokens must name its origin as `aud`.
+    public let publicURL: String
+    /// The alert shown when the extension cannot open a forwarded message.
+    public let placeholder: (title: String, body: String)
+    /// Each endpoint's rate of messages, per second (1 to 1,000; 2), and its burst (1 to 10,000; 20).
+    public let messagesPerSecond: Int
+    /// See ``messagesPerSecond``.
+    public let messagesBurst: Int
+
+    /// Reads the `relay` member `object` (at `path`).
+    /// - Throws: ``GatewayError`` naming the member at fault.
+    init(_ object: JSONObject, at path: JSONPath) throws(GatewayError) {
+        try GatewayConfiguration.refuseUnknown(
+            object, ["public_url", "placeholder", "messages_per_second", "messages_burst"], at: path)
+        guard let url = object["public_url"]?.stringValue, let parsed = try? HTTPSURL(url), parsed.target == "/",
+            !url.hasSuffix("/"), !url.contains("?"), !url.contains("#")
+        else {
+            throw GatewayConfiguration.invalid(
+                path.member("public_url"), "must be an https URL without a path, as https://push.example.com")
+        }
+        publicURL = url
+        placeholder = try Self.placeholder(object["placeholder"], at: path.member("placeholder"))
+        messagesPerSecond =
+            try GatewayConfiguration.integer(object, "messages_per_second", in: 1...1_000, at: path) ?? 2
+        messagesBurst = try GatewayConfiguration.integer(object, "messages_burst", in: 1...10_000, at: path) ?? 20
+    }
+
+    /// The default placeholder, the envelope's own (envelope-v1.md, "Outer payload").
+    static let defaultPlaceholder = (title: "New notification", body: "Open the app to view it.")
+
+    private static func placeholder(_ value: JSONValue?, at path: JSONPath) throws(GatewayError)
+        -> (title: String, body: String)
+    {
+        guard let value else { return defaultPlaceholder }
+        guard let object = value.objectValue else { throw GatewayConfiguration.invalid(path, "must be an object") }
+        try GatewayConfiguration.refuseUnknown(object, ["title", "body"], at: path)
+        func text(_ name: String, _ fallback: String) throws(GatewayError) -> String {
+            guard let member = object[name] else { return fallback }
+            guard let text = member.stringValue, (1...256).contains(text.unicodeScalars.count),
+                !APNsHeaderText.hasControlCharacter(text)
+            else {
+                throw GatewayConfiguration.invalid(
+                    path.member(name), "must be 1 to 256 characters without control characters")
+            }
+            return text
+        }
+        return (try text("title", defaultPlaceholder.title), try text("body", defaultPlaceholder.body))
+    }
+
+    /// The longest message an endpoint accepts: what fits APNs' 4,096 bytes once forwarded with
+    /// the placeholder (``PushSealCore/ForwardedWebPush/maximumMessageByteCount(placeholder:)``).
+    var maximumMessageByteCount: Int {
+        ForwardedWebPush.maximumMessageByteCount(placeholder: (title: placeholder.title, body: placeholder.body))
+    }
+}

@@ -1,0 +1,137 @@
+internal import PushSealCore
+internal import PushSealEncryptor
+internal import PushSealPrimitives
+
+/// The gateway as a Web Push service for its APNs devices (gateway-v1.md, "Web Push in"): it
+/// gives a device endpoints, takes what senders post to them as RFC 8030 says, and forwards each
+/// message unopened in an APNs alert push through the outbox, with every guarantee the outbox
+/// has. It holds no key that opens a message: the device's extension does
+/// (webpush-v1.md, "Forwarded to an iPhone").
+struct WebPushRelay: Sendable {
+    private let settings: RelaySettings
+    private let store: any GatewayStore
+    private let limiter: RateLimiter
+    private let metrics: Metrics
+    private let log: EventLog
+    private let onAccepted: @Sendable () -> Void
+
+    /// A relay with `settings`, storing in `store`; `onAccepted` wakes the delivery workers.
+    init(
+        _ settings: RelaySettings, store: any GatewayStore, metrics: Metrics, log: EventLog,
+        onAccepted: @escaping @Sendable () -> Void
+    ) {
+        self.settings = settings
+        self.onAccepted = onAccepted
+        self.store = store
+        self.metrics = metrics
+        self.log = log
+        limiter = RateLimiter(.messages(perSecond: settings.messagesPerSecond, burst: settings.messagesBurst))
+    }
+
+    /// `POST /v1/devices/{id}/webpush`: a new endpoint for the APNs device `deviceID`, pinned to
+    /// the sender's application server key when `body` names one (`{"vapid_key": <base64url>}`).
+    /// 201 `{"endpoint", "vapid_key"}`: the endpoint is shown this once.
+    func register(deviceID: String, body: JSONObject) throws -> HTTPResponse {
+        try RequestReader.refuseUnknown(body, ["vapid_key"], at: .root)
+        var vapidKey: String?
+        if let value = body["vapid_key"] {
+            guard let text = value.stringValue, let bytes = Base64URL.decode(text), bytes.count == 65,
+                (try? P256.VerifyingKey(x963Representation: bytes)) != nil
+            else {
+                throw APIError.invalid(
+                    JSONPath.root.member("vapid_key"),
+                    "must be the sender's application server key: an uncompressed P-256 point in base64url")
+            }
+            vapidKey = text
+        }
+        guard let device = try store.device(id: deviceID) else { throw APIError.notFound("device \(deviceID)") }
+        guard case .apns = device.channel else {
+            throw APIError.unprocessable(
+                nil, "device \(deviceID) is a Web Push subscription: it has an endpoint of its own already")
+        }
+        guard device.unregisteredAt == nil else {
+            throw APIError.unprocessable(nil, "device \(deviceID) is unregistered: register it again first")
+        }
+        let (inbox, id) = WebPushInbox.make(deviceID: deviceID, vapidKey: vapidKey, at: GatewayClock.milliseconds())
+        try store.addInbox(inbox)
+        log.write("webpush-endpoint-created", [("device", .string(deviceID)), ("endpoint", .string(inbox.idPrefix))])
+        var answer = JSONObject([("endpoint", .string(endpoint(id))), ("device", .string(deviceID))])
+        if let vapidKey { answer["vapid_key"] = .string(vapidKey) }
+        return .json(201, .object(answer))
+    }
+
+    /// `DELETE /v1/webpush/{id}`: the endpoint answers 410 from now on.
+    func remove(id: String) throws -> HTTPResponse {
+        guard WebPushInbox.isWellFormed(id),
+            try store.removeInbox(idHash: WebPushInbox.hash(id), at: GatewayClock.milliseconds())
+        else { throw APIError.notFound("endpoint") }
+        return HTTPResponse(status: 204, headers: [], body: [])
+    }
+
+    /// `POST /v1/webpush/{id}` from a sender: checked (RFC 8030, VAPID when pinned, the size, the
+    /// rate), stored in the outbox as an APNs push to the device, answered 201 with a `Location`.
+    func receive(id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        guard WebPushInbox.isWellFormed(id), let found = try store.inbox(idHash: WebPushInbox.hash(id)) else {
+            metrics.webPushReceived(404)
+            throw APIError.webPush(404, "no such endpoint")
+        }
+        let (inbox, device) = found
+        guard inbox.removedAt == nil, let device, device.unregisteredAt == nil,
+            case .apns(_, let topic, _, _) = device.channel
+        else {
+            metrics.webPushReceived(410)
+            throw APIError.webPush(410, "this endpoint was removed: stop sending to it")
+        }
+        do {
+            return try forward(request, inbox: inbox, device: device, topic: topic)
+        } catch let error as APIError {
+            metrics.webPushReceived(error.status)
+            if error.status == 429 { metrics.rateLimited(.messages) }
+            throw error
+        }
+    }
+
+    private func forward(_ request: HTTPRequest, inbox: WebPushInbox, device: Device, topic: String) throws
+        -> HTTPResponse
+    {
+        let now = GatewayClock.milliseconds()
+        if let pinned = inbox.vapidKey {
+            try VAPIDCheck.check(
+                request.header("authorization"), pinned: pinned, audience: settings.publicURL, now: now / 1_000)
+        }
+        let message = try InboundMessage(request, maximumBody: settings.maximumMessageByteCount)
+        // Only a message that would be stored counts against the endpoint's rate.
+        try limiter.spend(1, of: .messages, token: inbox.idHash)
+        let payload = JSONWriter.bytes(
+            .object(
+                ForwardedWebPush.payload(
+                    message: message.body,
+                    placeholder: (title: settings.placeholder.title, body: settings.placeholder.body))))
+        let expiration = message.ttl == 0 ? 0 : Int(now / 1_000) + message.ttl
+        let apns = try APNsRequest(
+            body: payload, pushType: .alert,
+            options: APNsRequestOptions(
+                topic: topic, collapseID: message.topic, expiration: expiration, priority: message.apnsPriority))
+        let pushID = RandomUUID.make()
+        _ = try store.acceptPush(
+            id: pushID, idempotencyKey: nil, requestHash: [], at: now,
+            deliveries: [
+                NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
+            ])
+        metrics.webPushReceived(201)
+        onAccepted()
+        log.write(
+            "webpush-received",
+            [
+                ("endpoint", .string(inbox.idPrefix)), ("device", .string(device.id)), ("push", .string(pushID)),
+                ("bytes", .number(JSONNumber(message.body.count))),
+            ])
+        return HTTPResponse(
+            status: 201,
+            headers: [("Location", "\(settings.publicURL)/v1/pushes/\(pushID)"), ("TTL", "\(message.ttl)")],
+            body: [])
+    }
+
+    /// The endpoint URL of `id`.
+    private func endpoint(_ id: String) -> String { "\(settings.publicURL)/v1/webpush/\(id)" }
+}

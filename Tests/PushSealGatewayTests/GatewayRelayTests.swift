@@ -1,0 +1,250 @@
+import Foundation
+import PushSealCore
+import PushSealDelivery
+import PushSealPrimitives
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// The gateway as a Web Push service for iPhones (gateway-v1.md, "Web Push in"): pywebpush (PyPI)
+/// posts to a device's endpoint as a Mastodon or Matrix server would, the mock APNs receives the
+/// forwarded push, and `pushseal decrypt` with the device's store opens it to exactly what was
+/// sent. The gateway never holds a key that opens it.
+@Suite("pushseal-gateway relay (Web Push in)", .serialized)
+struct GatewayRelayTests {
+    static let publicURL = "https://relay.example"
+    static let mastodon = #"""
+        {"access_token":"tok","preferred_locale":"en","notification_id":4207,"notification_type":"mention","icon":"https://files.example/a.png","title":"Ada mentioned you","body":"@you the parcel code is 7734-XQ"}
+        """#
+
+    /// A gateway with a relay, and an APNs device `phone` whose store holds a Web Push receiver.
+    struct Relay {
+        let world: GatewayWorld
+        /// The receiver's keys, as `pushseal keys webpush` prints them.
+        let keys: JSONObject
+
+        init(
+            _ backend: GatewayBackend = .sqlite, token: String = GatewayWorld.deviceToken("00aa", 1), extra: String = ""
+        )
+            throws
+        {
+            world = try GatewayWorld(
+                backend,
+                settings: #""relay": {"public_url": "\#(GatewayRelayTests.publicURL)", "messages_burst": 5\#(extra)}"#)
+            try world.registerDevice("phone", user: "u1", token: token)
+            let made = try CLIRunner.run(["keys", "webpush", "--store", "store-phone"], in: world.directory.path)
+            #expect(made.status == 0, "\(made.errors)")
+            keys = try #require(try JSONParser.parse(made.output.trimmingCharacters(in: .newlines)).objectValue)
+        }
+
+        /// A new endpoint of `phone` (pinned to `vapidKey` when given): the public URL, and the
+        /// local one to post to.
+        func endpoint(vapidKey: String? = nil) throws -> (public: String, local: String) {
+            let body = vapidKey.map { #"{"vapid_key":"\#($0)"}"# } ?? "{}"
+            let answer = try world.request("POST", "/v1/devices/phone/webpush", json: body, token: world.adminToken)
+            #expect(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
+            let endpoint = try #require(answer.json?["endpoint"]?.stringValue)
+            return (
+                endpoint, endpoint.replacingOccurrences(of: publicURL, with: "http://127.0.0.1:\(world.gateway.port)")
+            )
+        }
+
+        /// Sends `content` with pywebpush to `endpoint`; the status and the `Location`.
+        func send(
+            _ content: String, to endpoint: String, ttl: Int = 3_600, headers: [String: String] = [:],
+            vapidKey: String? = nil, aud: String? = GatewayRelayTests.publicURL
+        ) throws -> (status: Int?, location: String?, error: String?) {
+            var request = JSONObject([
+                ("endpoint", .string(endpoint)),
+                ("keys", .object(JSONObject([("p256dh", keys["p256dh"] ?? .null), ("auth", keys["auth"] ?? .null)]))),
+                ("content", .string(Base64URL.encode(Array(content.utf8)))), ("ttl", .number(JSONNumber(ttl))),
+                ("headers", .object(JSONObject(headers.map { ($0.key, JSONValue.string($0.value)) }))),
+            ])
+            if let vapidKey { request["vapid_key"] = .string(vapidKey) }
+            if let aud { request["aud"] = .string(aud) }
+            let run = try PythonPeer.webPush(["send"], input: JSONWriter.string(.object(request)) + "\n")
+            #expect(run.status == 0, "\(run.errors)")
+            let answer = try #require(try JSONParser.parse(run.output.trimmingCharacters(in: .newlines)).objectValue)
+            return (
+                answer["status"]?.numberValue?.intValue, answer["location"]?.stringValue, answer["error"]?.stringValue
+            )
+        }
+
+        /// Posts `body` to `endpoint` with `headers` (no VAPID); the answer.
+        func post(_ body: [UInt8], to endpoint: String, headers: [String: String]) throws -> (Int, String) {
+            let answer = try #require(
+                try GatewayHTTP.send("POST", endpoint, body: Data(body), contentType: nil, headers: headers))
+            return (answer.status, String(decoding: answer.body, as: UTF8.self))
+        }
+
+        /// The forwarded pushes the mock APNs received for `phone`, newest last.
+        func forwarded() -> [[String: Any]] {
+            world.apns.requests().filter { $0["token"] as? String == GatewayWorld.deviceToken("00aa", 1) }
+        }
+
+        /// `pushseal decrypt --store store-phone` of a received body.
+        func decrypt(_ body: String) throws -> JSONObject {
+            let opened = try CLIRunner.run(
+                ["decrypt", "--store", "store-phone"], input: Data(body.utf8), in: world.directory.path)
+            return try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        }
+
+        /// A message sealed here for the phone's receiver, `count` bytes long, padded by `block`.
+        func message(count: Int, paddingBlock: Int = 1) throws -> [UInt8] {
+            let subscription = try WebPushSubscription(
+                endpoint: "https://relay.example/x", p256dh: keys["p256dh"]?.stringValue ?? "",
+                auth: keys["auth"]?.stringValue ?? "")
+            let overhead = WebPushMessage.headerByteCount + 16 + 1
+            let content =
+                Array(#"{"body":""#.utf8) + [UInt8](repeating: 0x61, count: max(0, count - overhead - 11))
+                + Array(#""}"#.utf8)
+            return try WebPushMessage.seal(content, for: subscription, paddingBlock: paddingBlock)
+        }
+    }
+
+    static let standardHeaders = ["Content-Encoding": "aes128gcm", "TTL": "60"]
+
+    @Test(
+        "pywebpush posts, the APNs push carries the message unopened, and the device's store opens it to what was sent",
+        arguments: GatewayBackend.allCases)
+    func endToEnd(_ backend: GatewayBackend) throws {
+        let relay = try Relay(backend)
+        let endpoint = try relay.endpoint()
+        #expect(
+            endpoint.public.hasPrefix("\(Self.publicURL)/v1/webpush/")
+                && endpoint.public.count == "\(Self.publicURL)/v1/webpush/".count + 43)
+        let sent = try relay.send(Self.mastodon, to: endpoint.local, headers: ["Urgency": "high", "Topic": "status-1"])
+        #expect(sent.status == 201, "\(sent.error ?? "")")
+        #expect(sent.location?.hasPrefix("\(Self.publicURL)/v1/pushes/") == true)
+        #expect(relay.world.eventually { relay.forwarded().count == 1 })
+        let request = try #require(relay.forwarded().first)
+        #expect(
+            request["status"] as? Int == 200, "APNs (the mock) takes the forwarded push: \(request["reason"] ?? "")")
+        let pushID = try #require(sent.location?.split(separator: "/").last.map(String.init))
+        #expect(
+            try relay.world.eventually { try relay.world.store.push(id: pushID)?.deliveries.first?.status == .sent })
+        let headers = try #require(request["headers"] as? [String: String])
+        #expect(headers["apns-push-type"] == "alert" && headers["apns-priority"] == "10")
+        #expect(headers["apns-collapse-id"] == "status-1")
+        let expiration = Int(headers["apns-expiration"] ?? "") ?? 0
+        #expect(abs(expiration - Int(Date().timeIntervalSince1970) - 3_600) < 30, "TTL becomes apns-expiration")
+        let body = try #require(request["body"] as? String)
+        #expect(!body.contains("7734-XQ") && !body.contains("Ada"), "the relay forwards ciphertext only")
+        let outer = try #require(try JSONParser.parse(Array(body.utf8)).objectValue)
+        #expect(outer["aps"]?.objectValue?["mutable-content"] == .number(JSONNumber(1)))
+        let opened = try relay.decrypt(body)
+        #expect(opened["status"] == .string("decrypted") && opened["format"] == .string("webpush"), "\(opened)")
+        #expect(opened["kid"] == relay.keys["kid"])
+        let notification = try #require(opened["notification"]?.objectValue)
+        #expect(notification["title"] == .string("Ada mentioned you"))
+        #expect(notification["body"] == .string("@you the parcel code is 7734-XQ"))
+        let userInfo = try #require(notification["userInfo"]?.objectValue)
+        let original = try #require(try JSONParser.parse(Array(Self.mastodon.utf8)).objectValue)
+        for member in original.members { #expect(userInfo[member.name] == member.value, "\(member.name)") }
+
+        let low = try relay.send(#"{"title":"t","body":"b"}"#, to: endpoint.local, ttl: 0, headers: ["Urgency": "low"])
+        #expect(low.status == 201)
+        #expect(relay.world.eventually { relay.forwarded().count == 2 })
+        let lowHeaders = try #require(relay.forwarded().last?["headers"] as? [String: String])
+        #expect(lowHeaders["apns-priority"] == "5" && lowHeaders["apns-expiration"] == "0", "\(lowHeaders)")
+    }
+
+    @Test("the size limit, measured: 201 at it with either padding, 413 one byte past it")
+    func sizes() throws {
+        let relay = try Relay()
+        let endpoint = try relay.endpoint()
+        let limit = ForwardedWebPush.maximumMessageByteCount(
+            placeholder: ("New notification", "Open the app to view it."))
+        let exact = try relay.message(count: limit)
+        #expect(exact.count == limit)
+        #expect(try relay.post(exact, to: endpoint.local, headers: Self.standardHeaders).0 == 201)
+        let overhead = WebPushMessage.headerByteCount + 16
+        let padded = try relay.message(
+            count: overhead + (limit - overhead) / 128 * 128, paddingBlock: WebPushMessage.defaultPaddingBlock)
+        #expect(padded.count <= limit && padded.count > limit - 128, "\(padded.count)")
+        #expect(try relay.post(padded, to: endpoint.local, headers: Self.standardHeaders).0 == 201)
+        let over = try relay.message(count: limit + 1)
+        let refused = try relay.post(over, to: endpoint.local, headers: Self.standardHeaders)
+        #expect(refused.0 == 413 && refused.1.contains("\(limit)"), "\(refused)")
+        #expect(relay.world.eventually { relay.forwarded().count == 2 })
+        for request in relay.forwarded() {
+            let body = try #require(request["body"] as? String)
+            #expect(body.utf8.count <= 4_096)
+            #expect(try relay.decrypt(body)["status"] == .string("decrypted"))
+        }
+    }
+
+    @Test("what RFC 8030 refuses: the content coding, TTL, Urgency, Topic, a body that is no message; then the rate")
+    func refusals() throws {
+        let relay = try Relay()
+        let endpoint = try relay.endpoint()
+        let message = try relay.message(count: 300)
+        for (headers, expected) in [
+            (["TTL": "60"], "Content-Encoding is missing"),
+            (["Content-Encoding": "aesgcm", "TTL": "60"], "aesgcm"),
+            (["Content-Encoding": "aes128gcm"], "TTL"),
+            (["Content-Encoding": "aes128gcm", "TTL": "soon"], "TTL"),
+            (["Content-Encoding": "aes128gcm", "TTL": "60", "Urgency": "urgent"], "Urgency"),
+            (["Content-Encoding": "aes128gcm", "TTL": "60", "Topic": "not/base64url"], "Topic"),
+        ] {
+            let answer = try relay.post(message, to: endpoint.local, headers: headers)
+            #expect(answer.0 == 400 && answer.1.contains(expected), "\(headers): \(answer)")
+        }
+        let garbage = try relay.post(Array(repeating: 7, count: 200), to: endpoint.local, headers: Self.standardHeaders)
+        #expect(garbage.0 == 400 && garbage.1.contains("aes128gcm"), "\(garbage)")
+        let unknown = endpoint.local.dropLast(43) + String(repeating: "A", count: 43)
+        #expect(try relay.post(message, to: String(unknown), headers: Self.standardHeaders).0 == 404)
+        #expect(try relay.post(message, to: String(endpoint.local.dropLast(3)), headers: Self.standardHeaders).0 == 404)
+        var statuses: [Int] = []
+        for _ in 0..<8 { statuses.append(try relay.post(message, to: endpoint.local, headers: Self.standardHeaders).0) }
+        #expect(statuses.prefix(5).allSatisfy { $0 == 201 } && statuses.last == 429, "a burst of 5: \(statuses)")
+        let metrics = String(decoding: try relay.world.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"pushseal_gateway_webpush_received_total{status="201"} 5"#))
+        #expect(metrics.contains(#"pushseal_gateway_rate_limited_total{limit="messages"}"#))
+    }
+
+    @Test("an endpoint answers 410 once removed, its device deleted, or its token gone at APNs; other senders 404")
+    func gone() throws {
+        let relay = try Relay()
+        let first = try relay.endpoint()
+        let second = try relay.endpoint()
+        #expect(first.public != second.public, "each call makes a new endpoint")
+        let message = try relay.message(count: 300)
+        let id = String(first.public.suffix(43))
+        #expect(try relay.world.request("DELETE", "/v1/webpush/\(id)", token: relay.world.adminToken).status == 204)
+        #expect(try relay.post(message, to: first.local, headers: Self.standardHeaders).0 == 410)
+        #expect(try relay.world.request("DELETE", "/v1/webpush/\(id)", token: relay.world.adminToken).status == 404)
+        #expect(try relay.post(message, to: second.local, headers: Self.standardHeaders).0 == 201)
+        #expect(try relay.world.request("DELETE", "/v1/devices/phone", token: relay.world.adminToken).status == 204)
+        #expect(try relay.post(message, to: second.local, headers: Self.standardHeaders).0 == 410)
+
+        let leaving = try Relay(token: GatewayWorld.deviceToken("0411", 2))
+        let endpoint = try leaving.endpoint()
+        let gone = try leaving.message(count: 300)
+        #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 201)
+        #expect(try leaving.world.eventually { try leaving.world.store.device(id: "phone")?.unregisteredAt != nil })
+        #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 410, "APNs said 410")
+    }
+
+    @Test("a registration that pinned the sender's VAPID key takes that key alone, signed for this origin")
+    func pinnedVAPID() throws {
+        let relay = try Relay()
+        let keyFile = try MockAPNs.makeAuthKey(relay.world.directory.file("vapid.pem"))
+        var pem = Array(try Data(contentsOf: URL(fileURLWithPath: keyFile)))
+        let publicKey = try VAPIDKey(wipingFileBytes: &pem).publicKey
+        let otherFile = try MockAPNs.makeAuthKey(relay.world.directory.file("other.pem"))
+        let endpoint = try relay.endpoint(vapidKey: publicKey)
+        #expect(try relay.send(Self.mastodon, to: endpoint.local, vapidKey: keyFile).status == 201)
+        #expect(try relay.send(Self.mastodon, to: endpoint.local).status == 401, "no VAPID")
+        #expect(try relay.send(Self.mastodon, to: endpoint.local, vapidKey: otherFile).status == 403, "another key")
+        let wrongAudience = try relay.send(
+            Self.mastodon, to: endpoint.local, vapidKey: keyFile, aud: "https://else.example")
+        #expect(wrongAudience.status == 401 && wrongAudience.error?.contains("aud") == true, "\(wrongAudience)")
+        let unpinned = try relay.endpoint()
+        #expect(try relay.send(Self.mastodon, to: unpinned.local, vapidKey: otherFile).status == 201, "unpinned: any")
+        let invalid = try relay.world.request(
+            "POST", "/v1/devices/phone/webpush", json: #"{"vapid_key":"bm90IGEga2V5"}"#, token: relay.world.adminToken)
+        #expect(invalid.status == 400 && invalid.errorPath == "$.vapid_key")
+    }
+}
