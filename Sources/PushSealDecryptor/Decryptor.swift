@@ -30,7 +30,7 @@ public struct Decryptor: Sendable {
     public let contract: PayloadContract?
     /// Fetches the `media` of decrypted content; nil attaches nothing.
     public let media: MediaFetcher?
-    /// What a forwarded Web Push message's content becomes: ``PushSealCore/WebPushContent/standard``
+    /// What a forwarded Web Push message's content becomes: `WebPushContent.standard`
     /// unless the app maps its sender's content itself (webpush-v1.md, "Forwarded to an iPhone").
     public let webPushMapping: WebPushContent.Mapping
     /// The policy the app fixes in code; nil reads the store's `policy` for each payload.

@@ -61,7 +61,7 @@ public struct RelaySettings: Sendable {
     }
 
     /// The longest message an endpoint accepts: what fits APNs' 4,096 bytes once forwarded with
-    /// the placeholder (``PushSealCore/ForwardedWebPush/maximumMessageByteCount(placeholder:)``).
+    /// the placeholder (`ForwardedWebPush.maximumMessageByteCount(placeholder:)`).
     var maximumMessageByteCount: Int {
         ForwardedWebPush.maximumMessageByteCount(placeholder: (title: placeholder.title, body: placeholder.body))
     }
