@@ -202,8 +202,9 @@ enum GatewayBench {
         _ = ProcessBench.run([cli, "keys", "init", "--store", "\(directory)/relay-store"])
         let keys = ProcessBench.run([cli, "keys", "webpush", "--store", "\(directory)/relay-store"])
         guard let receiver = try? JSONParser.parse(keys.output).objectValue else { return nil }
+        // Sealed for the endpoint as the sender sees it (https); posted to this instance.
         let subscription = JSONObject([
-            ("endpoint", .string(endpoint)),
+            ("endpoint", .string(publicEndpoint)),
             (
                 "keys",
                 .object(JSONObject([("p256dh", receiver["p256dh"] ?? .null), ("auth", receiver["auth"] ?? .null)]))
