@@ -234,6 +234,24 @@ struct GatewayWebhookTests {
         let expired = try claim("b", at: 500 + 3 * day, expireBefore: 500 + 2 * day)
         #expect(expired.expired == 1 && expired.events.isEmpty)
         #expect(try store.deleteFinishedWebhookEvents(endedBefore: 500 + 4 * day, limit: 100) == 3)
+
+        // An endpoint removed from the configuration leaves its events queued: retention takes
+        // them once no configured endpoint could still be trying them.
+        let removed = WebhookRouting(
+            try GatewayConfiguration(
+                json: Array(
+                    #"{"listen":"127.0.0.1:0","database":"sqlite:x.db","sender_key_files":["k"],"apns":{"auth_key_file":"a","key_id":"K","team_id":"T","topics":["t"]},"webhooks":[{"name":"removed","url":"https://hooks.example.com/r","secret_files":["whsec"]}]}"#
+                        .utf8), path: directory.file("gateway.json")
+            ).webhooks)
+        _ = try store.acceptPush(
+            id: "p2", idempotencyKey: nil, requestHash: [], at: 10 * day,
+            deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
+        _ = try store.putDevice(device)
+        let later = try store.claimDeliveries(.webPush, limit: 10, at: 10 * day, leaseMilliseconds: 1_000, owner: "w")
+        try store.finish(try #require(later.first), .sent(apnsID: nil), attempts: 1, at: 10 * day, routing: removed)
+        let window = WebhookOutbox.longestRetryMilliseconds
+        #expect(try store.deleteFinishedWebhookEvents(endedBefore: 10 * day + window, limit: 100) == 0)
+        #expect(try store.deleteFinishedWebhookEvents(endedBefore: 10 * day + window + 1, limit: 100) == 1)
     }
 
     @Test("deleting a device with queued deliveries tells the endpoints, reason DeviceDeleted")

@@ -76,7 +76,9 @@ protocol GatewayStore: Sendable {
     ) throws -> WebhookEndpointState
     /// Enables a disabled endpoint again; false when it was not disabled.
     func enableWebhookEndpoint(_ endpoint: String) throws -> Bool
-    /// Deletes up to `limit` webhook events that ended before `time`; how many went.
+    /// Deletes up to `limit` webhook events that ended before `time`, and queued ones left by an
+    /// endpoint no longer configured (``WebhookOutbox/longestRetryMilliseconds`` older); how many
+    /// went.
     func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int
 
     /// Stores a new Web Push endpoint of the relay.

@@ -146,10 +146,18 @@ enum WebhookOutbox {
             try sql("SELECT name FROM webhook_endpoints WHERE disabled_at IS NOT NULL").compactMap { $0[0].text })
     }
 
-    /// Deletes a batch of events that ended before the cutoff (parameter 1), at most parameter 2.
+    /// The longest an event can be tried (`retry_hours` at most 168): a queued event older than
+    /// that and the retention time belongs to an endpoint no longer configured, since the claims
+    /// of a configured one end it sooner.
+    static let longestRetryMilliseconds: Int64 = 168 * 3_600_000
+
+    /// Deletes a batch of events that ended before the cutoff (parameter 1), and of queued ones
+    /// made ``longestRetryMilliseconds`` before it (an endpoint removed from the configuration
+    /// leaves them, and no claim ends them), at most parameter 2.
     static func deleteFinished(locking: String, placeholder: (Int) -> String) -> String {
-        "DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE status <> 'queued' "
-            + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) RETURNING id"
+        "DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE (status <> 'queued' "
+            + "AND finished_at < \(placeholder(1))) OR (status = 'queued' AND created_at < \(placeholder(1)) - "
+            + "\(longestRetryMilliseconds)) ORDER BY id LIMIT \(placeholder(2))\(locking)) RETURNING id"
     }
 }
 

@@ -117,6 +117,21 @@ final class PushRegistration: Sendable {
         }
     }
 
+    /// The subscription a Web Push sender (a Mastodon or Matrix server) needs to reach this phone
+    /// through the gateway's relay (gateway-v1.md, "Web Push in"): `endpoint` comes from the
+    /// backend, which asked the gateway for it (`POST /v1/devices/{device_id}/webpush`); the keys
+    /// come from the store, made on first use. Give it to the sender as a browser's
+    /// `PushSubscription.toJSON()` (Mastodon: `POST /api/v1/push/subscription`, with
+    /// `"standard": true` for `aes128gcm`). `auth` is for the sender alone. The extension opens
+    /// what the sender posts with no code of its own.
+    func webPushSubscription(endpoint: String) throws -> JSONObject {
+        let keys = try store.webPushKeys()
+        return JSONObject([
+            ("endpoint", .string(endpoint)),
+            ("keys", .object(JSONObject([("p256dh", .string(keys.p256dh)), ("auth", .string(keys.auth))]))),
+        ])
+    }
+
     /// Sends the registration to the backend, which forwards it as
     /// `PUT /v1/devices/{device_id}` to pushseal-gateway (gateway-v1.md, "Devices").
     private func send(_ key: PublicKey, token: String) async throws {
