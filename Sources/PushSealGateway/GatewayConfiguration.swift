@@ -117,11 +117,7 @@ public struct GatewayConfiguration: Sendable {
             relay = nil
         }
         webhooks = try WebhookSettings.list(root["webhooks"], at: JSONPath.root.member("webhooks"), resolve: resolve)
-        switch root["access_log"] {
-        case nil: accessLog = false
-        case .bool(let enabled)?: accessLog = enabled
-        default: throw Self.invalid(JSONPath.root.member("access_log"), "must be true or false")
-        }
+        accessLog = try Self.flag(root, "access_log", at: .root)
         guard case .array(let senders)? = root["sender_key_files"], !senders.isEmpty,
             senders.allSatisfy({ $0.stringValue != nil })
         else {
@@ -153,11 +149,7 @@ public struct GatewayConfiguration: Sendable {
             }
         }
         self.hosts = hosts
-        switch apns["ca_file"] {
-        case nil, .null?: caFile = nil
-        case .string(let file)?: caFile = resolve(file)
-        default: throw Self.invalid(apnsPath.member("ca_file"), "must be a file name or null")
-        }
+        caFile = try Self.file(apns, "ca_file", at: apnsPath, resolve: resolve)
         workers = try Self.integer(root, "workers", in: 1...64) ?? 4
         leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
         maximumDeliveriesPerPush = try Self.integer(root, "max_deliveries_per_push", in: 1...100_000) ?? 5_000
@@ -189,17 +181,9 @@ public struct GatewayConfiguration: Sendable {
         let path = JSONPath.root.member("test_push")
         guard let object = value.objectValue else { throw invalid(path, "must be an object") }
         try refuseUnknown(object, ["title", "body"], at: path)
-        func text(_ name: String, _ maximum: Int, _ fallback: String) throws(GatewayError) -> String {
-            guard let member = object[name] else { return fallback }
-            guard let text = member.stringValue, (1...maximum).contains(text.unicodeScalars.count),
-                !APNsHeaderText.hasControlCharacter(text)
-            else {
-                throw invalid(path.member(name), "must be 1 to \(maximum) characters without control characters")
-            }
-            return text
-        }
         return (
-            try text("title", 256, defaultTestNotification.title), try text("body", 1_024, defaultTestNotification.body)
+            try text(object, "title", maximum: 256, fallback: defaultTestNotification.title, at: path),
+            try text(object, "body", maximum: 1_024, fallback: defaultTestNotification.body, at: path)
         )
     }
 
@@ -228,6 +212,41 @@ public struct GatewayConfiguration: Sendable {
             throw invalid(path.member(name), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return integer
+    }
+
+    /// The optional member `name` of `object` (at `path`), `true` or `false`; `fallback` when absent.
+    static func flag(_ object: JSONObject, _ name: String, at path: JSONPath, fallback: Bool = false)
+        throws(GatewayError) -> Bool
+    {
+        switch object[name] {
+        case nil: return fallback
+        case .bool(let value)?: return value
+        default: throw invalid(path.member(name), "must be true or false")
+        }
+    }
+
+    /// The optional member `name` of `object` (at `path`), a file name (through `resolve`) or null;
+    /// nil when absent or null.
+    static func file(_ object: JSONObject, _ name: String, at path: JSONPath, resolve: (String) -> String)
+        throws(GatewayError) -> String?
+    {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .string(let file)?: return resolve(file)
+        default: throw invalid(path.member(name), "must be a file name or null")
+        }
+    }
+
+    /// The optional member `name` of `object` (at `path`), 1 to `maximum` characters (Unicode
+    /// scalars) without control characters; `fallback` when absent.
+    static func text(_ object: JSONObject, _ name: String, maximum: Int, fallback: String, at path: JSONPath)
+        throws(GatewayError) -> String
+    {
+        guard let member = object[name] else { return fallback }
+        guard let text = member.stringValue, (1...maximum).contains(text.unicodeScalars.count),
+            !APNsHeaderText.hasControlCharacter(text)
+        else { throw invalid(path.member(name), "must be 1 to \(maximum) characters without control characters") }
+        return text
     }
 
     /// Refuses the first member of `object` (at `path`) not in `known`.

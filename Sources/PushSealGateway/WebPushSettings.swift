@@ -44,15 +44,7 @@ public struct WebPushSettings: Sendable {
         default:
             throw GatewayConfiguration.invalid(path.member("allowed_hosts"), "must be a non-empty array of host names")
         }
-        switch object["allow_local_destinations"] {
-        case nil: allowsLocalDestinations = false
-        case .bool(let allowed)?: allowsLocalDestinations = allowed
-        default: throw GatewayConfiguration.invalid(path.member("allow_local_destinations"), "must be true or false")
-        }
-        switch object["ca_file"] {
-        case nil, .null?: caFile = nil
-        case .string(let file)?: caFile = resolve(file)
-        default: throw GatewayConfiguration.invalid(path.member("ca_file"), "must be a file name or null")
-        }
+        allowsLocalDestinations = try GatewayConfiguration.flag(object, "allow_local_destinations", at: path)
+        caFile = try GatewayConfiguration.file(object, "ca_file", at: path, resolve: resolve)
     }
 }

@@ -19,6 +19,9 @@ public struct RelaySettings: Sendable {
     public let messagesPerSecond: Int
     /// See ``messagesPerSecond``.
     public let messagesBurst: Int
+    /// The longest message an endpoint accepts: what fits APNs' 4,096 bytes once forwarded with
+    /// the placeholder (`ForwardedWebPush.maximumMessageByteCount(placeholder:)`), worked out once.
+    let maximumMessageByteCount: Int
 
     /// Reads the `relay` member `object` (at `path`).
     /// - Throws: ``GatewayError`` naming the member at fault.
@@ -36,6 +39,8 @@ public struct RelaySettings: Sendable {
         messagesPerSecond =
             try GatewayConfiguration.integer(object, "messages_per_second", in: 1...1_000, at: path) ?? 2
         messagesBurst = try GatewayConfiguration.integer(object, "messages_burst", in: 1...10_000, at: path) ?? 20
+        maximumMessageByteCount = ForwardedWebPush.maximumMessageByteCount(
+            placeholder: (title: placeholder.title, body: placeholder.body))
     }
 
     /// The default placeholder, the envelope's own (envelope-v1.md, "Outer payload").
@@ -47,22 +52,10 @@ public struct RelaySettings: Sendable {
         guard let value else { return defaultPlaceholder }
         guard let object = value.objectValue else { throw GatewayConfiguration.invalid(path, "must be an object") }
         try GatewayConfiguration.refuseUnknown(object, ["title", "body"], at: path)
-        func text(_ name: String, _ fallback: String) throws(GatewayError) -> String {
-            guard let member = object[name] else { return fallback }
-            guard let text = member.stringValue, (1...256).contains(text.unicodeScalars.count),
-                !APNsHeaderText.hasControlCharacter(text)
-            else {
-                throw GatewayConfiguration.invalid(
-                    path.member(name), "must be 1 to 256 characters without control characters")
-            }
-            return text
-        }
-        return (try text("title", defaultPlaceholder.title), try text("body", defaultPlaceholder.body))
+        return (
+            try GatewayConfiguration.text(object, "title", maximum: 256, fallback: defaultPlaceholder.title, at: path),
+            try GatewayConfiguration.text(object, "body", maximum: 256, fallback: defaultPlaceholder.body, at: path)
+        )
     }
 
-    /// The longest message an endpoint accepts: what fits APNs' 4,096 bytes once forwarded with
-    /// the placeholder (`ForwardedWebPush.maximumMessageByteCount(placeholder:)`).
-    var maximumMessageByteCount: Int {
-        ForwardedWebPush.maximumMessageByteCount(placeholder: (title: placeholder.title, body: placeholder.body))
-    }
 }

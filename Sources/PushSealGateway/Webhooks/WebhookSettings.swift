@@ -71,11 +71,7 @@ public struct WebhookSettings: Sendable {
             throw GatewayConfiguration.invalid(path.member("name"), "must be 1 to 64 of a-z, 0-9, - and _")
         }
         self.name = name
-        switch object["allow_local_destinations"] {
-        case nil: allowsLocalDestinations = false
-        case .bool(let allowed)?: allowsLocalDestinations = allowed
-        default: throw GatewayConfiguration.invalid(path.member("allow_local_destinations"), "must be true or false")
-        }
+        allowsLocalDestinations = try GatewayConfiguration.flag(object, "allow_local_destinations", at: path)
         guard let url = object["url"]?.stringValue else {
             throw GatewayConfiguration.invalid(path.member("url"), "must be an https URL")
         }
@@ -118,11 +114,7 @@ public struct WebhookSettings: Sendable {
         batchSize = try GatewayConfiguration.integer(object, "batch_size", in: 1...100, at: path) ?? 1
         retryHours = try GatewayConfiguration.integer(object, "retry_hours", in: 1...168, at: path) ?? 72
         disableAfterHours = try GatewayConfiguration.integer(object, "disable_after_hours", in: 1...168, at: path) ?? 24
-        switch object["ca_file"] {
-        case nil, .null?: caFile = nil
-        case .string(let file)?: caFile = resolve(file)
-        default: throw GatewayConfiguration.invalid(path.member("ca_file"), "must be a file name or null")
-        }
+        caFile = try GatewayConfiguration.file(object, "ca_file", at: path, resolve: resolve)
     }
 
     private static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
