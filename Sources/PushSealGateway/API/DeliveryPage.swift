@@ -18,17 +18,8 @@ struct DeliveryPage: Sendable, Equatable {
     /// - Throws: ``APIError`` naming the query parameter at fault.
     init(query: [String: String]) throws(APIError) {
         let known = ["limit", "cursor"]
-        if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalidQuery(unknown, "is not a parameter here (known: \(known.joined(separator: ", ")))")
-        }
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...Self.maximumLimit).contains(value) else {
-                throw .invalidQuery("limit", "must be an integer from 1 to \(Self.maximumLimit)")
-            }
-            limit = value
-        } else {
-            limit = Self.defaultLimit
-        }
+        try RequestReader.refuseUnknown(query: query, known)
+        limit = try RequestReader.pageLimit(query, fallback: Self.defaultLimit, maximum: Self.maximumLimit)
         if let text = query["cursor"] {
             guard text.utf8.count <= 64, let bytes = Base64URL.decode(text),
                 let decoded = String(validating: bytes, as: UTF8.self), decoded.hasPrefix("d."),

@@ -27,9 +27,7 @@ struct DeviceListing: Sendable, Equatable {
     init(query: [String: String], user: String? = nil) throws(APIError) {
         self.user = user
         let known = ["state", "since", "limit", "cursor"]
-        if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalidQuery(unknown, "is not a parameter here (known: \(known.joined(separator: ", ")))")
-        }
+        try RequestReader.refuseUnknown(query: query, known)
         switch query["state"] {
         case nil: state = nil
         case "active": state = .active
@@ -45,14 +43,7 @@ struct DeviceListing: Sendable, Equatable {
         } else {
             since = nil
         }
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...Self.maximumLimit).contains(value) else {
-                throw .invalidQuery("limit", "must be an integer from 1 to \(Self.maximumLimit)")
-            }
-            limit = value
-        } else {
-            limit = Self.defaultLimit
-        }
+        limit = try RequestReader.pageLimit(query, fallback: Self.defaultLimit, maximum: Self.maximumLimit)
         if let text = query["cursor"] {
             guard let cursor = DeviceCursor(text: text), (cursor.unregisteredAt != nil) == (state == .unregistered)
             else { throw .invalidQuery("cursor", "is not a cursor of this listing: pass next_cursor as it came") }

@@ -14,6 +14,22 @@ enum RequestReader {
         }
     }
 
+    /// Refuses the first parameter of `query` (in name order) not in `known`.
+    static func refuseUnknown(query: [String: String], _ known: [String]) throws(APIError) {
+        if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
+            throw .invalidQuery(unknown, "is not a parameter here (known: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    /// A page's `limit` in `query`: 1 to `maximum`, `fallback` when absent.
+    static func pageLimit(_ query: [String: String], fallback: Int, maximum: Int) throws(APIError) -> Int {
+        guard let text = query["limit"] else { return fallback }
+        guard let value = Int(text), (1...maximum).contains(value) else {
+            throw .invalidQuery("limit", "must be an integer from 1 to \(maximum)")
+        }
+        return value
+    }
+
     /// Refuses the first member of `object` not in `known`.
     static func refuseUnknown(_ object: JSONObject, _ known: [String], at path: JSONPath) throws(APIError) {
         if let name = object.firstMember(notIn: known) {
