@@ -25,15 +25,9 @@ struct GatewayGeneratedClientTests {
             Issue.record("the generated client is not there: run make python-client (make test does)")
             return
         }
-        let secrets = TemporaryDirectory()
-        let secret = try GatewayWebhookTests.secretFile("whsec-old", in: secrets)
-        let receiverDirectory = TemporaryDirectory()
-        let receiver = try WebhookReceiver(secrets: [secret], in: receiverDirectory)
-        defer { receiver.stop() }
-        let world = try GatewayWorld(
-            settings: GatewayWebhookTests.member(
-                receiver.url("ok"), receiver: receiver, secrets: [secrets.file("whsec-old")],
-                extra: #", "events": ["delivery.sent"]"#))
+        let hooked = try GatewayWebhookTests.Hooked(extra: #", "events": ["delivery.sent"]"#)
+        let (world, receiver) = (hooked.world, hooked.receiver)
+        defer { withExtendedLifetime(hooked) {} }  // its directories hold the receiver's log
         _ = try CLIRunner.run(["keys", "init", "--store", "store-phone"], in: world.directory.path)
         let rotated = try CLIRunner.run(
             ["keys", "rotate", "--store", "store-phone", "--suite", "x25519"], in: world.directory.path)

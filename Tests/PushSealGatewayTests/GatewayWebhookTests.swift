@@ -23,15 +23,34 @@ struct GatewayWebhookTests {
         return secret
     }
 
-    /// The `webhooks` member for one endpoint at `url`, trusting `receiver`'s certificate.
-    static func member(
-        _ url: String, receiver: WebhookReceiver, secrets: [String] = ["whsec-old"], extra: String = ""
-    ) -> String {
-        let files = secrets.map { "\"\($0)\"" }.joined(separator: ", ")
-        return """
-            "webhooks": [{"name": "backend", "url": "\(url)", "secret_files": [\(files)],
-                          "allow_local_destinations": true, "ca_file": "\(receiver.certificate)"\(extra)}]
-            """
+    /// A receiver (`webhook_receiver.py`) that verifies with the secrets of `files`, then those of
+    /// `strangers` (the indices of its log, in that order), and a gateway whose one endpoint,
+    /// `backend`, posts to the receiver's `script` URL signed with the files' secrets. The
+    /// receiver stops with it, and its log goes with it: keep it alive while reading.
+    final class Hooked {
+        let secrets: TemporaryDirectory
+        let receiverDirectory = TemporaryDirectory()
+        let receiver: WebhookReceiver
+        let world: GatewayWorld
+
+        init(
+            _ backend: GatewayBackend = .sqlite, script: String = "ok", files: [String] = ["whsec-old"],
+            strangers: [String] = [], extra: String = ""
+        ) throws {
+            let secrets = TemporaryDirectory()
+            let made = try files.map { try GatewayWebhookTests.secretFile($0, in: secrets) }
+            receiver = try WebhookReceiver(secrets: made + strangers, in: receiverDirectory)
+            let names = files.map { "\"\(secrets.file($0))\"" }.joined(separator: ", ")
+            world = try GatewayWorld(
+                backend,
+                settings: """
+                    "webhooks": [{"name": "backend", "url": "\(receiver.url(script))", "secret_files": [\(names)],
+                                  "allow_local_destinations": true, "ca_file": "\(receiver.certificate)"\(extra)}]
+                    """)
+            self.secrets = secrets
+        }
+
+        deinit { receiver.stop() }
     }
 
     /// The events the receiver got, flattened out of batches, in arrival order.
@@ -49,18 +68,9 @@ struct GatewayWebhookTests {
         "a push's ends and a device that left reach the receiver, signed with both secrets of a rotation, without content",
         arguments: GatewayBackend.allCases)
     func eventsReachTheReceiver(_ backend: GatewayBackend) throws {
-        let secrets = TemporaryDirectory()
-        let old = try Self.secretFile("whsec-old", in: secrets)
-        let new = try Self.secretFile("whsec-new", in: secrets)
-        let stranger = WebhookSigner.newSecret()
-        let receiverDirectory = TemporaryDirectory()
-        let receiver = try WebhookReceiver(secrets: [old, new, stranger], in: receiverDirectory)
-        defer { receiver.stop() }
-        let world = try GatewayWorld(
-            backend,
-            settings: Self.member(
-                receiver.url("ok"), receiver: receiver,
-                secrets: [secrets.file("whsec-old"), secrets.file("whsec-new")]))
+        let hooked = try Hooked(backend, files: ["whsec-old", "whsec-new"], strangers: [WebhookSigner.newSecret()])
+        let (world, receiver) = (hooked.world, hooked.receiver)
+        defer { withExtendedLifetime(hooked) {} }  // its directories hold the receiver's log
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         try world.registerDevice("old-phone", user: "u1", token: GatewayWorld.deviceToken("0411", 2))
         let answer = try world.request(
@@ -104,15 +114,9 @@ struct GatewayWebhookTests {
 
     @Test("a receiver that fails is tried again after a backoff, and the event arrives once it answers 2xx")
     func backoffThenDelivery() throws {
-        let secrets = TemporaryDirectory()
-        let secret = try Self.secretFile("whsec-old", in: secrets)
-        let receiverDirectory = TemporaryDirectory()
-        let receiver = try WebhookReceiver(secrets: [secret], in: receiverDirectory)
-        defer { receiver.stop() }
-        let world = try GatewayWorld(
-            settings: Self.member(
-                receiver.url("fail/1"), receiver: receiver, secrets: [secrets.file("whsec-old")],
-                extra: #", "events": ["delivery.sent"]"#))
+        let hooked = try Hooked(script: "fail/1", extra: #", "events": ["delivery.sent"]"#)
+        let (world, receiver) = (hooked.world, hooked.receiver)
+        defer { withExtendedLifetime(hooked) {} }  // its directories hold the receiver's log
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         #expect(
             try world.request(
@@ -132,15 +136,9 @@ struct GatewayWebhookTests {
 
     @Test("with a batch size, events travel together as one batch message, each once")
     func batches() throws {
-        let secrets = TemporaryDirectory()
-        let secret = try Self.secretFile("whsec-old", in: secrets)
-        let receiverDirectory = TemporaryDirectory()
-        let receiver = try WebhookReceiver(secrets: [secret], in: receiverDirectory)
-        defer { receiver.stop() }
-        let world = try GatewayWorld(
-            settings: Self.member(
-                receiver.url("ok"), receiver: receiver, secrets: [secrets.file("whsec-old")],
-                extra: #", "batch_size": 10, "events": ["delivery.sent"]"#))
+        let hooked = try Hooked(script: "ok", extra: #", "batch_size": 10, "events": ["delivery.sent"]"#)
+        let (world, receiver) = (hooked.world, hooked.receiver)
+        defer { withExtendedLifetime(hooked) {} }  // its directories hold the receiver's log
         for index in 1...3 {
             try world.registerDevice("phone-\(index)", user: "u1", token: GatewayWorld.deviceToken("00aa", index))
         }
