@@ -252,6 +252,42 @@ struct GatewayWebhookTests {
         #expect(try store.deleteFinishedWebhookEvents(endedBefore: 10 * day + window + 1, limit: 100) == 1)
     }
 
+    @Test(
+        "a device is announced once however many of its queued deliveries get a 410, and keeps its first mark",
+        arguments: GatewayBackend.allCases)
+    func announcedOnce(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try backend.store(try backend.newDatabase(), in: directory)
+        try store.migrate()
+        _ = try directory.write("whsec", WebhookSigner.newSecret())
+        let routing = WebhookRouting(
+            try GatewayConfiguration(
+                json: Array(
+                    #"{"listen":"127.0.0.1:0","database":"sqlite:x.db","sender_key_files":["k"],"apns":{"auth_key_file":"a","key_id":"K","team_id":"T","topics":["t"]},"webhooks":[{"name":"a","url":"https://hooks.example.com/a","secret_files":["whsec"],"events":["device.unregistered"]}]}"#
+                        .utf8), path: directory.file("gateway.json")
+            ).webhooks)
+        let device = Device(
+            id: "d1", user: "u1", channel: .apns(token: "ab", topic: "t", environment: .production, publicKeyJWK: "{}"),
+            registeredAt: 100, unregisteredAt: nil)
+        _ = try store.putDevice(device)
+        for push in ["p1", "p2"] {
+            _ = try store.acceptPush(
+                id: push, idempotencyKey: nil, requestHash: [], at: 200,
+                deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
+        }
+        let claimed = try store.claimDeliveries(.apns, limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(claimed.count == 2)
+        for (index, delivery) in claimed.enumerated() {
+            try store.finish(
+                delivery, .unregistered(reason: "Unregistered", timestamp: nil), attempts: 1, at: 400 + Int64(index),
+                routing: routing)
+        }
+        let events = try store.claimWebhookEvents(
+            endpoint: "a", limit: 10, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "o")
+        #expect(events.events.count == 1, "one device.unregistered, not one per 410")
+        #expect(try store.device(id: "d1")?.unregisteredAt == 400, "the first mark stays")
+    }
+
     @Test("deleting a device with queued deliveries tells the endpoints, reason DeviceDeleted")
     func deletedDevice() throws {
         let directory = TemporaryDirectory()
