@@ -143,7 +143,11 @@ let package = Package(
         .executableTarget(name: "pushseal-gateway", dependencies: ["PushSealGateway"]),
         .executableTarget(
             name: "PushSealBench",
-            dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport"]),
+            dependencies: [
+                "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport",
+                // The bench's own mock APNs (FastMockAPNs), an HTTP/2 server never linked into a product.
+                .target(name: "CNGHTTP2", condition: .linuxOnly), .target(name: "CLibSSL", condition: .linuxOnly),
+            ]),
         .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
         .testTarget(
             name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"],

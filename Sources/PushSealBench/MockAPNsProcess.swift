@@ -60,18 +60,8 @@ struct MockAPNsProcess {
         return most
     }
 
-    /// The CPU time the mock has used so far, in seconds (Linux: its /proc stat; 0 elsewhere).
-    func cpuSeconds() -> Double {
-        guard let stat = readFile("/proc/\(process.pid)/stat"),
-            let end = stat.lastIndex(of: UInt8(ascii: ")"))
-        else { return 0 }
-        // After the command name: state, then 10 fields, then utime and stime in clock ticks.
-        let fields = stat[(end + 2)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 12, let user = Double(String(decoding: fields[11], as: UTF8.self)),
-            let system = Double(String(decoding: fields[12], as: UTF8.self))
-        else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    /// The CPU time the mock has used so far, in seconds.
+    func cpuSeconds() -> Double { ProcessBench.cpuSeconds(of: process.pid) }
 
     /// Stops the mock.
     func stop() { process.stop() }

@@ -1,5 +1,11 @@
 import PushSealCore
 
+// timeval's members are visible through the first module whose headers declare it; with the fast
+// mock's C modules in this target, that is nghttp2's.
+#if canImport(CNGHTTP2)
+    internal import CNGHTTP2
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -110,6 +116,20 @@ enum ProcessBench {
             return nil
         }
         return ready
+    }
+
+    /// The CPU time (user and system) a running process has used so far, in seconds (Linux: its
+    /// /proc stat; 0 elsewhere).
+    static func cpuSeconds(of pid: pid_t) -> Double {
+        guard let stat = readFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: UInt8(ascii: ")")) else {
+            return 0
+        }
+        // After the command name: state, then 10 fields, then utime and stime in clock ticks.
+        let fields = stat[(end + 2)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 12, let user = Double(String(decoding: fields[11], as: UTF8.self)),
+            let system = Double(String(decoding: fields[12], as: UTF8.self))
+        else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Writes `text` to a new temporary file and returns its path.

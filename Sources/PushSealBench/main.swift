@@ -10,6 +10,13 @@ import PushSealTestSupport
     import Darwin
 #endif
 
+#if canImport(CNGHTTP2) && canImport(CLibSSL)
+    // The bench starts itself as its fast mock APNs (FastMockAPNsProcess).
+    if CommandLine.arguments.dropFirst().first == FastMockAPNsProcess.command {
+        exit(FastMockAPNs.main(CommandLine.arguments.dropFirst(2)))
+    }
+#endif
+
 let options = BenchOptions(CommandLine.arguments.dropFirst())
 guard let payloadText = readFile(options.payload),
     let payload = try? JSONParser.parse(payloadText).objectValue
