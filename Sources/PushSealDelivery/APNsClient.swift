@@ -61,14 +61,18 @@ public final class APNsClient {
         var refusals = 0
     }
 
-    /// Sends every item and calls `report` once per item, in the items' order. Items are pulled
-    /// lazily, so a long input is streamed, not held.
-    public func deliver(_ items: some Sequence<DeliveryItem>, report: (DeliveryResult) -> Void) {
+    /// Sends every item and calls `report` once per item, in the items' order, or as each answer
+    /// comes when `inInputOrder` is false (a slow answer then holds no other report). Items are
+    /// pulled lazily, one as each stream frees, so a long input is streamed, not held.
+    public func deliver(
+        _ items: some Sequence<DeliveryItem>, inInputOrder: Bool = true, report: (DeliveryResult) -> Void
+    ) {
         let clock = ContinuousClock()
         var input = items.makeIterator()
         var inputExhausted = false
         var nextSequence = 0
         var nextToReport = 0
+        var reported = 0
         var finished: [Int: DeliveryResult] = [:]
         var inFlight: [Int: Attempt] = [:]
         // The next job read from the input, when the connection had no room for it yet.
@@ -78,10 +82,16 @@ public final class APNsClient {
         let window = concurrency * 8 + 256
 
         func finish(_ sequence: Int, _ result: DeliveryResult) {
+            guard inInputOrder else {
+                report(result)
+                reported += 1
+                return
+            }
             finished[sequence] = result
             while let next = finished.removeValue(forKey: nextToReport) {
                 report(next)
                 nextToReport += 1
+                reported += 1
             }
         }
 
@@ -107,7 +117,7 @@ public final class APNsClient {
                     start(attempt)
                     continue filling
                 }
-                if next == nil && !inputExhausted && nextSequence - nextToReport < window {
+                if next == nil && !inputExhausted && nextSequence - reported < window {
                     guard let item = input.next() else {
                         inputExhausted = true
                         break filling
@@ -136,7 +146,7 @@ public final class APNsClient {
             // poll sleeps until an answer frees one (or 50 ms pass for the timers), never spinning.
             let hasSlot = inFlight.count < concurrency && connection.hasRoom
             let hasWork =
-                next != nil || (!inputExhausted && nextSequence - nextToReport < window)
+                next != nil || (!inputExhausted && nextSequence - reported < window)
                 || (waiting.nextDue.map { $0 <= clock.now } ?? false)
             var timeout = 50
             if hasSlot, let nextDue = waiting.nextDue {

@@ -65,7 +65,9 @@ struct GatewayCrashTests {
         #expect(accepted.count >= 1_900, "most requests were answered")
         let lost = missing.count
         #expect(lost == 0, "lost, for example: \(missing.sorted().prefix(10))")
-        #expect(repeats <= kills * DeliveryWorkers.batchSize * 2, "repeats only for deliveries in flight at a kill")
+        #expect(
+            repeats <= kills * (DeliveryWorkers.streams + DeliveryWorkers.claimSize) * 2,
+            "repeats only for deliveries in flight at a kill")
     }
 
     @Test("SIGTERM stops accepting, finishes the batches in flight, and exits 0; what is left stays queued")

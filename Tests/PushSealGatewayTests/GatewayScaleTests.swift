@@ -110,6 +110,8 @@ struct GatewayScaleTests {
                 + "\(missing.count) lost, \(repeats) repeats, \(unavailable) answers 503")
         #expect(missing.isEmpty, "lost, for example: \(missing.sorted().prefix(5))")
         // In flight at the kill: one instance's workers' batches; at the outage: every instance's.
-        #expect(repeats <= (1 + 3) * 2 * DeliveryWorkers.batchSize, "repeats only for deliveries in flight")
+        #expect(
+            repeats <= (1 + 3) * 2 * (DeliveryWorkers.streams + DeliveryWorkers.claimSize),
+            "repeats only for deliveries in flight")
     }
 }

@@ -2,8 +2,8 @@ internal import PushSealCore
 internal import PushSealDelivery
 
 /// Sends a worker's APNs deliveries through ``PushSealDelivery/APNsClient``: one HTTP/2
-/// connection per APNs host, the whole batch as concurrent streams within the server's limit,
-/// and Apple's retry rules.
+/// connection per APNs host, fed a delivery each time a stream frees (up to the server's limit),
+/// every outcome recorded as its answer comes, and Apple's retry rules.
 struct APNsSender: OutboxSender {
     /// How long a request waits for APNs' answer, and requests for a stream, before the
     /// connection is given up: APNs answers in milliseconds, and a worker's batch (and a stop)
@@ -34,49 +34,72 @@ struct APNsSender: OutboxSender {
     }
 
     mutating func send(
-        _ batch: [OutboxDelivery], record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
+        _ feed: DeliveryFeed, record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
-        for environment in APNsEnvironment.allCases {
-            let deliveries = batch.filter { $0.environment == environment }
-            guard !deliveries.isEmpty else { continue }
-            do {
-                let client = try clients[environment] ?? client(for: environment)
-                clients[environment] = client
-                send(deliveries, with: client, record: record)
-            } catch {
-                // The deliveries stay leased, and are claimed again when the lease ends.
-                log.write(
-                    "apns-error", [("environment", .string(environment.rawValue)), ("detail", .string("\(error)"))])
+        // The feed streams into the connection of the first delivery's environment; the others'
+        // deliveries (sandbox beside production) are set aside, and go once the feed is empty.
+        // (A delivery without an environment is a defect the worker fails before it gets here.)
+        var setAside: [OutboxDelivery] = []
+        guard let first = feed.next(), let streamed = first.environment else { return }
+        var pending: OutboxDelivery? = first
+        send(environment: streamed, record: record) {
+            if let delivery = pending {
+                pending = nil
+                return delivery
             }
+            while let delivery = feed.next() {
+                if delivery.environment == streamed { return delivery }
+                setAside.append(delivery)
+            }
+            return nil
+        }
+        for environment in APNsEnvironment.allCases where environment != streamed {
+            var deliveries = setAside.filter { $0.environment == environment }.makeIterator()
+            send(environment: environment, record: record) { deliveries.next() }
         }
     }
 
-    private func client(for environment: APNsEnvironment) throws -> APNsClient {
-        guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
-        // A whole batch in flight at once, as far as the server's stream limit allows.
-        return try APNsClient(
-            endpoint: endpoint, tokens: tokens, concurrency: DeliveryWorkers.batchSize, policy: Self.clientPolicy,
-            answerTimeout: Self.answerTimeout, caFile: caFile)
-    }
-
-    private func send(
-        _ deliveries: [OutboxDelivery], with client: APNsClient,
-        record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
+    /// Sends to `environment`'s host what `next` hands out, one as each stream frees, recording
+    /// each outcome as its answer comes. When the host's client cannot be made, nothing is taken:
+    /// the deliveries stay leased, and are claimed again when the lease ends.
+    private mutating func send(
+        environment: APNsEnvironment, record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void,
+        next: @escaping () -> OutboxDelivery?
     ) {
-        let items: [DeliveryItem] = deliveries.enumerated().map { index, delivery in
+        let client: APNsClient
+        do {
+            client = try clients[environment] ?? makeClient(for: environment)
+            clients[environment] = client
+        } catch {
+            log.write("apns-error", [("environment", .string(environment.rawValue)), ("detail", .string("\(error)"))])
+            return
+        }
+        var inFlight: [Int: OutboxDelivery] = [:]
+        var line = 0
+        let items = sequence(state: ()) { _ -> DeliveryItem? in
+            guard let delivery = next() else { return nil }
+            defer { line += 1 }
+            inFlight[line] = delivery
             do {
                 return .job(
                     try DeliveryJob(
-                        line: index, deviceToken: delivery.address, headers: delivery.headers, body: delivery.body))
+                        line: line, deviceToken: delivery.address, headers: delivery.headers, body: delivery.body))
             } catch {
-                return .invalid(line: index, reason: "\(error)")
+                return .invalid(line: line, reason: "\(error)")
             }
         }
-        client.deliver(items) { result in
-            let delivery = deliveries[result.line]
+        client.deliver(items, inInputOrder: false) { result in
+            guard let delivery = inFlight.removeValue(forKey: result.line) else { return }
             let attempts = delivery.attempts + result.attempts
             record(delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts)
         }
+    }
+
+    private func makeClient(for environment: APNsEnvironment) throws -> APNsClient {
+        guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
+        return try APNsClient(
+            endpoint: endpoint, tokens: tokens, concurrency: DeliveryWorkers.streams, policy: Self.clientPolicy,
+            answerTimeout: Self.answerTimeout, caFile: caFile)
     }
 
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`

@@ -2,16 +2,19 @@ internal import Dispatch
 internal import PushSealCore
 internal import Synchronization
 
-/// The workers that empty the outbox of one kind of delivery (APNs, or Web Push): each leases a
-/// batch of due deliveries of its kind, hands the ones still worth sending to its
-/// ``OutboxSender``, and records every outcome. Each kind has workers of its own, so that a slow
+/// The workers that empty the outbox of one kind of delivery (APNs, or Web Push): each leases due
+/// deliveries of its kind a few at a time as its ``OutboxSender`` takes them (``DeliveryFeed``),
+/// and records the outcomes in batches as they come (``OutcomeRecorder``). Each kind has workers of its own, so that a slow
 /// push service never holds APNs deliveries, nor the reverse. A delivery whose worker dies is
 /// leased again once its lease ends, so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
     /// The reason of a delivery whose stored row cannot be processed (``OutboxDelivery/defect``).
     static let invalidDeliveryReason = "InvalidDelivery"
-    /// Deliveries claimed at once.
-    static let batchSize = 100
+    /// The most streams a worker keeps in flight on its APNs connection.
+    static let streams = 100
+    /// Deliveries claimed at once: a quarter of the streams, so that a worker claims again as
+    /// answers free them rather than once per round of answers.
+    static let claimSize = 25
     /// Requests made for one delivery before a transient failure is final.
     static let maximumAttempts = 12
 
@@ -51,6 +54,9 @@ final class DeliveryWorkers: Sendable {
     func start() {
         for index in 0..<count {
             let lease = BatchLease(worker: "\(RandomUUID.make())-\(index)")
+            let recorder = OutcomeRecorder(label: "pushseal-gateway.\(kind.rawValue).\(index).record") { [self] in
+                record($0)
+            }
             running.enter()
             DispatchQueue(label: "pushseal-gateway.\(kind.rawValue).\(index)").async { [self] in
                 let renewal = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pushseal-gateway.lease"))
@@ -65,7 +71,7 @@ final class DeliveryWorkers: Sendable {
                     renewal.cancel()
                     running.leave()
                 }
-                run(lease: lease)
+                run(lease: lease, recorder: recorder)
             }
         }
     }
@@ -86,49 +92,74 @@ final class DeliveryWorkers: Sendable {
         return busy.load(ordering: .sequentiallyConsistent)
     }
 
-    private func run(lease: BatchLease) {
+    private func run(lease: BatchLease, recorder: OutcomeRecorder) {
         var sender = makeSender()
         while !stopping.load(ordering: .sequentiallyConsistent) {
-            let claimed: [OutboxDelivery]
             let owner = lease.begin()
             defer { lease.end() }
+            let first: [OutboxDelivery]
             do {
-                claimed = try store.claimDeliveries(
-                    kind, limit: Self.batchSize, at: GatewayClock.milliseconds(), leaseMilliseconds: leaseMilliseconds,
-                    owner: owner)
+                first = try claim(owner: owner, recorder: recorder)
             } catch {
                 log.write("store-error", [("detail", .string("\(error)"))])
                 _ = wake.wait(timeout: .now() + 1)
                 continue
             }
-            guard !claimed.isEmpty else {
+            guard !first.isEmpty else {
                 _ = wake.wait(timeout: .now() + 0.2)
                 continue
             }
             busy.add(1, ordering: .sequentiallyConsistent)
-            sender.send(sendable(claimed)) { [self] delivery, outcome, attempts in
-                record(delivery, outcome, attempts: attempts)
+            // Claims more as the sender takes them, until none is due (or the workers stop).
+            let feed = DeliveryFeed(first: first) { [self] in
+                guard !stopping.load(ordering: .sequentiallyConsistent) else { return [] }
+                do {
+                    return try claim(owner: owner, recorder: recorder)
+                } catch {
+                    log.write("store-error", [("detail", .string("\(error)"))])
+                    return []
+                }
             }
+            sender.send(feed) { delivery, outcome, attempts in
+                recorder.add(
+                    EndedAttempt(
+                        delivery: delivery, outcome: outcome, attempts: attempts, time: GatewayClock.milliseconds()))
+            }
+            recorder.waitUntilWritten()
             busy.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Leases the next ``claimSize`` due deliveries for `owner`; the ones not worth a request are
+    /// recorded through `recorder` and left out (``sendable(_:recorder:)``). Empty when none is due.
+    private func claim(owner: String, recorder: OutcomeRecorder) throws -> [OutboxDelivery] {
+        while true {
+            let claimed = try store.claimDeliveries(
+                kind, limit: Self.claimSize, at: GatewayClock.milliseconds(), leaseMilliseconds: leaseMilliseconds,
+                owner: owner)
+            let sendable = sendable(claimed, recorder: recorder)
+            if !sendable.isEmpty || claimed.isEmpty { return sendable }
         }
     }
 
     /// The deliveries of `batch` worth a request; the others' outcomes are recorded here: a
     /// stored row no request could have made fails, an expired push expires, and an address
     /// another push found gone is not tried again.
-    private func sendable(_ batch: [OutboxDelivery]) -> [OutboxDelivery] {
+    private func sendable(_ batch: [OutboxDelivery], recorder: OutcomeRecorder) -> [OutboxDelivery] {
         let now = GatewayClock.milliseconds()
         return batch.filter { delivery in
+            let outcome: DeliveryOutcome
             if let defect = delivery.defect {
                 log.write("invalid-delivery", [("push", .string(delivery.pushID)), ("detail", .string(defect))])
-                record(delivery, .failed(reason: Self.invalidDeliveryReason), attempts: delivery.attempts)
+                outcome = .failed(reason: Self.invalidDeliveryReason)
             } else if let expiration = delivery.expiration, expiration > 0, expiration < now / 1_000 {
-                record(delivery, .expired, attempts: delivery.attempts)
+                outcome = .expired
             } else if delivery.addressIsGone {
-                record(delivery, .unregistered(reason: "Unregistered", timestamp: nil), attempts: delivery.attempts)
+                outcome = .unregistered(reason: "Unregistered", timestamp: nil)
             } else {
                 return true
             }
+            recorder.add(EndedAttempt(delivery: delivery, outcome: outcome, attempts: delivery.attempts, time: now))
             return false
         }
     }
@@ -144,29 +175,33 @@ final class DeliveryWorkers: Sendable {
         return time + Int64.random(in: Int64(delay / 2)...Int64(delay))
     }
 
-    private func record(_ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int) {
-        let now = GatewayClock.milliseconds()
+    /// Records `batch` in one transaction, then counts and logs each outcome; a failure is
+    /// logged, and the deliveries stay leased until their lease ends.
+    private func record(_ batch: [EndedAttempt]) {
         do {
-            try store.finish(delivery, outcome, attempts: attempts, at: now, routing: routing)
+            try store.finish(batch, routing: routing)
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
             return
         }
-        let (status, reason) = outcome.statusAndReason
-        metrics.delivery(status, reason: reason)
-        if status == .sent, delivery.kind == .apns {
-            metrics.latency(seconds: Double(now - delivery.acceptedAt) / 1_000)
+        for ended in batch {
+            let delivery = ended.delivery
+            let (status, reason) = ended.outcome.statusAndReason
+            metrics.delivery(status, reason: reason)
+            if status == .sent, delivery.kind == .apns {
+                metrics.latency(seconds: Double(ended.time - delivery.acceptedAt) / 1_000)
+            }
+            var members: [(String, JSONValue)] = [
+                ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
+                ("attempts", .number(JSONNumber(ended.attempts))),
+            ]
+            switch delivery.kind {
+            case .apns: members.append(("token", EventLog.tokenPrefix(delivery.address)))
+            case .webPush: members.append(("push_service", EventLog.endpointOrigin(delivery.address)))
+            }
+            if let reason { members.append(("reason", .string(reason))) }
+            log.write(status.rawValue, members)
         }
-        var members: [(String, JSONValue)] = [
-            ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
-            ("attempts", .number(JSONNumber(attempts))),
-        ]
-        switch delivery.kind {
-        case .apns: members.append(("token", EventLog.tokenPrefix(delivery.address)))
-        case .webPush: members.append(("push_service", EventLog.endpointOrigin(delivery.address)))
-        }
-        if let reason { members.append(("reason", .string(reason))) }
-        log.write(status.rawValue, members)
     }
 }
 

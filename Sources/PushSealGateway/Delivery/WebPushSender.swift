@@ -16,6 +16,12 @@ struct WebPushSender: OutboxSender {
     }
 
     mutating func send(
+        _ feed: DeliveryFeed, record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
+    ) {
+        while case let batch = feed.nextBatch(), !batch.isEmpty { send(batch, record: record) }
+    }
+
+    private func send(
         _ batch: [OutboxDelivery], record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
         let now = GatewayClock.milliseconds()

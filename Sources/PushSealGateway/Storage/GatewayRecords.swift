@@ -121,6 +121,7 @@ struct OutboxDelivery: Sendable, Equatable {
             return "its attempt count \(attempts) is outside 0 to \(Self.maximumStoredAttempts)"
         }
         if acceptedAt < 0 { return "its acceptance time \(acceptedAt) is before 1970" }
+        if kind == .apns && environment == nil { return "it goes to APNs and names no environment" }
         return nil
     }
 }

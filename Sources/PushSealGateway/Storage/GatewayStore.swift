@@ -55,13 +55,12 @@ protocol GatewayStore: Sendable {
     /// its batch while APNs answers slowly; a dead one stops renewing, and its batch is due again.
     func renewLeases(owner: String, until: Int64) throws
 
-    /// Records how an attempt ended, and releases the lease. An `unregistered` outcome also marks
-    /// the device when it still has the delivery's address, unless it registered again after
-    /// APNs' timestamp (or after the delivery was accepted, when there is none). The webhook events
-    /// `routing` asks for are queued in the same transaction (``OutboxFinish``).
-    func finish(
-        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
-    ) throws
+    /// Records how attempts ended, all in one transaction, and releases their leases. An
+    /// `unregistered` outcome also marks the device when it still has the delivery's address,
+    /// unless it registered again after APNs' timestamp (or after the delivery was accepted, when
+    /// there is none). The webhook events `routing` asks for are queued in the same transaction
+    /// (``OutboxFinish``).
+    func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws
 
     /// Ends the events of `endpoint` whose retry window closed before `expireBefore`, then leases
     /// up to `limit` of its queued events unless it is disabled or waiting (``WebhookOutbox``).
@@ -111,6 +110,26 @@ protocol GatewayStore: Sendable {
 extension GatewayStore {
     /// A push and every one of its deliveries' states.
     func push(id: String) throws -> PushRecord? { try push(id: id, after: 0, limit: Int(Int64.max)) }
+
+    /// Records how one attempt ended (``finish(_:routing:)``).
+    func finish(
+        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
+    ) throws {
+        try finish(
+            [EndedAttempt(delivery: delivery, outcome: outcome, attempts: attempts, time: time)], routing: routing)
+    }
+}
+
+/// How one attempt at a delivery ended, to be recorded.
+struct EndedAttempt: Sendable {
+    /// The delivery, as it was claimed.
+    let delivery: OutboxDelivery
+    /// What came of the attempt.
+    let outcome: DeliveryOutcome
+    /// Requests made for the delivery so far.
+    let attempts: Int
+    /// When it ended, in milliseconds.
+    let time: Int64
 }
 
 /// Counts for `/metrics`.

@@ -251,13 +251,9 @@
             }
         }
 
-        func finish(
-            _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64,
-            routing: WebhookRouting
-        ) throws {
+        func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
             try pool.transaction { connection in
-                try OutboxFinish.apply(
-                    delivery, outcome, attempts: attempts, at: time, routing: routing, Self.runner(connection))
+                for attempt in ended { try OutboxFinish.apply(attempt, routing: routing, Self.runner(connection)) }
             }
         }
 

@@ -8,9 +8,10 @@ internal import Synchronization
 #endif
 
 /// One SQLite database file for the gateway: created 0600 (its `-wal` and `-shm` files take the
-/// same mode), in WAL mode. Writes go through one connection, one caller at a time; reads go
-/// through connections of their own, which in WAL mode never wait for a writer, so a write lock
-/// held elsewhere (another process, a long transaction) stalls no read. No call waits longer than
+/// same mode), in WAL mode. Writes go through one connection, and concurrent ones share a
+/// transaction and its fsync (``SQLiteGroupCommit``); reads go through connections of their own,
+/// which in WAL mode never wait for a writer, so a write lock held elsewhere (another process, a
+/// long transaction) stalls no read. No call waits longer than
 /// ``callWait`` in all, for its connection and then for SQLite's lock (the busy timeout is what
 /// is left of it); past that it fails, and the API answers 503. Statements always bind their parameters; no value is
 /// ever spliced into SQL.
@@ -33,6 +34,7 @@ final class SQLiteDatabase: Sendable {
     }
 
     private let writer: SQLiteHandle
+    private let groupCommit: SQLiteGroupCommit
     private let readers: [SQLiteHandle]
     private let nextReader = Atomic<Int>(0)
 
@@ -43,8 +45,16 @@ final class SQLiteDatabase: Sendable {
             throw Failure(description: "\(path) cannot be opened: \(String(cString: strerror(errno)))")
         }
         close(descriptor)
-        writer = try SQLiteHandle(path: path)
+        let writer = try SQLiteHandle(path: path)
         try writer.use { try Self.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL", on: $0) }
+        self.writer = writer
+        groupCommit = SQLiteGroupCommit { batch, deadline in
+            try writer.use(until: deadline) { handle in
+                try Self.transaction("BEGIN IMMEDIATE", on: handle) {
+                    try SQLiteGroupCommit.run(batch, transaction: $0)
+                }
+            }
+        }
         // Readers are made read-only by query_only: a write through one is an error.
         readers = try (0..<Self.readers).map { _ in
             let reader = try SQLiteHandle(path: path)
@@ -64,10 +74,11 @@ final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// Runs one statement that writes; the rows it returns.
+    /// Runs one statement that writes, in a transaction of its own (committed with others at once);
+    /// the rows it returns.
     @discardableResult
     func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
-        try writer.use { try Self.query(sql, parameters, on: $0) }
+        try transaction { try $0.query(sql, parameters) }
     }
 
     /// Runs one statement that only reads, on a reader connection; the rows it returns.
@@ -86,10 +97,14 @@ final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer, committed when it returns
-    /// and rolled back when it throws.
+    /// Runs `body` as one transaction on the writer: committed when it returns (perhaps with
+    /// others' in the same commit, ``SQLiteGroupCommit``), and rolled back when it throws. It
+    /// returns only once its writes are committed.
     func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        try writer.use { try Self.transaction("BEGIN IMMEDIATE", on: $0, body) }
+        var result: Result?
+        try groupCommit.perform { result = try body($0) }
+        guard let result else { throw Failure(description: "a transaction ended without its result") }
+        return result
     }
 
     /// Runs `body` in one read transaction on a reader: every statement sees the same snapshot,
@@ -223,12 +238,16 @@ private final class SQLiteHandle: @unchecked Sendable {
 
     deinit { sqlite3_close(handle) }
 
-    /// Runs `body` with the connection once no other caller holds it.
-    /// SQLite's busy timeout is then what is left of ``SQLiteDatabase/callWait``.
+    /// Runs `body` with the connection once no other caller holds it, waiting until `deadline` at
+    /// most. SQLite's busy timeout is then what is left until `deadline` (at least
+    /// ``SQLiteDatabase/minimumBusyWait``).
     /// - Throws: ``SQLiteDatabase/Failure`` when the connection stayed held all that time.
-    func use<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
-        let deadline = ContinuousClock.now + SQLiteDatabase.callWait
-        guard lock.lock(before: Date(timeIntervalSinceNow: SQLiteDatabase.callWait.seconds)) else {
+    func use<Result>(
+        until deadline: ContinuousClock.Instant = .now + SQLiteDatabase.callWait,
+        _ body: (OpaquePointer) throws -> Result
+    ) throws -> Result {
+        let wait = max(Duration.zero, deadline - ContinuousClock.now)
+        guard lock.lock(before: Date(timeIntervalSinceNow: wait.seconds)) else {
             throw SQLiteDatabase.Failure(
                 description: "the database connection stayed busy for \(SQLiteDatabase.callWait)")
         }

@@ -241,11 +241,9 @@ final class SQLiteGatewayStore: GatewayStore {
             [.integer(until), .text(owner)])
     }
 
-    func finish(
-        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
-    ) throws {
+    func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
         try database.transaction { sql in
-            try OutboxFinish.apply(delivery, outcome, attempts: attempts, at: time, routing: routing, Self.runner(sql))
+            for attempt in ended { try OutboxFinish.apply(attempt, routing: routing, Self.runner(sql)) }
         }
     }
 

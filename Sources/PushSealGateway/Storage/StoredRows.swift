@@ -292,13 +292,11 @@ enum OutboxFinish {
     /// The reason of the deliveries a deleted device had queued.
     static let deviceDeletedReason = "DeviceDeleted"
 
-    /// Records that `delivery`'s attempt ended with `outcome` after `attempts` requests, at
-    /// `time`, and queues the events `routing` asks for: the delivery's end, and
-    /// `device.unregistered` when this answer is the one that marked its device.
-    static func apply(
-        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64,
-        routing: WebhookRouting, _ sql: StatementRunner
-    ) throws {
+    /// Records that `ended`'s attempt ended with its outcome after its requests, at its time, and
+    /// queues the events `routing` asks for: the delivery's end, and `device.unregistered` when
+    /// this answer is the one that marked its device.
+    static func apply(_ ended: EndedAttempt, routing: WebhookRouting, _ sql: StatementRunner) throws {
+        let (delivery, outcome, attempts, time) = (ended.delivery, ended.outcome, ended.attempts, ended.time)
         let placeholder = sql.placeholder
         let (p1, p2, p3, p4, p5) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4), placeholder(5))
         let p6 = placeholder(6)
