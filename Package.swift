@@ -147,6 +147,8 @@ let package = Package(
                 "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport",
                 // The bench's own mock APNs (FastMockAPNs), an HTTP/2 server never linked into a product.
                 .target(name: "CNGHTTP2", condition: .linuxOnly), .target(name: "CLibSSL", condition: .linuxOnly),
+                // The stores' floors (StoreFloor): the gateway's rows inserted with nothing around them.
+                .target(name: "CSQLite", condition: .linuxOnly), .target(name: "CLibPQ", condition: .linuxOnly),
             ]),
         .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
         .testTarget(

@@ -132,9 +132,12 @@ enum ProcessBench {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The path of this run's temporary file `name`.
+    static func temporaryPath(_ name: String) -> String { "/tmp/pushseal-bench-\(getpid())-\(name)" }
+
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryFile(_ name: String, _ bytes: [UInt8]) -> String {
-        let path = "/tmp/pushseal-bench-\(getpid())-\(name)"
+        let path = temporaryPath(name)
         if let file = fopen(path, "w") {
             _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
             fclose(file)

@@ -36,7 +36,10 @@ struct Report {
 
     private func mark(_ ok: Bool) -> String { ok ? "ok  " : "MISS" }
 
-    private func format(_ value: Double, _ decimals: Int = 0) -> String {
+    private func format(_ value: Double, _ decimals: Int = 0) -> String { Self.format(value, decimals) }
+
+    /// `value` rounded to `decimals` places, as text.
+    static func format(_ value: Double, _ decimals: Int = 0) -> String {
         var text = String(Int((value * pow(10, Double(decimals))).rounded()))
         if decimals > 0 {
             while text.count <= decimals { text = "0" + text }
@@ -58,28 +61,8 @@ struct Report {
     static let aioapnsTarget = 1.5
 
     /// The delivery rows: at once, then at a realistic round trip beside its limit and aioapns.
-    /// One line per gateway setup measured.
-    var gatewayLines: [String] {
-        gateway.map { gateway in
-            // Beside send's figure when this run measured send.
-            let ratio = send.map {
-                " (×\(format(gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1), 2)) of send with 32 streams)"
-            }
-            return "gateway (\(gateway.setup)): accepts \(format(gateway.acceptOneDevice)) pushes/s (one device each; "
-                + "p99 answer \(format(gateway.acceptP99 * 1000, 1)) ms), \(format(gateway.acceptTenDevices)) "
-                + "(a user of 10 devices); delivers \(format(gateway.deliveriesPerSecond))/s to the mock"
-                + "\(ratio ?? ""); accept to APNs p50 ≤ \(format(gateway.latencyP50, 2)) s, "
-                + "p99 ≤ \(format(gateway.latencyP99, 2)) s; peak RSS \(format(Double(gateway.peakResidentBytes) / 1_048_576, 1)) MB"
-                + (gateway.mixedDeliveriesPerSecond.map {
-                    "; to a user of 5 APNs devices and 5 Web Push subscriptions \(format($0))/s "
-                        + "(×\(format($0 / max(gateway.deliveriesPerSecond, 1), 2)) of the 10 APNs devices)"
-                } ?? "")
-                + (gateway.relayAcceptedPerSecond.map {
-                    "; the relay accepts \(format($0)) Web Push messages/s on one endpoint and forwards "
-                        + "\(format(gateway.relayForwardedPerSecond ?? 0))/s to APNs"
-                } ?? "")
-        }
-    }
+    /// The lines of every gateway setup measured.
+    var gatewayLines: [String] { gateway.flatMap(\.lines) }
 
     func sendLines(_ send: SendBench.Result) -> [String] {
         var lines = [
@@ -240,42 +223,7 @@ struct Report {
                     ]))
         }
         if !gateway.isEmpty {
-            object["gateway"] = .object(
-                JSONObject(
-                    gateway.map { gateway in
-                        (
-                            gateway.setup,
-                            .object(
-                                JSONObject([
-                                    ("acceptOneDevicePushesPerSecond", number(gateway.acceptOneDevice)),
-                                    ("acceptP99Seconds", number(gateway.acceptP99, 4)),
-                                    ("acceptTenDevicesPushesPerSecond", number(gateway.acceptTenDevices)),
-                                    ("deliveriesPerSecond", number(gateway.deliveriesPerSecond)),
-                                    (
-                                        "deliveriesToSendRatio",
-                                        send.map {
-                                            number(gateway.deliveriesPerSecond / max($0.thirtyTwoStreams, 1), 2)
-                                        }
-                                            ?? .null
-                                    ),
-                                    ("acceptToAPNsP50SecondsAtMost", number(gateway.latencyP50, 2)),
-                                    ("acceptToAPNsP99SecondsAtMost", number(gateway.latencyP99, 2)),
-                                    ("peakResidentBytes", .number(JSONNumber(gateway.peakResidentBytes))),
-                                    (
-                                        "mixedDeliveriesPerSecond",
-                                        gateway.mixedDeliveriesPerSecond.map { number($0) } ?? .null
-                                    ),
-                                    (
-                                        "relayAcceptedPerSecond",
-                                        gateway.relayAcceptedPerSecond.map { number($0) } ?? .null
-                                    ),
-                                    (
-                                        "relayForwardedPerSecond",
-                                        gateway.relayForwardedPerSecond.map { number($0) } ?? .null
-                                    ),
-                                ]))
-                        )
-                    }))
+            object["gateway"] = .object(JSONObject(gateway.map { ($0.setup, $0.json) }))
         }
         return object
     }
@@ -320,7 +268,10 @@ struct Report {
         return object
     }
 
-    private func number(_ value: Double, _ decimals: Int = 0) -> JSONValue {
+    private func number(_ value: Double, _ decimals: Int = 0) -> JSONValue { Self.number(value, decimals) }
+
+    /// `value` rounded to `decimals` places, as a JSON number.
+    static func number(_ value: Double, _ decimals: Int = 0) -> JSONValue {
         guard let parsed = try? JSONParser.parse(format(value, decimals)), case .number(let number) = parsed else {
             return .null
         }

@@ -82,8 +82,17 @@ struct FastMockAPNsProcess {
     /// The CPU time the mock has used so far, in seconds.
     func cpuSeconds() -> Double { ProcessBench.cpuSeconds(of: process.pid) }
 
+    /// Freezes the mock (SIGSTOP): requests wait unanswered, as behind a stalled network.
+    func pause() { kill(process.pid, SIGSTOP) }
+
+    /// Lets a frozen mock go on (SIGCONT).
+    func resume() { kill(process.pid, SIGCONT) }
+
     /// Stops the mock.
-    func stop() { process.stop() }
+    func stop() {
+        resume()
+        process.stop()
+    }
 
     /// This executable's path, as the kernel knows it.
     private static func executablePath() -> String {
