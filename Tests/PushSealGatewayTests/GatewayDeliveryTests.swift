@@ -53,6 +53,32 @@ struct GatewayDeliveryTests {
     }
 
     @Test(
+        "one slow answer holds no other: the quick deliveries of the same push are recorded sent while it waits",
+        arguments: GatewayBackend.allCases)
+    func slowAnswer(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        // The mock answers a token starting 51ee three seconds late; the slow device is claimed first.
+        try world.registerDevice("a-slow", user: "u1", token: GatewayWorld.deviceToken("51ee", 0))
+        for index in 1...20 {
+            try world.registerDevice("quick-\(index)", user: "u1", token: GatewayWorld.deviceToken("00aa", index))
+        }
+        let started = ContinuousClock.now
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let id = try #require(answer.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually {
+                try world.store.push(id: id)?.deliveries.filter { $0.status == .sent }.count == 20
+            })
+        let quickly = ContinuousClock.now - started
+        let states = try #require(try world.store.push(id: id)).deliveries
+        #expect(states.first { $0.deviceID == "a-slow" }?.status == .queued, "the slow answer is still awaited")
+        #expect(quickly < .milliseconds(2_500), "the quick ones were recorded in \(quickly), not after the slow one")
+        #expect(
+            try world.eventually { try world.store.push(id: id)?.deliveries.allSatisfy { $0.status == .sent } == true })
+    }
+
+    @Test(
         "410 marks a device unregistered and later pushes skip it; one that registered after APNs' timestamp is kept",
         arguments: GatewayBackend.allCases)
     func pruning(_ backend: GatewayBackend) throws {

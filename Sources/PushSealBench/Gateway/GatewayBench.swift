@@ -128,7 +128,8 @@ enum GatewayBench {
         }
         func load(_ prefix: String, users: Int, seconds: Int = phaseSeconds, rate: Double? = nil) -> WrkLoad.Result? {
             WrkLoad.run(
-                bases: bases, token: token, prefix: prefix, users: users, payload: content, seconds: seconds, rate: rate)
+                bases: bases, token: token, prefix: prefix, users: users, payload: content, seconds: seconds, rate: rate
+            )
         }
         // 1. Peak accepts, one device each.
         guard let oneDevice = load("one", users: singleUsers), oneDevice.accepted > 0 else { return nil }
@@ -143,7 +144,8 @@ enum GatewayBench {
         guard let fixed = load("one", users: singleUsers, rate: fixedRate) else { return nil }
         delivered += fixed.accepted
         guard waitForMock() != nil else { return nil }
-        let cpuPerPush = (servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +) - cpuBefore)
+        let cpuPerPush =
+            (servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +) - cpuBefore)
             / Double(max(fixed.accepted, 1))
         let latencyMetrics = bases.map {
             String(decoding: ProcessBench.run(["curl", "-s", "\($0)/metrics"]).output, as: UTF8.self)
@@ -169,7 +171,8 @@ enum GatewayBench {
         let mostOpen = mock.progress().mostOpenStreams
         let sendDirect =
             apnsDelayMilliseconds > 0
-            ? sendRate(cli: cli, payload: payload, directory: directory, mock: mock, jobs: backlog, streams: workers * streams)
+            ? sendRate(
+                cli: cli, payload: payload, directory: directory, mock: mock, jobs: backlog, streams: workers * streams)
             : nil
 
         var mixedSeconds: Double?
@@ -273,13 +276,15 @@ enum GatewayBench {
         var lines: [UInt8] = []
         for index in 0..<jobs {
             let token = String(repeating: "a", count: 56) + String(100_000_000 + index).suffix(8)
-            lines += Array(#"{"token":"\#(token)","topic":"com.example.bench","sealed":"#.utf8) + sealed + Array("}\n".utf8)
+            lines +=
+                Array(#"{"token":"\#(token)","topic":"com.example.bench","sealed":"#.utf8) + sealed + Array("}\n".utf8)
         }
-        let run = ProcessBench.run([
-            cli, "send", "--auth-key", mock.authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
-            MockAPNsProcess.teamID, "--host", "https://127.0.0.1:\(mock.port)", "--ca-file", mock.certificate,
-            "--concurrency", "\(streams)", ProcessBench.temporaryFile("send-direct-jobs", lines),
-        ], discardOutput: true)
+        let run = ProcessBench.run(
+            [
+                cli, "send", "--auth-key", mock.authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
+                MockAPNsProcess.teamID, "--host", "https://127.0.0.1:\(mock.port)", "--ca-file", mock.certificate,
+                "--concurrency", "\(streams)", ProcessBench.temporaryFile("send-direct-jobs", lines),
+            ], discardOutput: true)
         return run.status == 0 && run.seconds > 0 ? Double(jobs) / run.seconds : nil
     }
 
@@ -291,7 +296,7 @@ enum GatewayBench {
     {
         let made = ProcessBench.run([
             "curl", "-s", "-X", "POST", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
-            "--data", "{}", "\(base)/v1/devices/d0/webpush",
+            "--data", "{}", "\(base)/v1/devices/d-one0/webpush",
         ])
         guard let answer = try? JSONParser.parse(made.output).objectValue,
             let publicEndpoint = answer["endpoint"]?.stringValue, publicEndpoint.hasPrefix("https://relay.bench/")

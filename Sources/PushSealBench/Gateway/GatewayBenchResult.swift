@@ -67,8 +67,12 @@ extension GatewayBench {
                     + "\(Report.format(tenDevices.perSecond * 10)) deliveries stored/s"
                     + ratio(tenDevices.perSecond, tenDevicesFloor) + ", p99 \(milliseconds(tenDevices.p99))",
                 "  delivers a backlog of \(backlog): \(Report.format(deliveriesPerSecond))/s"
-                    + (latencyLimit.map { ", \(Report.format(deliveriesPerSecond / $0, 2)) of the latency limit \(Report.format($0))" } ?? "")
-                    + (sendDirect.map { ", \(Report.format(deliveriesPerSecond / $0, 2)) of pushseal send (\(Report.format($0))/s)" } ?? "")
+                    + (latencyLimit.map {
+                        ", \(Report.format(deliveriesPerSecond / $0, 2)) of the latency limit \(Report.format($0))"
+                    } ?? "")
+                    + (sendDirect.map {
+                        ", \(Report.format(deliveriesPerSecond / $0, 2)) of pushseal send (\(Report.format($0))/s)"
+                    } ?? "")
                     + "; at most \(mostOpenStreams) streams open",
                 "  at \(Report.format(fixedRate.perSecond)) pushes/s: \(Report.format(cpuMicrosecondsPerPush)) µs of CPU a push "
                     + "(accepted and delivered), peak RSS \(Report.format(Double(peakResidentBytes) / 1_048_576, 1)) MB; "
@@ -76,7 +80,8 @@ extension GatewayBench {
             ]
             if let mixed = mixedDeliveriesPerSecond {
                 lines.append(
-                    "  a user of 5 APNs devices and 5 Web Push subscriptions (Python push service mock): \(Report.format(mixed))/s")
+                    "  a user of 5 APNs devices and 5 Web Push subscriptions (Python push service mock): \(Report.format(mixed))/s"
+                )
             }
             if let relay = relayAcceptedPerSecond {
                 lines.append(
@@ -88,7 +93,9 @@ extension GatewayBench {
 
         /// The figures for results.json.
         var json: JSONValue {
-            func number(_ value: Double?, _ places: Int = 0) -> JSONValue { value.map { Report.number($0, places) } ?? .null }
+            func number(_ value: Double?, _ places: Int = 0) -> JSONValue {
+                value.map { Report.number($0, places) } ?? .null
+            }
             func load(_ result: WrkLoad.Result) -> JSONValue {
                 .object(
                     JSONObject([
@@ -99,7 +106,8 @@ extension GatewayBench {
             }
             return .object(
                 JSONObject([
-                    ("apns", .string("FastMockAPNs")), ("apnsDelayMilliseconds", .number(JSONNumber(apnsDelayMilliseconds))),
+                    ("apns", .string("FastMockAPNs")),
+                    ("apnsDelayMilliseconds", .number(JSONNumber(apnsDelayMilliseconds))),
                     ("mockMicrosecondsPerRequest", number(mockMicrosecondsPerRequest, 1)),
                     ("acceptOneDevice", load(oneDevice)), ("acceptHalfRate", load(halfRate)),
                     ("acceptTenDevices", load(tenDevices)),

@@ -1,45 +1,84 @@
+internal import Dispatch
+internal import Foundation
+
 /// The deliveries a worker hands its sender, claimed from the outbox a few at a time as the
 /// sender asks for them: an APNs sender takes one each time a stream frees, so its connection's
 /// streams stay full for as long as deliveries are due, instead of waiting for a whole batch to
-/// be answered before the next is claimed. The feed ends when a claim finds nothing due (or the
-/// worker is stopping); the worker then waits for the next push.
-final class DeliveryFeed {
-    private let claim: () -> [OutboxDelivery]
-    private var claimed: [OutboxDelivery]
+/// be answered before the next is claimed. The next claim is made ahead, on a queue of its own,
+/// once no more than ``lowWater`` are left, so that the sender rarely waits for the database. The
+/// feed ends when a claim finds nothing due (or the worker is stopping); the worker then waits
+/// for the next push.
+final class DeliveryFeed: @unchecked Sendable {
+    /// At this many deliveries in hand or fewer, the next claim starts.
+    let lowWater: Int
+    private let claim: @Sendable () -> [OutboxDelivery]
+    private let claims: DispatchQueue
+    private let condition = NSCondition()
+    private var ready: [OutboxDelivery]
     private var position = 0
+    private var claiming = false
     private var ended = false
 
-    /// A feed that hands out `first`, then what `claim` returns, until it returns nothing.
-    init(first: [OutboxDelivery], claim: @escaping () -> [OutboxDelivery]) {
-        claimed = first
+    /// A feed that hands out `first`, then what `claim` returns (on the queue `label`), until it
+    /// returns nothing; it claims again once no more than `lowWater` are left.
+    init(first: [OutboxDelivery], lowWater: Int, label: String, claim: @escaping @Sendable () -> [OutboxDelivery]) {
+        ready = first
+        self.lowWater = lowWater
         self.claim = claim
+        claims = DispatchQueue(label: label)
     }
 
-    /// The next delivery, claiming more when those claimed are all handed out; nil once a claim
-    /// found none.
+    /// The next delivery, waiting for a claim when none is in hand; nil once a claim found none
+    /// and every one claimed was handed out.
     func next() -> OutboxDelivery? {
-        if position == claimed.count {
-            guard refill() else { return nil }
-        }
+        condition.lock()
+        defer { condition.unlock() }
+        guard waitForDeliveries() else { return nil }
         position += 1
-        return claimed[position - 1]
+        claimIfLow()
+        return ready[position - 1]
     }
 
-    /// Every delivery claimed and not yet handed out, claiming more when there is none; empty
-    /// once a claim found none.
+    /// Every delivery in hand, waiting for a claim when none is; empty once a claim found none
+    /// and every one claimed was handed out.
     func nextBatch() -> [OutboxDelivery] {
-        if position == claimed.count {
-            guard refill() else { return [] }
-        }
-        defer { position = claimed.count }
-        return Array(claimed[position...])
+        condition.lock()
+        defer { condition.unlock() }
+        guard waitForDeliveries() else { return [] }
+        let batch = Array(ready[position...])
+        position = ready.count
+        claimIfLow()
+        return batch
     }
 
-    private func refill() -> Bool {
-        guard !ended else { return false }
-        claimed = claim()
-        position = 0
-        ended = claimed.isEmpty
-        return !ended
+    /// With the lock held: waits until a delivery is in hand (true) or the feed ended (false),
+    /// claiming when few are in hand.
+    private func waitForDeliveries() -> Bool {
+        while true {
+            claimIfLow()
+            if position < ready.count { return true }
+            if ended { return false }
+            condition.wait()
+        }
+    }
+
+    /// With the lock held: claims more on the feed's queue when no more than ``lowWater`` are in
+    /// hand and no claim is under way.
+    private func claimIfLow() {
+        guard ready.count - position <= lowWater && !claiming && !ended else { return }
+        claiming = true
+        claims.async { [self] in
+            let more = claim()
+            condition.lock()
+            if position > 0 {
+                ready.removeFirst(position)
+                position = 0
+            }
+            ready += more
+            ended = more.isEmpty
+            claiming = false
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 }

@@ -111,7 +111,9 @@ final class DeliveryWorkers: Sendable {
             }
             busy.add(1, ordering: .sequentiallyConsistent)
             // Claims more as the sender takes them, until none is due (or the workers stop).
-            let feed = DeliveryFeed(first: first) { [self] in
+            let feed = DeliveryFeed(
+                first: first, lowWater: Self.claimSize, label: "pushseal-gateway.\(kind.rawValue).claims"
+            ) { [self] in
                 guard !stopping.load(ordering: .sequentiallyConsistent) else { return [] }
                 do {
                     return try claim(owner: owner, recorder: recorder)

@@ -107,6 +107,9 @@ final class SQLiteDatabase: Sendable {
         return result
     }
 
+    /// The write commits made so far (``SQLiteGroupCommit/commits``).
+    var commits: Int { groupCommit.commits }
+
     /// Runs `body` in one read transaction on a reader: every statement sees the same snapshot,
     /// and no write lock is taken.
     func readTransaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
@@ -167,13 +170,41 @@ final class SQLiteDatabase: Sendable {
         return try readers[first % readers.count].use(body)
     }
 
+    /// The most statements a connection keeps prepared; past it, a statement is finalized after use.
+    static let preparedStatements = 64
+
+    /// Runs `sql` on `handle` with `parameters`: a statement prepared before on this connection
+    /// is reused (SQLite keeps a connection's statements; one with the same text, not running, is
+    /// reset and bound again), so a statement is parsed and planned once per connection.
     @discardableResult
     fileprivate static func query(_ sql: String, _ parameters: [Value], on handle: OpaquePointer) throws -> [[Value]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+        var kept = 0
+        var reused: OpaquePointer?
+        var candidate = sqlite3_next_stmt(handle, nil)
+        while let statement = candidate {
+            if sqlite3_stmt_busy(statement) == 0, strcmp(sqlite3_sql(statement), sql) == 0 {
+                reused = statement
+                break
+            }
+            kept += 1
+            candidate = sqlite3_next_stmt(handle, statement)
         }
-        defer { sqlite3_finalize(statement) }
+        var prepared: OpaquePointer?
+        if reused == nil {
+            let flags = kept < preparedStatements ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+            guard sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil) == SQLITE_OK, prepared != nil else {
+                throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+            }
+        }
+        guard let statement = reused ?? prepared else { throw Failure(description: "no statement") }
+        defer {
+            if reused == nil && kept >= preparedStatements {
+                sqlite3_finalize(statement)
+            } else {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+        }
         for (index, parameter) in parameters.enumerated() {
             let position = Int32(index + 1)
             let status: Int32
@@ -236,7 +267,11 @@ private final class SQLiteHandle: @unchecked Sendable {
         self.handle = handle
     }
 
-    deinit { sqlite3_close(handle) }
+    deinit {
+        // The statements kept prepared (SQLiteDatabase.query), then the connection.
+        while let statement = sqlite3_next_stmt(handle, nil) { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
 
     /// Runs `body` with the connection once no other caller holds it, waiting until `deadline` at
     /// most. SQLite's busy timeout is then what is left until `deadline` (at least

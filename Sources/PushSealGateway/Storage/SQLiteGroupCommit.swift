@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PushSealCore
+internal import Synchronization
 
 /// Group commit for the SQLite writer: concurrent write transactions share one `BEGIN IMMEDIATE
 /// … COMMIT`, and so one fsync, instead of taking one each in turn.
@@ -38,6 +39,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
+    private let committed = Atomic<Int>(0)
     private var queue: [Pending] = []
     private var leading = false
     /// Runs one batch in one database transaction (BEGIN, each body in a savepoint, COMMIT),
@@ -47,6 +49,9 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     /// A group commit whose batches `runBatch` runs on the writer, waiting for SQLite's lock until
     /// the earliest deadline of the batch's callers (``run(_:transaction:)`` does the work).
     init(runBatch: @escaping ([Pending], ContinuousClock.Instant) throws -> Void) { self.runBatch = runBatch }
+
+    /// The commits made so far: fewer than the transactions when they were grouped.
+    var commits: Int { committed.load(ordering: .relaxed) }
 
     /// Runs `body` in the next batch; returns once the batch committed.
     /// - Throws: what `body` threw (its writes rolled back), the commit's failure, or
@@ -74,7 +79,12 @@ final class SQLiteGroupCommit: @unchecked Sendable {
                     condition.unlock()
                     var batchFailure: (any Error)?
                     let earliest = batch.map(\.deadline).min() ?? pending.deadline
-                    do { try runBatch(batch, earliest) } catch { batchFailure = error }
+                    do {
+                        try runBatch(batch, earliest)
+                        committed.add(1, ordering: .relaxed)
+                    } catch {
+                        batchFailure = error
+                    }
                     condition.lock()
                     for member in batch {
                         member.body = nil

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PushSealGateway
+
+/// The feed a worker's sender takes deliveries from.
+@Suite("pushseal-gateway delivery feed")
+struct DeliveryFeedTests {
+    static func delivery(_ id: Int64) -> OutboxDelivery {
+        OutboxDelivery(
+            id: id, pushID: "p", deviceID: "d", kind: .apns, address: "ab", environment: .production, headers: [],
+            body: [1], expiration: nil, attempts: 0, acceptedAt: 0, addressIsGone: false)
+    }
+
+    @Test("hands out what it holds, claims ahead once no more than its low water are left, and ends on an empty claim")
+    func claimsAhead() {
+        let claims = Mutex<[[Int64]]>([[4, 5], [6, 7], []])
+        let made = Atomic<Int>(0)
+        let feed = DeliveryFeed(first: [1, 2, 3].map(Self.delivery), lowWater: 2, label: "test.claims") {
+            made.add(1, ordering: .relaxed)
+            return claims.withLock { $0.isEmpty ? [] : $0.removeFirst() }.map(Self.delivery)
+        }
+        #expect(feed.next()?.id == 1)
+        // Two left, at the low water: the next claim is under way before they are gone.
+        #expect(
+            (0..<200).contains { _ in
+                if made.load(ordering: .relaxed) == 1 { return true }
+                Thread.sleep(forTimeInterval: 0.005)
+                return false
+            })
+        var ids: [Int64] = []
+        while let delivery = feed.next() { ids.append(delivery.id) }
+        #expect(ids == [2, 3, 4, 5, 6, 7])
+        #expect(made.load(ordering: .relaxed) == 3, "the empty claim ended it")
+        #expect(feed.next() == nil && feed.nextBatch().isEmpty, "and it stays ended")
+        #expect(made.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("a batch is everything in hand, and the next claim when nothing is")
+    func batches() {
+        let claims = Mutex<[[Int64]]>([[3], []])
+        let feed = DeliveryFeed(first: [1, 2].map(Self.delivery), lowWater: 0, label: "test.batches") {
+            claims.withLock { $0.isEmpty ? [] : $0.removeFirst() }.map(Self.delivery)
+        }
+        #expect(feed.nextBatch().map(\.id) == [1, 2])
+        #expect(feed.nextBatch().map(\.id) == [3])
+        #expect(feed.nextBatch().isEmpty)
+    }
+}

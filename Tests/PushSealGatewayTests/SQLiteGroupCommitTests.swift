@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// Group commit on the SQLite writer: transactions that arrive together share a commit, and each
+/// keeps its own outcome.
+@Suite("pushseal-gateway SQLite group commit")
+struct SQLiteGroupCommitTests {
+    struct Refused: Error {}
+
+    @Test(
+        "transactions waiting together share one commit; one that throws is rolled back alone; each sees the earlier ones"
+    )
+    func sharedCommit() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file("group.db"))
+        try database.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
+        let before = database.commits
+        let leaderStarted = DispatchSemaphore(value: 0)
+        let all = DispatchGroup()
+        // Threads of their own, as the HTTP server's are (a dispatch queue would run a few at a time).
+        func spawn(_ body: @escaping @Sendable () -> Void) {
+            all.enter()
+            Thread {
+                body()
+                all.leave()
+            }.start()
+        }
+        // The first transaction holds the writer for a while, so that the others queue behind it.
+        spawn {
+            _ = try? database.transaction { sql in
+                leaderStarted.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+                try sql.query("INSERT INTO rows (id, note) VALUES (0, 'leader')")
+            }
+        }
+        leaderStarted.wait()
+        let outcomes = OutcomeLog()
+        for index in 1...30 {
+            spawn {
+                do {
+                    let count = try database.transaction { sql -> Int64 in
+                        try sql.query("INSERT INTO rows (id, note) VALUES (?, 'follower')", [.integer(Int64(index))])
+                        if index == 7 { throw Refused() }
+                        return try sql.query("SELECT count(*) FROM rows").first?.first?.integer ?? 0
+                    }
+                    outcomes.record(index, count: count)
+                } catch {
+                    outcomes.record(index, count: nil)
+                }
+            }
+        }
+        all.wait()
+        let rows = try database.read("SELECT id FROM rows ORDER BY id").compactMap { $0.first?.integer }
+        #expect(rows == [0] + (1...30).filter { $0 != 7 }.map(Int64.init), "every row but the refused one's")
+        #expect(outcomes.failed == [7], "the one that threw got its error, and only it")
+        #expect(outcomes.succeeded == 29)
+        #expect(outcomes.allSawAtLeastThemselvesAndTheLeader)
+        let commits = database.commits - before
+        #expect(commits <= 4, "31 transactions in \(commits) commits")
+    }
+
+    /// What each follower's transaction returned.
+    final class OutcomeLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: [Int: Int64?] = [:]
+
+        func record(_ index: Int, count: Int64?) { lock.withLock { counts[index] = count } }
+        var failed: [Int] { lock.withLock { counts.filter { $0.value == nil }.map(\.key).sorted() } }
+        var succeeded: Int { lock.withLock { counts.values.filter { $0 != nil }.count } }
+        /// Each sees its own row and the leader's, committed before it or in its batch.
+        var allSawAtLeastThemselvesAndTheLeader: Bool {
+            lock.withLock { counts.values.allSatisfy { $0.map { $0 >= 2 } ?? true } }
+        }
+    }
+}
