@@ -86,13 +86,10 @@
             defer { PQfinish(connection) }
             guard PQstatus(connection) == CONNECTION_OK else { return nil }
             func execute(_ sql: String, _ parameters: [String?] = []) -> OpaquePointer? {
-                var copies = parameters.map { $0.map { strdup($0) } ?? nil }
+                let copies = parameters.map { $0.map { strdup($0) } ?? nil }
                 defer { copies.forEach { free($0) } }
-                let result = copies.withUnsafeMutableBufferPointer { values in
-                    values.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) {
-                        PQexecParams(connection, sql, Int32(parameters.count), nil, $0, nil, nil, 0)
-                    }
-                }
+                let values = copies.map { $0.map { UnsafePointer($0) } }
+                let result = PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
                 let status = PQresultStatus(result)
                 guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
                     PQclear(result)

@@ -404,9 +404,10 @@ final class GatewayAPI: Sendable {
         }
         let id = RandomUUID.make()
         let time = GatewayClock.milliseconds()
+        // The request's hash is compared only when its idempotency key comes again.
+        let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
         switch try store.acceptPush(
-            id: id, idempotencyKey: push.idempotencyKey, requestHash: RequestHash.of(requestBody), at: time,
-            deliveries: deliveries)
+            id: id, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time, deliveries: deliveries)
         {
         case .accepted: break
         case .conflict(let earlier):
