@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -124,9 +124,10 @@ bench-send: release python-peer
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
 
-## bench-gateway: the gateway rows alone (SQLite, PostgreSQL with one instance, and SQLite with APNs and a push
-## service 50 ms late, a user of both kinds of device beside one of APNs devices), to bench/results-gateway.json;
-## GATEWAY=PATH measures another pushseal-gateway build against the same bench
+## bench-gateway: the gateway rows alone (SQLite, PostgreSQL with one instance, and SQLite with APNs 50 ms late,
+## with a user of both kinds of device and the relay), each beside its store's floor, against the bench's own
+## nghttp2 mock APNs and under wrk's load, to bench/results-gateway.json; GATEWAY=PATH measures another
+## pushseal-gateway build against the same bench
 GATEWAY ?= .build/release/pushseal-gateway
 bench-gateway: release python-peer
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
