@@ -17,7 +17,7 @@ struct DeliveryFeedTests {
     func claimsAhead() {
         let claims = Mutex<[[Int64]]>([[4, 5], [6, 7], []])
         let made = Atomic<Int>(0)
-        let feed = DeliveryFeed(first: [1, 2, 3].map(Self.delivery), lowWater: 2, label: "test.claims") {
+        let feed = DeliveryFeed(first: [1, 2, 3].map(Self.delivery), lowWater: 2, name: "test.claims") {
             made.add(1, ordering: .relaxed)
             return claims.withLock { $0.isEmpty ? [] : $0.removeFirst() }.map(Self.delivery)
         }
@@ -40,7 +40,7 @@ struct DeliveryFeedTests {
     @Test("a batch is everything in hand, and the next claim when nothing is")
     func batches() {
         let claims = Mutex<[[Int64]]>([[3], []])
-        let feed = DeliveryFeed(first: [1, 2].map(Self.delivery), lowWater: 0, label: "test.batches") {
+        let feed = DeliveryFeed(first: [1, 2].map(Self.delivery), lowWater: 0, name: "test.batches") {
             claims.withLock { $0.isEmpty ? [] : $0.removeFirst() }.map(Self.delivery)
         }
         #expect(feed.nextBatch().map(\.id) == [1, 2])

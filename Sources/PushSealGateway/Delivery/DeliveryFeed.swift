@@ -1,31 +1,34 @@
-internal import Dispatch
 internal import Foundation
 
 /// The deliveries a worker hands its sender, claimed from the outbox a few at a time as the
 /// sender asks for them: an APNs sender takes one each time a stream frees, so its connection's
 /// streams stay full for as long as deliveries are due, instead of waiting for a whole batch to
-/// be answered before the next is claimed. The next claim is made ahead, on a queue of its own,
-/// once no more than ``lowWater`` are left, so that the sender rarely waits for the database. The
-/// feed ends when a claim finds nothing due (or the worker is stopping); the worker then waits
-/// for the next push.
+/// be answered before the next is claimed. The next claim is made ahead, on a thread of the
+/// feed's own (the sender waits for it, so it must not depend on a shared pool having a thread
+/// free), once no more than ``lowWater`` are left, so that the sender rarely waits for the
+/// database. The feed ends when a claim finds nothing due (or the worker is stopping); the worker
+/// then waits for the next push.
 final class DeliveryFeed: @unchecked Sendable {
     /// At this many deliveries in hand or fewer, the next claim starts.
     let lowWater: Int
     private let claim: @Sendable () -> [OutboxDelivery]
-    private let claims: DispatchQueue
     private let condition = NSCondition()
     private var ready: [OutboxDelivery]
     private var position = 0
+    /// A claim is wanted, or under way.
     private var claiming = false
     private var ended = false
+    private var closed = false
 
-    /// A feed that hands out `first`, then what `claim` returns (on the queue `label`), until it
-    /// returns nothing; it claims again once no more than `lowWater` are left.
-    init(first: [OutboxDelivery], lowWater: Int, label: String, claim: @escaping @Sendable () -> [OutboxDelivery]) {
+    /// A feed that hands out `first`, then what `claim` returns (on its thread, named `name`),
+    /// until it returns nothing; it claims again once no more than `lowWater` are left.
+    init(first: [OutboxDelivery], lowWater: Int, name: String, claim: @escaping @Sendable () -> [OutboxDelivery]) {
         ready = first
         self.lowWater = lowWater
         self.claim = claim
-        claims = DispatchQueue(label: label)
+        let thread = Thread { [self] in claimAhead() }
+        thread.name = name
+        thread.start()
     }
 
     /// The next delivery, waiting for a claim when none is in hand; nil once a claim found none
@@ -51,6 +54,16 @@ final class DeliveryFeed: @unchecked Sendable {
         return batch
     }
 
+    /// Ends the feed and its thread: the sender is done with it. Deliveries claimed and never
+    /// handed out stay leased until their lease ends.
+    func close() {
+        condition.lock()
+        closed = true
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// With the lock held: waits until a delivery is in hand (true) or the feed ended (false),
     /// claiming when few are in hand.
     private func waitForDeliveries() -> Bool {
@@ -62,12 +75,22 @@ final class DeliveryFeed: @unchecked Sendable {
         }
     }
 
-    /// With the lock held: claims more on the feed's queue when no more than ``lowWater`` are in
-    /// hand and no claim is under way.
+    /// With the lock held: asks the thread for a claim when no more than ``lowWater`` are in hand
+    /// and none is under way.
     private func claimIfLow() {
         guard ready.count - position <= lowWater && !claiming && !ended else { return }
         claiming = true
-        claims.async { [self] in
+        condition.broadcast()
+    }
+
+    /// The feed's thread: claims whenever asked, until the feed ends.
+    private func claimAhead() {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while !claiming && !closed { condition.wait() }
+            if closed || ended { return }
+            condition.unlock()
             let more = claim()
             condition.lock()
             if position > 0 {
@@ -78,7 +101,6 @@ final class DeliveryFeed: @unchecked Sendable {
             ended = more.isEmpty
             claiming = false
             condition.broadcast()
-            condition.unlock()
         }
     }
 }

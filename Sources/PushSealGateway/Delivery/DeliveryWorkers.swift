@@ -54,7 +54,7 @@ final class DeliveryWorkers: Sendable {
     func start() {
         for index in 0..<count {
             let lease = BatchLease(worker: "\(RandomUUID.make())-\(index)")
-            let recorder = OutcomeRecorder(label: "pushseal-gateway.\(kind.rawValue).\(index).record") { [self] in
+            let recorder = OutcomeRecorder(name: "pushseal-gateway.\(kind.rawValue).\(index).record") { [self] in
                 record($0)
             }
             running.enter()
@@ -69,6 +69,7 @@ final class DeliveryWorkers: Sendable {
                 renewal.resume()
                 defer {
                     renewal.cancel()
+                    recorder.close()
                     running.leave()
                 }
                 run(lease: lease, recorder: recorder)
@@ -112,7 +113,7 @@ final class DeliveryWorkers: Sendable {
             busy.add(1, ordering: .sequentiallyConsistent)
             // Claims more as the sender takes them, until none is due (or the workers stop).
             let feed = DeliveryFeed(
-                first: first, lowWater: Self.claimSize, label: "pushseal-gateway.\(kind.rawValue).claims"
+                first: first, lowWater: Self.claimSize, name: "pushseal-gateway.\(kind.rawValue).claims"
             ) { [self] in
                 guard !stopping.load(ordering: .sequentiallyConsistent) else { return [] }
                 do {
@@ -127,6 +128,7 @@ final class DeliveryWorkers: Sendable {
                     EndedAttempt(
                         delivery: delivery, outcome: outcome, attempts: attempts, time: GatewayClock.milliseconds()))
             }
+            feed.close()
             recorder.waitUntilWritten()
             busy.subtract(1, ordering: .sequentiallyConsistent)
         }

@@ -16,7 +16,8 @@ internal import Synchronization
 /// the others commit. No caller hears of success before the commit that holds its writes: when the
 /// commit fails, every transaction of the batch fails. A caller whose transaction has not started
 /// within ``SQLiteDatabase/callWait`` gives up (the database is busy); one that started always
-/// waits for its batch's commit, a bounded time.
+/// waits for its batch's commit, a bounded time. A body may run on another caller's thread, and
+/// must not start a transaction of its own (it would wait for itself).
 final class SQLiteGroupCommit: @unchecked Sendable {
     /// The most transactions in one commit: a bound on the time a batch holds the writer.
     static let maximumBatch = 256
@@ -103,8 +104,8 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         }
     }
 
-    /// Runs `batch` in one transaction through `query` (a statement on the writer): each body
-    /// between a savepoint and its release, rolled back to it when the body throws.
+    /// Runs `batch` in `transaction`, the writer's open transaction: each body between a savepoint
+    /// and its release, rolled back to it when the body throws.
     /// - Throws: when BEGIN, a savepoint or COMMIT fails; the whole batch is then rolled back.
     static func run(_ batch: [Pending], transaction: SQLiteDatabase.Transaction) throws {
         for member in batch {
