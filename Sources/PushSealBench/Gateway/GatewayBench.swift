@@ -195,7 +195,7 @@ enum GatewayBench {
 
         // 6. The store's floors, with the gateways stopped.
         let sealed = sealedPayload(cli: cli, payload: payload, directory: directory)
-        func floor(pushes: Int, deliveries: Int, perCommit: Int) -> Double? {
+        func floor(pushes: Int, deliveries: Int, perCommit: Int) -> StoreFloor.Rate? {
             if let database {
                 return StoreFloor.postgres(
                     url: database, body: sealed, pushes: pushes, deliveriesPerPush: deliveries,

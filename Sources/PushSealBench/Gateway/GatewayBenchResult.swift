@@ -15,12 +15,12 @@ extension GatewayBench {
         let halfRate: WrkLoad.Result
         /// Peak accepts, ten devices per user.
         let tenDevices: WrkLoad.Result
-        /// The store's floor in pushes per second: one device, one push per commit.
-        let oneDeviceFloor: Double?
+        /// The store's floor: one device, one push per commit.
+        let oneDeviceFloor: StoreFloor.Rate?
         /// One device, 64 pushes per commit.
-        let oneDeviceBatchedFloor: Double?
+        let oneDeviceBatchedFloor: StoreFloor.Rate?
         /// Ten devices, one push per commit.
-        let tenDevicesFloor: Double?
+        let tenDevicesFloor: StoreFloor.Rate?
         /// Deliveries accepted while the mock was stopped.
         let backlog: Int
         /// The backlog's drain, deliveries per second.
@@ -53,16 +53,19 @@ extension GatewayBench {
 
         /// The printed lines.
         var lines: [String] {
-            func ratio(_ value: Double, _ floor: Double?) -> String {
-                floor.map { " (\(Report.format(value / max($0, 1), 2)) of the floor \(Report.format($0)))" } ?? ""
+            func ratio(_ value: Double, _ floor: StoreFloor.Rate?) -> String {
+                floor.map {
+                    " (\(Report.format(value / max($0.pushesPerSecond, 1), 2)) of the floor \(Report.format($0.pushesPerSecond)))"
+                } ?? ""
             }
             var lines = [
                 "gateway (\(setup); APNs: FastMockAPNs, \(Report.format(mockMicrosecondsPerRequest, 1)) µs of CPU a request):",
                 "  accepts, one device each: \(Report.format(oneDevice.perSecond))/s\(ratio(oneDevice.perSecond, oneDeviceFloor)), "
                     + "p99 \(milliseconds(oneDevice.p99)); the floor at 64 pushes a commit "
-                    + "\(oneDeviceBatchedFloor.map { Report.format($0) } ?? "n/a")/s",
+                    + "\(oneDeviceBatchedFloor.map { Report.format($0.pushesPerSecond) } ?? "n/a")/s",
                 "  at half that rate (\(Report.format(halfRate.perSecond))/s): p50 \(milliseconds(halfRate.p50)), "
-                    + "p99 \(milliseconds(halfRate.p99))",
+                    + "p99 \(milliseconds(halfRate.p99))"
+                    + (oneDeviceFloor.map { "; the floor's own transactions: p99 \(milliseconds($0.p99Seconds))" } ?? ""),
                 "  accepts, ten devices each: \(Report.format(tenDevices.perSecond))/s, "
                     + "\(Report.format(tenDevices.perSecond * 10)) deliveries stored/s"
                     + ratio(tenDevices.perSecond, tenDevicesFloor) + ", p99 \(milliseconds(tenDevices.p99))",
@@ -111,11 +114,12 @@ extension GatewayBench {
                     ("mockMicrosecondsPerRequest", number(mockMicrosecondsPerRequest, 1)),
                     ("acceptOneDevice", load(oneDevice)), ("acceptHalfRate", load(halfRate)),
                     ("acceptTenDevices", load(tenDevices)),
-                    ("floorOneDevicePerSecond", number(oneDeviceFloor)),
-                    ("floorOneDevice64PerCommitPerSecond", number(oneDeviceBatchedFloor)),
-                    ("floorTenDevicesPerSecond", number(tenDevicesFloor)),
-                    ("oneDeviceToFloor", number(oneDeviceFloor.map { oneDevice.perSecond / $0 }, 2)),
-                    ("tenDevicesToFloor", number(tenDevicesFloor.map { tenDevices.perSecond / $0 }, 2)),
+                    ("floorOneDevicePerSecond", number(oneDeviceFloor?.pushesPerSecond)),
+                    ("floorOneDeviceTransactionP99Seconds", number(oneDeviceFloor?.p99Seconds, 4)),
+                    ("floorOneDevice64PerCommitPerSecond", number(oneDeviceBatchedFloor?.pushesPerSecond)),
+                    ("floorTenDevicesPerSecond", number(tenDevicesFloor?.pushesPerSecond)),
+                    ("oneDeviceToFloor", number(oneDeviceFloor.map { oneDevice.perSecond / $0.pushesPerSecond }, 2)),
+                    ("tenDevicesToFloor", number(tenDevicesFloor.map { tenDevices.perSecond / $0.pushesPerSecond }, 2)),
                     ("backlog", .number(JSONNumber(backlog))), ("deliveriesPerSecond", number(deliveriesPerSecond)),
                     ("latencyLimit", number(latencyLimit)),
                     ("deliveriesToLatencyLimit", number(latencyLimit.map { deliveriesPerSecond / $0 }, 2)),

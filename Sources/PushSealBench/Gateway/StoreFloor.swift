@@ -10,14 +10,28 @@
     /// queued again with `body` set to a sealed payload of the bench's (the gateway empties an
     /// ended delivery's body), so the floor writes what the gateway wrote.
     enum StoreFloor {
-        /// Pushes per second stored by one SQLite connection (WAL, `synchronous = FULL`, foreign
+        /// A floor's rate, and how long its slowest transactions took (BEGIN to COMMIT): the tail
+        /// the store itself has, whatever runs above it.
+        struct Rate {
+            /// Pushes stored per second.
+            let pushesPerSecond: Double
+            /// The 99th percentile of a transaction's time, in seconds.
+            let p99Seconds: Double
+
+            init(pushesPerSecond: Double, transactions: [Double]) {
+                self.pushesPerSecond = pushesPerSecond
+                p99Seconds = Spread(transactions).quantile(0.99)
+            }
+        }
+
+        /// The pushes per second stored by one SQLite connection (WAL, `synchronous = FULL`, foreign
         /// keys on, as the gateway opens it) into a new file with the schema of the gateway's
         /// database at `source`: `pushes` pushes of `deliveriesPerPush` deliveries each,
         /// `pushesPerCommit` to a transaction. Nil when it cannot run.
         static func sqlite(
             source: String, directory: String, body: [UInt8], pushes: Int, deliveriesPerPush: Int,
             pushesPerCommit: Int
-        ) -> Double? {
+        ) -> Rate? {
             let path = "\(directory)/floor-\(pushesPerCommit)-\(deliveriesPerPush).db"
             unlink(path)
             var database: OpaquePointer?
@@ -54,8 +68,10 @@
             }
             let clock = ContinuousClock()
             let start = clock.now
+            var commits: [Double] = []
             var made = 0
             while made < pushes {
+                let begun = clock.now
                 guard execute("BEGIN IMMEDIATE") else { return nil }
                 for _ in 0..<min(pushesPerCommit, pushes - made) {
                     let id = "floor-\(made)"
@@ -71,17 +87,18 @@
                     }
                 }
                 guard execute("COMMIT") else { return nil }
+                commits.append(Stopwatch.seconds(since: begun, clock))
             }
-            return Double(pushes) / Stopwatch.seconds(since: start, clock)
+            return Rate(pushesPerSecond: Double(pushes) / Stopwatch.seconds(since: start, clock), transactions: commits)
         }
 
-        /// Pushes per second stored through libpq over one connection into copies of the
+        /// The pushes per second stored through libpq over one connection into copies of the
         /// gateway's tables (`LIKE … INCLUDING ALL`, with the foreign key) in its database at
         /// `url`, with its rows, `pushesPerCommit` to a transaction, PostgreSQL's default
         /// durability (`synchronous_commit = on`). Nil when it cannot run.
         static func postgres(
             url: String, body: [UInt8], pushes: Int, deliveriesPerPush: Int, pushesPerCommit: Int
-        ) -> Double? {
+        ) -> Rate? {
             guard let connection = PQconnectdb(url) else { return nil }
             defer { PQfinish(connection) }
             guard PQstatus(connection) == CONNECTION_OK else { return nil }
@@ -137,8 +154,10 @@
             let insertDelivery = insert("floor_deliveries_\(suffix)", delivery)
             let clock = ContinuousClock()
             let start = clock.now
+            var commits: [Double] = []
             var made = 0
             while made < pushes {
+                let began = clock.now
                 guard let begun = execute("BEGIN") else { return nil }
                 PQclear(begun)
                 for _ in 0..<min(pushesPerCommit, pushes - made) {
@@ -156,8 +175,9 @@
                 }
                 guard let committed = execute("COMMIT") else { return nil }
                 PQclear(committed)
+                commits.append(Stopwatch.seconds(since: began, clock))
             }
-            return Double(pushes) / Stopwatch.seconds(since: start, clock)
+            return Rate(pushesPerSecond: Double(pushes) / Stopwatch.seconds(since: start, clock), transactions: commits)
         }
 
         /// Runs `sql` on `database`, calling `row` for each row; false on failure.
