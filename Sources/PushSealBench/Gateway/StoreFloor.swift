@@ -66,30 +66,21 @@
                 sqlite3_finalize(insertPush)
                 sqlite3_finalize(insertDelivery)
             }
-            let clock = ContinuousClock()
-            let start = clock.now
-            var commits: [Double] = []
-            var made = 0
-            while made < pushes {
-                let begun = clock.now
-                guard execute("BEGIN IMMEDIATE") else { return nil }
-                for _ in 0..<min(pushesPerCommit, pushes - made) {
-                    let id = "floor-\(made)"
-                    made += 1
-                    guard push.run(insertPush, overriding: ["id": .text(id)]) else { return nil }
+            return measure(pushes: pushes, pushesPerCommit: pushesPerCommit) { ids in
+                guard execute("BEGIN IMMEDIATE") else { return false }
+                for id in ids {
+                    guard push.run(insertPush, overriding: ["id": .text(id)]) else { return false }
                     for _ in 0..<deliveriesPerPush {
                         let overrides: [String: SampleRow.Value] = [
                             "push_id": .text(id), "status": .text("queued"), "body": .blob(body), "finished_at": .null,
                             "apns_id": .null, "reason": .null, "attempts": .integer(0), "lease_owner": .null,
                             "lease_until": .null,
                         ]
-                        guard delivery.run(insertDelivery, overriding: overrides) else { return nil }
+                        guard delivery.run(insertDelivery, overriding: overrides) else { return false }
                     }
                 }
-                guard execute("COMMIT") else { return nil }
-                commits.append(Stopwatch.seconds(since: begun, clock))
+                return execute("COMMIT")
             }
-            return Rate(pushesPerSecond: Double(pushes) / Stopwatch.seconds(since: start, clock), transactions: commits)
         }
 
         /// The pushes per second stored through libpq over one connection into copies of the
@@ -152,32 +143,42 @@
             ]
             let insertPush = insert("floor_pushes_\(suffix)", push)
             let insertDelivery = insert("floor_deliveries_\(suffix)", delivery)
-            let clock = ContinuousClock()
-            let start = clock.now
-            var commits: [Double] = []
-            var made = 0
-            while made < pushes {
-                let began = clock.now
-                guard let begun = execute("BEGIN") else { return nil }
+            return measure(pushes: pushes, pushesPerCommit: pushesPerCommit) { ids in
+                guard let begun = execute("BEGIN") else { return false }
                 PQclear(begun)
-                for _ in 0..<min(pushesPerCommit, pushes - made) {
-                    let id = "floor-\(made)"
-                    made += 1
-                    guard let pushed = execute(insertPush, push.map { $0.0 == "id" ? id : $0.1 }) else { return nil }
+                for id in ids {
+                    guard let pushed = execute(insertPush, push.map { $0.0 == "id" ? id : $0.1 }) else { return false }
                     PQclear(pushed)
                     for _ in 0..<deliveriesPerPush {
                         let values = delivery.map { name, value in
                             name == "push_id" ? id : deliveryOverrides[name] ?? value
                         }
-                        guard let inserted = execute(insertDelivery, values) else { return nil }
+                        guard let inserted = execute(insertDelivery, values) else { return false }
                         PQclear(inserted)
                     }
                 }
-                guard let committed = execute("COMMIT") else { return nil }
+                guard let committed = execute("COMMIT") else { return false }
                 PQclear(committed)
-                commits.append(Stopwatch.seconds(since: began, clock))
+                return true
             }
-            return Rate(pushesPerSecond: Double(pushes) / Stopwatch.seconds(since: start, clock), transactions: commits)
+        }
+
+        /// Hands `commit` the ids of the next `pushesPerCommit` pushes (fewer at the end) until
+        /// `pushes` are made, timing each call; the rate and the calls' p99, nil when one fails.
+        private static func measure(pushes: Int, pushesPerCommit: Int, _ commit: ([String]) -> Bool) -> Rate? {
+            let clock = ContinuousClock()
+            let start = clock.now
+            var transactions: [Double] = []
+            var made = 0
+            while made < pushes {
+                let ids = (made..<min(made + pushesPerCommit, pushes)).map { "floor-\($0)" }
+                made += ids.count
+                let began = clock.now
+                guard commit(ids) else { return nil }
+                transactions.append(Stopwatch.seconds(since: began, clock))
+            }
+            return Rate(
+                pushesPerSecond: Double(pushes) / Stopwatch.seconds(since: start, clock), transactions: transactions)
         }
 
         /// Runs `sql` on `database`, calling `row` for each row; false on failure.
