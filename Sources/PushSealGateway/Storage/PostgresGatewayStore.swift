@@ -94,6 +94,11 @@
                 created_at BIGINT NOT NULL, removed_at BIGINT);
             CREATE INDEX webpush_inboxes_by_device ON webpush_inboxes (device_id);
             """,
+            // The sweep of webhook events queued past their retry window finds them through an
+            // index (`deliveries_by_owner`, which SQLite's schema 7 adds, is here since schema 1).
+            """
+            CREATE INDEX webhook_events_stale ON webhook_events (created_at) WHERE status = 'queued';
+            """,
         ]
 
         @discardableResult
@@ -245,9 +250,7 @@
 
         func renewLeases(owner: String, until: Int64) throws {
             try pool.withConnection {
-                try $0.query(
-                    "UPDATE deliveries SET lease_until = $1 WHERE lease_owner = $2 AND status = 'queued'",
-                    [.integer(until), .text(owner)])
+                try $0.query(LeaseStatements.renew { "$\($0)" }, [.integer(until), .text(owner)])
             }
         }
 

@@ -230,6 +230,17 @@ extension PushAcceptance {
     }
 }
 
+/// The statement that keeps a worker's leases: every delivery still queued under `owner`
+/// (parameter 2) gets a new `lease_until` (parameter 1). Both stores find those rows through their
+/// partial index on `lease_owner` of queued deliveries, so that its cost follows the worker's
+/// leases and not the outbox's size: it runs every third of a lease for each worker, on the writer.
+enum LeaseStatements {
+    /// The renewal, with `placeholder(n)` as the n-th marker.
+    static func renew(placeholder: (Int) -> String) -> String {
+        "UPDATE deliveries SET lease_until = \(placeholder(1)) WHERE lease_owner = \(placeholder(2)) AND status = 'queued'"
+    }
+}
+
 /// The retention sweep's statements, for either store: parameters the cutoff time and the batch's
 /// size (`placeholder(n)` writes the n-th marker); `locking` follows the batch's selection
 /// (PostgreSQL's `FOR UPDATE SKIP LOCKED`, so that instances sweeping at once take different rows

@@ -153,15 +153,18 @@ enum WebhookOutbox {
 
     /// Deletes a batch of events that ended before the cutoff (parameter 1), and of queued ones
     /// made ``longestRetryMilliseconds`` before it (an endpoint removed from the configuration
-    /// leaves them, and no claim ends them), at most parameter 2.
+    /// leaves them, and no claim ends them), at most parameter 2. Each kind is found through an
+    /// index of its own (`webhook_events_finished`, `webhook_events_stale`), so that a sweep with
+    /// nothing to delete reads no table.
     static func deleteFinished(locking: String, placeholder: (Int) -> String) -> String {
-        "DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE (status <> 'queued' "
-            + "AND finished_at < \(placeholder(1))) OR (status = 'queued' AND created_at < \(placeholder(1)) - "
-            + "\(longestRetryMilliseconds)) ORDER BY id LIMIT \(placeholder(2))\(locking)) RETURNING id"
+        "DELETE FROM webhook_events WHERE id IN (SELECT id FROM (SELECT id FROM webhook_events WHERE status <> 'queued' "
+            + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) AS ended "
+            + "UNION ALL SELECT id FROM (SELECT id FROM webhook_events WHERE status = 'queued' AND created_at < "
+            + "\(placeholder(1)) - \(longestRetryMilliseconds) ORDER BY created_at LIMIT \(placeholder(2))\(locking)) "
+            + "AS stale LIMIT \(placeholder(2))) RETURNING id"
     }
 }
 
-/// An event leased for sending.
 struct QueuedWebhookEvent: Sendable, Equatable {
     /// Its outbox row.
     let rowID: Int64
