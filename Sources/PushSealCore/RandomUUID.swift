@@ -8,11 +8,6 @@ public enum RandomUUID {
         var bytes = SecureRandom.bytes(16)
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        var text: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            HexDigits.append(byte, to: &text)
-        }
-        return String(decoding: text, as: UTF8.self)
+        return UUIDText.format(bytes)
     }
 }

@@ -172,7 +172,7 @@ struct GatewayAPITests {
     }
 
     @Test(
-        "a push is answered 202 before APNs, with its deliveries; a repeated idempotency key sends nothing again, and with another request is 409",
+        "a push is answered 202 before APNs, with its deliveries and an id that starts with its time; a repeated idempotency key sends nothing again, and with another request is 409",
         arguments: GatewayBackend.allCases)
     func pushes(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
@@ -197,6 +197,11 @@ struct GatewayAPITests {
         #expect(conflict.json?["error"]?.objectValue?["message"]?.stringValue?.contains(id) == true)
         #expect(try world.eventually { try world.store.push(id: id)?.deliveries.first?.status == .sent })
         let status = try world.request("GET", "/v1/pushes/\(id)", token: world.adminToken)
+        // The id is a version 7 UUID whose first 48 bits are the time it was accepted.
+        let acceptedAt = try #require(status.json?["accepted_at"]?.numberValue?.intValue)
+        let hex = String(acceptedAt, radix: 16)
+        let timeDigits = String(repeating: "0", count: 12 - hex.count) + hex
+        #expect(id.filter { $0 != "-" }.prefix(13) == timeDigits + "7", "\(id) accepted at \(acceptedAt)")
         let delivery = try #require(status.json?["deliveries"]?.arrayValue?.first?.objectValue)
         #expect(
             delivery["status"] == .string("sent") && delivery["apns_id"] != nil

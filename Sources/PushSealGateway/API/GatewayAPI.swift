@@ -402,8 +402,8 @@ final class GatewayAPI: Sendable {
         for device in active {
             deliveries.append(try sealer.delivery(of: payload, push, collapseID: collapseID, to: device))
         }
-        let id = RandomUUID.make()
         let time = GatewayClock.milliseconds()
+        let id = TimeOrderedUUID.make(milliseconds: time)
         // The request's hash is compared only when its idempotency key comes again.
         let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
         switch try store.acceptPush(

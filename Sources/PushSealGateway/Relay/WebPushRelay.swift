@@ -112,7 +112,7 @@ struct WebPushRelay: Sendable {
             body: payload, pushType: .alert,
             options: APNsRequestOptions(
                 topic: topic, collapseID: message.topic, expiration: expiration, priority: message.apnsPriority))
-        let pushID = RandomUUID.make()
+        let pushID = TimeOrderedUUID.make(milliseconds: now)
         _ = try store.acceptPush(
             id: pushID, idempotencyKey: nil, requestHash: [], at: now,
             deliveries: [
