@@ -145,6 +145,55 @@ struct GatewayStoreTests {
     }
 
     @Test(
+        "a push of more deliveries than one statement holds is stored whole, every field intact; one of none is stored too",
+        arguments: GatewayBackend.allCases)
+    func largePushes(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
+        // PostgreSQL stores 1,000 deliveries a statement: 2,345 take three, in one transaction.
+        let count = 2_345
+        let deliveries = (0..<count).map { index in
+            let device =
+                index % 2 == 0
+                ? Self.device("d\(index)", registeredAt: 100)
+                : Self.subscription("w\(index)", endpoint: "https://push.example/\(index)", registeredAt: 100)
+            return NewDelivery(
+                device: device, headers: [("apns-topic", Self.topic), ("n", "\(index)")],
+                body: [UInt8(index % 256), 0, 0xFF], expiration: index % 3 == 0 ? nil : Int64(index))
+        }
+        #expect(
+            try store.acceptPush(id: "big", idempotencyKey: "k", requestHash: [7], at: 500, deliveries: deliveries)
+                == .accepted)
+        let stored = try #require(try store.push(id: "big", after: 0, limit: 5_000))
+        #expect(stored.acceptedAt == 500 && stored.deliveries.count == count && stored.counts == [.queued: count])
+        #expect(
+            try store.acceptPush(id: "again", idempotencyKey: "k", requestHash: [7], at: 501, deliveries: deliveries)
+                == .repeated("big"))
+        #expect(
+            try store.acceptPush(id: "other", idempotencyKey: "k", requestHash: [8], at: 501, deliveries: [])
+                == .conflict("big"))
+        var claimed: [OutboxDelivery] = []
+        for kind in [DeliveryKind.apns, .webPush] {
+            claimed += try store.claimDeliveries(kind, limit: 5_000, at: 600, leaseMilliseconds: 1_000, owner: "w")
+        }
+        #expect(claimed.count == count, "nothing of the repeat or the conflict was queued")
+        for delivery in claimed {
+            let index = try #require(Int(delivery.deviceID.dropFirst()))
+            #expect(delivery.pushID == "big" && delivery.acceptedAt == 500)
+            #expect(delivery.kind == (index % 2 == 0 ? .apns : .webPush))
+            #expect(delivery.address == deliveries[index].device.channel.address)
+            #expect(
+                delivery.body == [UInt8(index % 256), 0, 0xFF] && delivery.expiration == deliveries[index].expiration)
+            #expect(delivery.headers.map(\.value) == [Self.topic, "\(index)"])
+            #expect(delivery.environment == (index % 2 == 0 ? .production : nil))
+        }
+        #expect(
+            try store.acceptPush(id: "empty", idempotencyKey: nil, requestHash: [], at: 700, deliveries: [])
+                == .accepted)
+        #expect(try store.push(id: "empty")?.deliveries == [])
+    }
+
+    @Test(
         "a database of schema 1 (APNs only) migrates with its devices and queued deliveries intact",
         arguments: GatewayBackend.allCases)
     func migrationFromSchemaOne(_ backend: GatewayBackend) throws {

@@ -197,26 +197,43 @@
         func acceptPush(
             id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
         ) throws -> PushAcceptance {
-            try pool.transaction { connection in
-                let inserted = try connection.query(
-                    "INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) VALUES ($1, $2, $3, $4) "
-                        + "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-                    [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash)])
-                if inserted.isEmpty, let idempotencyKey,
-                    let earlier = try connection.query(
-                        "SELECT id, request_hash FROM pushes WHERE idempotency_key = $1", [.text(idempotencyKey)]
-                    ).first
-                {
-                    return PushAcceptance(earlier: earlier, requestHash: requestHash)
+            let first = Array(deliveries.prefix(PostgresPushInsert.deliveriesPerStatement))
+            let pushParameters: [DatabaseValue] = [
+                .text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash),
+            ]
+            let store = { (connection: PostgresConnection) throws -> Bool in
+                let stored = try connection.query(
+                    PostgresPushInsert.push(deliveries: first.count, channel: Self.channel),
+                    pushParameters + first.flatMap(PostgresPushInsert.parameters(of:)))
+                guard !stored.isEmpty else { return false }
+                var rest = deliveries.dropFirst(first.count)
+                while !rest.isEmpty {
+                    let batch = rest.prefix(PostgresPushInsert.deliveriesPerStatement)
+                    rest = rest.dropFirst(batch.count)
+                    try connection.query(
+                        PostgresPushInsert.moreDeliveries(batch.count),
+                        [.text(id), .integer(time)] + batch.flatMap(PostgresPushInsert.parameters(of:)))
                 }
-                for delivery in deliveries {
-                    let (statement, values) = delivery.insert(pushID: id, at: time) { "$\($0)" }
-                    try connection.query(statement, values)
-                }
-                // Delivered at commit, to every instance listening.
-                try connection.execute("NOTIFY \(Self.channel)")
-                return .accepted
+                return true
             }
+            // One statement is a transaction of its own: a push of up to 1,000 deliveries takes
+            // one round trip.
+            let stored =
+                deliveries.count <= first.count
+                ? try pool.withConnection(store) : try pool.transaction(store)
+            if stored { return .accepted }
+            guard let idempotencyKey,
+                let earlier = try pool.withConnection({
+                    try $0.query(
+                        "SELECT id, request_hash FROM pushes WHERE idempotency_key = $1", [.text(idempotencyKey)]
+                    )
+                    .first
+                })
+            else {
+                throw PostgresConnection.Failure(
+                    description: "the push was not stored, and its idempotency key names none", connectionLost: false)
+            }
+            return PushAcceptance(earlier: earlier, requestHash: requestHash)
         }
 
         func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {

@@ -1,0 +1,75 @@
+#if canImport(CLibPQ)
+    internal import PushSealCore
+
+    /// How a PostgreSQL store queues a push in as few round trips as the server allows: one
+    /// statement stores the push, its deliveries and the outbox notification, and, being alone,
+    /// is its own transaction. A push of more than ``deliveriesPerStatement`` deliveries adds a
+    /// statement per further batch of them, all in one transaction.
+    ///
+    /// Each delivery is a row of `VALUES`, its parameters typed by casts (the first row's decide
+    /// the column's type); the push's id and time are parameters 1 and 3 of the first statement
+    /// and 1 and 2 of the others. A push whose idempotency key is taken inserts nothing and
+    /// notifies no one: its first statement returns no row.
+    enum PostgresPushInsert {
+        /// The most deliveries in one statement: 7 parameters each, well within PostgreSQL's
+        /// 65,535 a statement.
+        static let deliveriesPerStatement = 1_000
+
+        /// The columns a delivery row gives, in the order ``rows(_:from:)`` writes them.
+        private static let deliveryColumns = "device_id, kind, address, environment, headers, body, expiration"
+        private static let insertColumns =
+            "INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration, "
+            + "next_attempt_at, accepted_at, status) "
+
+        /// The first statement, for `count` deliveries (0 to ``deliveriesPerStatement``): parameters
+        /// 1–4 the push (id, idempotency key, time, request hash), then 7 per delivery. It returns
+        /// one row when the push was stored, none when its idempotency key was taken.
+        static func push(deliveries count: Int, channel: String) -> String {
+            var statement =
+                "WITH push AS (INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) "
+                + "VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)"
+            if count > 0 {
+                statement +=
+                    ", queued AS (\(insertColumns)SELECT push.id, \(prefixed(deliveryColumns)), $3, $3, 'queued' "
+                    + "FROM push CROSS JOIN (VALUES \(rows(count, from: 5))) AS v (\(deliveryColumns)))"
+            }
+            // Sent at commit; the data-modifying parts run whatever the final SELECT reads.
+            return statement + " SELECT 1 FROM push CROSS JOIN pg_notify('\(channel)', '') AS notified"
+        }
+
+        /// A further statement, for `count` more deliveries: parameters 1 and 2 the push's id and
+        /// time, then 7 per delivery.
+        static func moreDeliveries(_ count: Int) -> String {
+            "\(insertColumns)SELECT $1, \(prefixed(deliveryColumns)), $2, $2, 'queued' "
+                + "FROM (VALUES \(rows(count, from: 3))) AS v (\(deliveryColumns))"
+        }
+
+        /// The 7 parameters of `delivery`, in the order of the rows' columns.
+        static func parameters(of delivery: NewDelivery) -> [DatabaseValue] {
+            let environment: DatabaseValue =
+                if case .apns(_, _, let environment, _) = delivery.device.channel {
+                    .text(environment.rawValue)
+                } else {
+                    .null
+                }
+            return [
+                .text(delivery.device.id), .text(delivery.device.channel.kind.rawValue),
+                .text(delivery.device.channel.address), environment, .text(OutboxHeaders.text(delivery.headers)),
+                .blob(delivery.body), delivery.expiration.map { .integer($0) } ?? .null,
+            ]
+        }
+
+        /// `count` rows of 7 typed markers, the first at parameter `first`.
+        private static func rows(_ count: Int, from first: Int) -> String {
+            (0..<count).map { row in
+                let base = first + row * 7
+                return "($\(base)::text, $\(base + 1)::text, $\(base + 2)::text, $\(base + 3)::text, "
+                    + "$\(base + 4)::text, $\(base + 5)::bytea, $\(base + 6)::bigint)"
+            }.joined(separator: ", ")
+        }
+
+        private static func prefixed(_ columns: String) -> String {
+            columns.split(separator: ", ").map { "v.\($0)" }.joined(separator: ", ")
+        }
+    }
+#endif
