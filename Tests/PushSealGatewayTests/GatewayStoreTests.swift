@@ -261,6 +261,33 @@ struct GatewayStoreTests {
         }
     }
 
+    @Test("a PostgreSQL connection prepares each statement once, keeps at most 64, and answers the same after evicting")
+    func preparedStatements() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.pool.withConnection { connection in
+            let limit = PostgresConnection.preparedStatements
+            func sum(_ statement: Int, _ value: Int64) throws -> Int64? {
+                try connection.query("SELECT $1::bigint + \(statement)", [.integer(value)]).first?[0].integer
+            }
+            func kept() throws -> Int64? {
+                try connection.query("SELECT count(*) FROM pg_prepared_statements").first?[0].integer
+            }
+            #expect(try sum(1, 10) == 11 && sum(1, 20) == 21 && kept() == 2, "prepared once, run twice")
+            for statement in 2...(limit + 10) { #expect(try sum(statement, 1) == Int64(statement + 1)) }
+            #expect(try kept() == Int64(limit), "the least recently used were deallocated")
+            #expect(try sum(1, 5) == 6 && sum(limit + 10, 5) == Int64(limit + 15), "an evicted one is prepared again")
+            #expect(try kept() == Int64(limit))
+            // An error inside a transaction leaves the statements usable once it is rolled back.
+            try connection.execute("BEGIN")
+            #expect(throws: PostgresConnection.Failure.self) {
+                try connection.query("SELECT 1 / $1::int", [.integer(0)])
+            }
+            try connection.execute("ROLLBACK")
+            #expect(try connection.query("SELECT 1 / $1::int", [.integer(1)]).first?[0].integer == 1)
+        }
+    }
+
     @Test("a push accepted by one PostgreSQL instance wakes another's listener; a repeated idempotency key does not")
     func notifications() throws {
         let database = try GatewayBackend.postgres.newDatabase()

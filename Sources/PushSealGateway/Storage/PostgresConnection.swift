@@ -9,7 +9,8 @@
     /// One connection to PostgreSQL through libpq, used by one caller at a time: the pool hands it
     /// over under its lock, which is what makes it Sendable. Statements always send their values
     /// as parameters, never spliced into SQL; integers and text go as text, blobs as binary, and
-    /// results come back as text, typed by column.
+    /// results come back as text, typed by column. Each statement is prepared once per
+    /// connection (a named server-side statement), so that it is parsed once.
     final class PostgresConnection: @unchecked Sendable {
         /// A failure, with PostgreSQL's message (never a parameter's value); `connectionLost`
         /// when the connection itself is gone, so that the pool drops it.
@@ -21,6 +22,16 @@
         }
 
         private let handle: OpaquePointer
+        /// The statements prepared on this connection, by their SQL: their server-side name and
+        /// when they were last used (``uses`` at the time).
+        private var prepared: [String: (name: String, lastUse: Int)] = [:]
+        /// Statements run so far, and statements prepared so far (each gets a name of its own).
+        private var uses = 0
+        private var preparations = 0
+
+        /// The most statements a connection keeps prepared; past it, the least recently used is
+        /// deallocated. The gateway runs a few dozen statements, whose plans then cost nothing.
+        static let preparedStatements = 64
 
         /// How long a statement waits for a lock another session holds (a table locked by hand,
         /// a long transaction) before it fails: the API then answers 503 within about 2 s, as on
@@ -93,8 +104,9 @@
                 }
             }
             let lengths = texts.map { Int32($0?.count ?? 0) }
+            let name = try statementName(sql, parameterCount: parameters.count)
             let result = Self.withPointers(texts) { pointers in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
+                PQexecPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 0)
             }
             guard let result else { throw failure() }
             defer { PQclear(result) }
@@ -103,6 +115,31 @@
             return (0..<PQntuples(result)).map { row in
                 (0..<PQnfields(result)).map { column in Self.value(result, row, column) }
             }
+        }
+
+        /// The server-side name of `sql` prepared on this connection: prepared (parsed, its
+        /// parameters typed) the first time, so that PostgreSQL plans it again only when its
+        /// parameters call for it. Past ``preparedStatements``, the least recently used goes.
+        private func statementName(_ sql: String, parameterCount: Int) throws -> String {
+            uses += 1
+            if let known = prepared[sql] {
+                prepared[sql] = (known.name, uses)
+                return known.name
+            }
+            if prepared.count >= Self.preparedStatements,
+                let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                prepared[oldest.key] = nil
+                // A failure leaves the name taken on the server, never reused: names only grow.
+                PQclear(PQexec(handle, "DEALLOCATE \(oldest.value.name)"))
+            }
+            preparations += 1
+            let name = "pushseal_\(preparations)"
+            guard let result = PQprepare(handle, name, sql, Int32(parameterCount), nil) else { throw failure() }
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
+            prepared[sql] = (name, uses)
+            return name
         }
 
         /// Waits up to `timeoutMilliseconds` for a `NOTIFY` on a channel this connection listens
