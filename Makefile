@@ -124,7 +124,7 @@ bench-send: release python-peer
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
 
-## bench-gateway: the gateway rows alone (SQLite, PostgreSQL with one instance, and SQLite with APNs 50 ms late,
+## bench-gateway: the gateway rows alone (SQLite, PostgreSQL with one instance and with three, and SQLite with APNs 50 ms late,
 ## with a user of both kinds of device and the relay), each beside its store's floor, against the bench's own
 ## nghttp2 mock APNs and under wrk's load, to bench/results-gateway.json; GATEWAY=PATH measures another
 ## pushseal-gateway build against the same bench

@@ -86,18 +86,31 @@
         /// The pushes per second stored through libpq over one connection into copies of the
         /// gateway's tables (`LIKE … INCLUDING ALL`, with the foreign key) in its database at
         /// `url`, with its rows, `pushesPerCommit` to a transaction, PostgreSQL's default
-        /// durability (`synchronous_commit = on`). Nil when it cannot run.
+        /// durability (`synchronous_commit = on`): each push one prepared statement (the push and
+        /// its deliveries), as the gateway stores it. Nil when it cannot run.
         static func postgres(
             url: String, body: [UInt8], pushes: Int, deliveriesPerPush: Int, pushesPerCommit: Int
         ) -> Rate? {
             guard let connection = PQconnectdb(url) else { return nil }
             defer { PQfinish(connection) }
             guard PQstatus(connection) == CONNECTION_OK else { return nil }
+            // Statements with parameters are prepared once, as the gateway's connections do.
+            var prepared: Set<String> = []
             func execute(_ sql: String, _ parameters: [String?] = []) -> OpaquePointer? {
                 let copies = parameters.map { $0.map { strdup($0) } ?? nil }
                 defer { copies.forEach { free($0) } }
                 let values = copies.map { $0.map { UnsafePointer($0) } }
-                let result = PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+                let name = "floor_\(sql.hashValue.magnitude)"
+                if !parameters.isEmpty && !prepared.contains(sql) {
+                    let made = PQprepare(connection, name, sql, Int32(parameters.count), nil)
+                    defer { PQclear(made) }
+                    guard PQresultStatus(made) == PGRES_COMMAND_OK else { return nil }
+                    prepared.insert(sql)
+                }
+                let result =
+                    parameters.isEmpty
+                    ? PQexec(connection, sql)
+                    : PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
                 let status = PQresultStatus(result)
                 guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
                     PQclear(result)
@@ -131,34 +144,42 @@
                 let delivery = sample(
                     "SELECT * FROM deliveries WHERE push_id = '\(pushID)' LIMIT 1")?.filter({ $0.0 != "id" })
             else { return nil }
-            func insert(_ table: String, _ columns: [(String, String?)]) -> String {
-                let names = columns.map(\.0).joined(separator: ", ")
-                let places = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
-                return "INSERT INTO \(table) (\(names)) VALUES (\(places))"
-            }
             let hexBody = "\\x" + body.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
             let deliveryOverrides: [String: String?] = [
                 "status": "queued", "body": hexBody, "finished_at": nil, "apns_id": nil, "reason": nil, "attempts": "0",
                 "lease_owner": nil, "lease_until": nil,
             ]
-            let insertPush = insert("floor_pushes_\(suffix)", push)
-            let insertDelivery = insert("floor_deliveries_\(suffix)", delivery)
+            // As the gateway stores a push: one statement, the push and its deliveries (rows of
+            // VALUES), its own transaction when it is alone in its commit.
+            let pushColumns = push.map(\.0).joined(separator: ", ")
+            let pushMarkers = (1...push.count).map { "$\($0)" }.joined(separator: ", ")
+            let deliveryRows = (0..<deliveriesPerPush).map { row in
+                "(" + (1...delivery.count).map { "$\(push.count + row * delivery.count + $0)" }.joined(separator: ", ")
+                    + ")"
+            }
+            let insertPush =
+                "WITH pushed AS (INSERT INTO floor_pushes_\(suffix) (\(pushColumns)) VALUES (\(pushMarkers))) "
+                + "INSERT INTO floor_deliveries_\(suffix) (\(delivery.map(\.0).joined(separator: ", "))) "
+                + "VALUES \(deliveryRows.joined(separator: ", "))"
             return measure(pushes: pushes, pushesPerCommit: pushesPerCommit) { ids in
-                guard let begun = execute("BEGIN") else { return false }
-                PQclear(begun)
-                for id in ids {
-                    guard let pushed = execute(insertPush, push.map { $0.0 == "id" ? id : $0.1 }) else { return false }
-                    PQclear(pushed)
-                    for _ in 0..<deliveriesPerPush {
-                        let values = delivery.map { name, value in
-                            name == "push_id" ? id : deliveryOverrides[name] ?? value
-                        }
-                        guard let inserted = execute(insertDelivery, values) else { return false }
-                        PQclear(inserted)
-                    }
+                if ids.count > 1 {
+                    guard let begun = execute("BEGIN") else { return false }
+                    PQclear(begun)
                 }
-                guard let committed = execute("COMMIT") else { return false }
-                PQclear(committed)
+                for id in ids {
+                    let deliveryValues = delivery.map { name, value in
+                        name == "push_id" ? id : deliveryOverrides[name] ?? value
+                    }
+                    let values =
+                        push.map { $0.0 == "id" ? id : $0.1 }
+                        + Array(repeating: deliveryValues, count: deliveriesPerPush).joined()
+                    guard let pushed = execute(insertPush, values) else { return false }
+                    PQclear(pushed)
+                }
+                if ids.count > 1 {
+                    guard let committed = execute("COMMIT") else { return false }
+                    PQclear(committed)
+                }
                 return true
             }
         }
