@@ -194,6 +194,43 @@ struct GatewayStoreTests {
     }
 
     @Test(
+        "a burst of ends is recorded whole in one transaction, each as it ended: sends, a retry, a failure, a gone token",
+        arguments: GatewayBackend.allCases)
+    func burstOfEnds(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
+        let device = Self.device("d", registeredAt: 100)
+        _ = try store.putDevice(device)
+        let delivery = NewDelivery(
+            device: device, headers: [("apns-topic", Self.topic)], body: [9, 9], expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: 6)
+            )
+                == .accepted)
+        let claimed = try store.claimDeliveries(.apns, limit: 6, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(claimed.count == 6)
+        let outcomes: [DeliveryOutcome] = [
+            .sent(apnsID: "A-1"), .retry(at: 5_000, reason: "TooManyRequests"), .sent(apnsID: nil),
+            .failed(reason: "BadTopic"), .sent(apnsID: "A-3"), .unregistered(reason: "Unregistered", timestamp: 250),
+        ]
+        try store.finish(
+            zip(claimed, outcomes).enumerated().map { index, pair in
+                EndedAttempt(delivery: pair.0, outcome: pair.1, attempts: index + 1, time: 400 + Int64(index))
+            }, routing: .none)
+        let states = try #require(try store.push(id: "p")).deliveries
+        #expect(states.map(\.status) == [.sent, .queued, .sent, .failed, .sent, .unregistered])
+        #expect(states.map(\.attempts) == [1, 2, 3, 4, 5, 6])
+        #expect(states.map(\.apnsID) == ["A-1", nil, nil, nil, "A-3", nil])
+        #expect(states.map(\.reason) == [nil, "TooManyRequests", nil, "BadTopic", nil, "Unregistered"])
+        #expect(try store.device(id: "d")?.unregisteredAt == 405, "the gone token marked its device")
+        // Ended deliveries keep no body and no lease: only the retried one is claimed again, when due.
+        #expect(try store.claimDeliveries(.apns, limit: 6, at: 4_999, leaseMilliseconds: 1_000, owner: "v").isEmpty)
+        let retried = try store.claimDeliveries(.apns, limit: 6, at: 5_000, leaseMilliseconds: 1_000, owner: "v")
+        #expect(retried.map(\.id) == [claimed[1].id] && retried.first?.body == [9, 9])
+    }
+
+    @Test(
         "a database of schema 1 (APNs only) migrates with its devices and queued deliveries intact",
         arguments: GatewayBackend.allCases)
     func migrationFromSchemaOne(_ backend: GatewayBackend) throws {
