@@ -6,8 +6,8 @@
     /// is its own transaction. A push of more than ``deliveriesPerStatement`` deliveries adds a
     /// statement per further batch of them, all in one transaction.
     ///
-    /// Each delivery is a row of `VALUES`, its parameters typed by casts (the first row's decide
-    /// the column's type); the push's id and time are parameters 1 and 3 of the first statement
+    /// Each delivery is a row of `VALUES`, each parameter typed by a cast (an untyped one would be
+    /// text, which no bigint or bytea column takes); the push's id and time are parameters 1 and 3 of the first statement
     /// and 1 and 2 of the others. A push whose idempotency key is taken inserts nothing and
     /// notifies no one: its first statement returns no row.
     enum PostgresPushInsert {

@@ -165,6 +165,7 @@ enum WebhookOutbox {
     }
 }
 
+/// An event leased for sending.
 struct QueuedWebhookEvent: Sendable, Equatable {
     /// Its outbox row.
     let rowID: Int64
