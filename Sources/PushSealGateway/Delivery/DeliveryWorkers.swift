@@ -4,9 +4,12 @@ internal import Synchronization
 
 /// The workers that empty the outbox of one kind of delivery (APNs, or Web Push): each leases due
 /// deliveries of its kind a few at a time as its ``OutboxSender`` takes them (``DeliveryFeed``),
-/// and records the outcomes in batches as they come (``OutcomeRecorder``). Each kind has workers of its own, so that a slow
-/// push service never holds APNs deliveries, nor the reverse. A delivery whose worker dies is
-/// leased again once its lease ends, so nothing accepted is lost; delivery is at least once.
+/// and records the outcomes in batches as they come (``OutcomeRecorder``). A worker's claims are
+/// spaced once the outbox runs dry (``ClaimPacer``), and the wakes that pushes give are bounded
+/// (``WorkerWake``), so that a push costs a claim of its own only when pushes are few. Each kind
+/// has workers of its own, so that a slow push service never holds APNs deliveries, nor the
+/// reverse. A delivery whose worker dies is leased again once its lease ends, so nothing accepted
+/// is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
     /// The reason of a delivery whose stored row cannot be processed (``OutboxDelivery/defect``).
     static let invalidDeliveryReason = "InvalidDelivery"
@@ -26,7 +29,7 @@ final class DeliveryWorkers: Sendable {
     private let log: EventLog
     private let count: Int
     private let leaseMilliseconds: Int64
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake: WorkerWake
     private let stopping = Atomic<Bool>(false)
     private let running = DispatchGroup()
     /// Workers sending a batch now.
@@ -46,6 +49,7 @@ final class DeliveryWorkers: Sendable {
         self.routing = routing
         self.makeSender = makeSender
         self.count = count
+        self.wake = WorkerWake(workers: count)
         self.metrics = metrics
         self.log = log
     }
@@ -54,6 +58,7 @@ final class DeliveryWorkers: Sendable {
     func start() {
         for index in 0..<count {
             let lease = BatchLease(worker: "\(RandomUUID.make())-\(index)")
+            let pacer = ClaimPacer()
             let recorder = OutcomeRecorder(name: "pushseal-gateway.\(kind.rawValue).\(index).record") { [self] in
                 record($0)
             }
@@ -72,13 +77,14 @@ final class DeliveryWorkers: Sendable {
                     recorder.close()
                     running.leave()
                 }
-                run(lease: lease, recorder: recorder)
+                run(lease: lease, pacer: pacer, recorder: recorder)
             }
         }
     }
 
-    /// Wakes an idle worker: a push was accepted.
-    func notify() { wake.signal() }
+    /// Wakes an idle worker, or holds the wake for the next to wait (at most one per worker): a
+    /// push was accepted.
+    func notify() { wake.notify() }
 
     /// Stops claiming; returns once every worker has finished its batch in flight (the rest stays
     /// queued for the next start), or at `deadline`. Returns how many workers were still sending
@@ -86,21 +92,21 @@ final class DeliveryWorkers: Sendable {
     @discardableResult
     func stop(before deadline: ContinuousClock.Instant) -> Int {
         stopping.store(true, ordering: .sequentiallyConsistent)
-        for _ in 0..<count { wake.signal() }
+        wake.wakeAll()
         let left = ContinuousClock.now.duration(to: deadline).components
         let nanoseconds = max(0, Int(left.seconds) * 1_000_000_000 + Int(left.attoseconds / 1_000_000_000))
         guard running.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else { return 0 }
         return busy.load(ordering: .sequentiallyConsistent)
     }
 
-    private func run(lease: BatchLease, recorder: OutcomeRecorder) {
+    private func run(lease: BatchLease, pacer: ClaimPacer, recorder: OutcomeRecorder) {
         var sender = makeSender()
         while !stopping.load(ordering: .sequentiallyConsistent) {
             let owner = lease.begin()
             defer { lease.end() }
             let first: [OutboxDelivery]
             do {
-                first = try claim(owner: owner, recorder: recorder)
+                first = try claim(owner: owner, pacer: pacer, recorder: recorder)
             } catch {
                 log.write("store-error", [("detail", .string("\(error)"))])
                 _ = wake.wait(timeout: .now() + 1)
@@ -117,7 +123,7 @@ final class DeliveryWorkers: Sendable {
             ) { [self] in
                 guard !stopping.load(ordering: .sequentiallyConsistent) else { return [] }
                 do {
-                    return try claim(owner: owner, recorder: recorder)
+                    return try claim(owner: owner, pacer: pacer, recorder: recorder)
                 } catch {
                     log.write("store-error", [("detail", .string("\(error)"))])
                     return []
@@ -134,13 +140,16 @@ final class DeliveryWorkers: Sendable {
         }
     }
 
-    /// Leases the next ``claimSize`` due deliveries for `owner`; the ones not worth a request are
-    /// recorded through `recorder` and left out (``sendable(_:recorder:)``). Empty when none is due.
-    private func claim(owner: String, recorder: OutcomeRecorder) throws -> [OutboxDelivery] {
+    /// Leases the next ``claimSize`` due deliveries for `owner`, once `pacer` lets it claim; the
+    /// ones not worth a request are recorded through `recorder` and left out
+    /// (``sendable(_:recorder:)``). Empty when none is due.
+    private func claim(owner: String, pacer: ClaimPacer, recorder: OutcomeRecorder) throws -> [OutboxDelivery] {
         while true {
+            pacer.waitForTurn()
             let claimed = try store.claimDeliveries(
                 kind, limit: Self.claimSize, at: GatewayClock.milliseconds(), leaseMilliseconds: leaseMilliseconds,
                 owner: owner)
+            pacer.claimed(claimed.count, of: Self.claimSize)
             let sendable = sendable(claimed, recorder: recorder)
             if !sendable.isEmpty || claimed.isEmpty { return sendable }
         }
