@@ -92,7 +92,7 @@ public final class Gateway: Sendable {
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
             testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
             relay: configuration.relay,
-            onAccepted: { [workers] in for pool in workers { pool.notify() } })
+            onAccepted: { [workers] kinds in for pool in workers where kinds.contains(pool.kind) { pool.notify() } })
         let databaseConnections: Int =
             switch configuration.database {
             case .sqlite: 1 + SQLiteDatabase.readers
@@ -128,7 +128,9 @@ public final class Gateway: Sendable {
         drainSeconds = configuration.drainSeconds
         #if canImport(CLibPQ)
             listener = (store as? PostgresGatewayStore).map { [workers] store in
-                OutboxListener(pool: store.pool) { for pool in workers { pool.notify() } }
+                OutboxListener(pool: store.pool) { kinds in
+                    for pool in workers where kinds.contains(pool.kind) { pool.notify() }
+                }
             }
         #endif
         for pool in workers { pool.start() }

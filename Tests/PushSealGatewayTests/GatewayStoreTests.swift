@@ -325,34 +325,68 @@ struct GatewayStoreTests {
         }
     }
 
-    @Test("a push accepted by one PostgreSQL instance wakes another's listener; a repeated idempotency key does not")
+    @Test(
+        "a push accepted by one PostgreSQL instance wakes another's workers of its deliveries' kinds; a push without deliveries, or a repeated idempotency key, wakes none"
+    )
     func notifications() throws {
         let database = try GatewayBackend.postgres.newDatabase()
         let accepting = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
         let listening = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
         try accepting.migrate()
         let wakes = DispatchSemaphore(value: 0)
-        let listener = OutboxListener(pool: listening.pool) { wakes.signal() }
+        let woken = Mutex<[Set<DeliveryKind>]>([])
+        let listener = OutboxListener(pool: listening.pool) { kinds in
+            woken.withLock { $0.append(kinds) }
+            wakes.signal()
+        }
         defer { listener.stop() }
+        /// The kinds of the next wake, if one comes within `seconds`.
+        func nextWake(within seconds: Double) -> Set<DeliveryKind>? {
+            guard wakes.wait(timeout: .now() + seconds) == .success else { return nil }
+            return woken.withLock { $0.removeFirst() }
+        }
         // The listener's LISTEN is in place once a NOTIFY sent now reaches it.
         let ready = ContinuousClock.now.advanced(by: .seconds(10))
+        var bare: Set<DeliveryKind>?
         repeat {
             try accepting.pool.withConnection { try $0.execute("NOTIFY \(PostgresGatewayStore.channel)") }
-        } while wakes.wait(timeout: .now() + 0.2) == .timedOut && ContinuousClock.now < ready
-        while wakes.wait(timeout: .now() + 0.3) == .success {}
+            bare = nextWake(within: 0.2)
+        } while bare == nil && ContinuousClock.now < ready
+        #expect(bare == Set(DeliveryKind.allCases), "a bare NOTIFY (an older gateway's) wakes every kind")
+        while nextWake(within: 0.3) != nil {}
 
-        #expect(wakes.wait(timeout: .now() + 0.5) == .timedOut, "nothing wakes an idle listener")
+        #expect(nextWake(within: 0.5) == nil, "nothing wakes an idle listener")
         let device = Self.device("d", registeredAt: 100)
+        let subscription = Self.subscription("s", endpoint: "https://push.example/s", registeredAt: 100)
         _ = try accepting.putDevice(device)
+        _ = try accepting.putDevice(subscription)
         let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+        let message = NewDelivery(device: subscription, headers: [("ttl", "60")], body: [2], expiration: nil)
         #expect(
             try accepting.acceptPush(id: "p1", idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery])
                 == .accepted)
-        #expect(wakes.wait(timeout: .now() + 5) == .success, "the accept woke the other instance")
+        #expect(nextWake(within: 5) == [.apns], "the accept woke the other instance's APNs workers alone")
         #expect(
-            try accepting.acceptPush(id: "p2", idempotencyKey: "k", requestHash: [1], at: 300, deliveries: [delivery])
+            try accepting.acceptPush(
+                id: "p2", idempotencyKey: nil, requestHash: [], at: 250, deliveries: [message, delivery]) == .accepted)
+        #expect(nextWake(within: 5) == [.apns, .webPush])
+        #expect(
+            try accepting.acceptPush(id: "p3", idempotencyKey: nil, requestHash: [], at: 260, deliveries: [])
+                == .accepted)
+        #expect(
+            try accepting.acceptPush(id: "p4", idempotencyKey: "k", requestHash: [1], at: 300, deliveries: [delivery])
                 == .repeated("p1"))
-        #expect(wakes.wait(timeout: .now() + 1) == .timedOut, "a repeat stores nothing and wakes no one")
+        #expect(nextWake(within: 1) == nil, "a push without deliveries, and a repeat, wake no one")
+    }
+
+    @Test("a notification's payload names its kinds; one naming no kind this gateway knows wakes every kind")
+    func notificationPayloads() {
+        #expect(OutboxListener.payload(kinds: [.webPush, .apns]) == "apns,webpush")
+        #expect(OutboxListener.kinds(payload: "webpush") == [.webPush])
+        #expect(OutboxListener.kinds(payload: "apns,webpush") == [.apns, .webPush])
+        #expect(OutboxListener.kinds(payload: "apns,pigeon") == [.apns])
+        #expect(OutboxListener.kinds(payload: "pigeon") == Set(DeliveryKind.allCases), "a newer gateway's kind")
+        #expect(OutboxListener.kinds(payload: "") == Set(DeliveryKind.allCases))
     }
 
     @Test("instances that start together migrate one PostgreSQL database once, under the advisory lock")

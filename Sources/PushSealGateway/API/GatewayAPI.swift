@@ -30,7 +30,7 @@ final class GatewayAPI: Sendable {
     private let topics: [String]
     private let metrics: Metrics
     private let log: EventLog
-    private let onAccepted: @Sendable () -> Void
+    private let onAccepted: @Sendable (Set<DeliveryKind>) -> Void
     private let isReady: @Sendable () -> Bool
     private let providerTokens: @Sendable () -> Int
     private let status: StatusReport
@@ -45,7 +45,7 @@ final class GatewayAPI: Sendable {
     /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
     /// takes none); a push may make at most `maximumDeliveriesPerPush` deliveries;
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
-    /// made, and `onAccepted` wakes the delivery workers; `status` reports for `/status`;
+    /// made, and `onAccepted` wakes the delivery workers of the kinds a push has; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
     /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
     /// names the webhook endpoints that hear of a deleted device's deliveries; `rateLimits` are
@@ -57,7 +57,7 @@ final class GatewayAPI: Sendable {
         status: StatusReport, operationsApart: Bool, accessLog: Bool,
         testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
         routing: WebhookRouting = .none, rateLimits: RateLimitSettings = .unlimited, relay: RelaySettings? = nil,
-        onAccepted: @escaping @Sendable () -> Void
+        onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
     ) {
         self.relay = relay.map {
             WebPushRelay($0, store: store, metrics: metrics, log: log, onAccepted: onAccepted)
@@ -419,7 +419,7 @@ final class GatewayAPI: Sendable {
         }
         metrics.pushAccepted()
         log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
-        onAccepted()
+        onAccepted(Set(deliveries.map(\.device.channel.kind)))
         return (id, deliveries.count, false, deliveries.filter(\.bodyTruncated).count)
     }
 

@@ -21,7 +21,8 @@ final class DeliveryWorkers: Sendable {
     /// Requests made for one delivery before a transient failure is final.
     static let maximumAttempts = 12
 
-    private let kind: DeliveryKind
+    /// The kind of delivery these workers send.
+    let kind: DeliveryKind
     private let store: any GatewayStore
     private let routing: WebhookRouting
     private let makeSender: @Sendable () -> any OutboxSender

@@ -13,12 +13,13 @@ struct WebPushRelay: Sendable {
     private let limiter: RateLimiter
     private let metrics: Metrics
     private let log: EventLog
-    private let onAccepted: @Sendable () -> Void
+    private let onAccepted: @Sendable (Set<DeliveryKind>) -> Void
 
-    /// A relay with `settings`, storing in `store`; `onAccepted` wakes the delivery workers.
+    /// A relay with `settings`, storing in `store`; `onAccepted` wakes the delivery workers of
+    /// the kinds given.
     init(
         _ settings: RelaySettings, store: any GatewayStore, metrics: Metrics, log: EventLog,
-        onAccepted: @escaping @Sendable () -> Void
+        onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
     ) {
         self.settings = settings
         self.onAccepted = onAccepted
@@ -119,7 +120,7 @@ struct WebPushRelay: Sendable {
                 NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
             ])
         metrics.webPushReceived(201)
-        onAccepted()
+        onAccepted([device.channel.kind])
         log.write(
             "webpush-received",
             [

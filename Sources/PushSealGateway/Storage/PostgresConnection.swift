@@ -143,24 +143,25 @@
         }
 
         /// Waits up to `timeoutMilliseconds` for a `NOTIFY` on a channel this connection listens
-        /// to; true when one (or more) came.
-        func waitForNotification(timeoutMilliseconds: Int32) throws -> Bool {
-            if try drainNotifications() { return true }
+        /// to; the payloads of those that came, empty when none did.
+        func waitForNotifications(timeoutMilliseconds: Int32) throws -> [String] {
+            let waiting = drainNotifications()
+            if !waiting.isEmpty { return waiting }
             var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
             guard descriptor.fd >= 0 else { throw failure() }
             let ready = poll(&descriptor, 1, timeoutMilliseconds)
-            guard ready > 0 else { return false }
+            guard ready > 0 else { return [] }
             guard PQconsumeInput(handle) == 1 else { throw failure() }
-            return try drainNotifications()
+            return drainNotifications()
         }
 
-        private func drainNotifications() throws -> Bool {
-            var any = false
+        private func drainNotifications() -> [String] {
+            var payloads: [String] = []
             while let notification = PQnotifies(handle) {
+                payloads.append(notification.pointee.extra.map { String(cString: $0) } ?? "")
                 PQfreemem(notification)
-                any = true
             }
-            return any
+            return payloads
         }
 
         private static func value(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> DatabaseValue {

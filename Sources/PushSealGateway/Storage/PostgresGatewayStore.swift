@@ -4,8 +4,9 @@
     /// ``GatewayStore`` on PostgreSQL (`"database": "postgres://user@host:port/db"`), shared by
     /// any number of gateway instances: deliveries are claimed with `FOR UPDATE SKIP LOCKED` under
     /// a lease, so two instances never hold the same delivery, and an instance that died leaves
-    /// its leases to run out. Accepting a push sends `NOTIFY pushseal_outbox`, which wakes idle
-    /// workers everywhere (``OutboxListener``); polling remains the fallback.
+    /// its leases to run out. Accepting a push sends `NOTIFY pushseal_outbox` naming the kinds of
+    /// its deliveries, which wakes idle workers of those kinds everywhere (``OutboxListener``);
+    /// polling remains the fallback.
     final class PostgresGatewayStore: GatewayStore {
         /// The channel of outbox notifications.
         static let channel = "pushseal_outbox"
@@ -203,7 +204,9 @@
             ]
             let store = { (connection: PostgresConnection) throws -> Bool in
                 let stored = try connection.query(
-                    PostgresPushInsert.push(deliveries: first.count, channel: Self.channel),
+                    PostgresPushInsert.push(
+                        deliveries: first.count, kinds: Set(deliveries.map(\.device.channel.kind)),
+                        channel: Self.channel),
                     pushParameters + first.flatMap(PostgresPushInsert.parameters(of:)))
                 guard !stored.isEmpty else { return false }
                 var rest = deliveries.dropFirst(first.count)
