@@ -90,8 +90,7 @@ final class RateLimiter: Sendable {
         let wait: Double? = buckets.withLock { buckets in
             let key = "\(limit.rawValue) \(token)"
             var bucket = buckets[key] ?? Bucket(level: Double(burst), updated: now)
-            let elapsed = bucket.updated.duration(to: now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = bucket.updated.duration(to: now).seconds
             bucket.level = min(Double(burst), bucket.level + seconds * rate)
             bucket.updated = now
             defer { buckets[key] = bucket }

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PushSealCore
 internal import Synchronization
 
 /// Spaces one worker's claims once the outbox runs dry: a claim that found fewer deliveries than
@@ -28,9 +29,9 @@ final class ClaimPacer: Sendable {
 
     /// Sleeps for ``wait(at:)``.
     func waitForTurn() {
-        let left = wait().components
-        guard left.seconds > 0 || left.attoseconds > 0 else { return }
-        Thread.sleep(forTimeInterval: Double(left.seconds) + Double(left.attoseconds) / 1e18)
+        let left = wait()
+        guard left > .zero else { return }
+        Thread.sleep(forTimeInterval: left.seconds)
     }
 
     /// A claim asked for `limit` deliveries and found `found`, ending at `now`.
