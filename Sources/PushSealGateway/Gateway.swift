@@ -82,6 +82,10 @@ public final class Gateway: Sendable {
                     routing: routing, metrics: metrics, log: log
                 ) { WebPushSender(client: webPush) })
         }
+        // A push accepted here, or by any instance on PostgreSQL, wakes the workers of its kinds.
+        let wakeWorkers: @Sendable (Set<DeliveryKind>) -> Void = { [workers] kinds in
+            for pool in workers where kinds.contains(pool.kind) { pool.notify() }
+        }
         let api = GatewayAPI(
             store: store, sealer: sealer, webPush: webPush, topics: configuration.topics,
             maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
@@ -92,7 +96,7 @@ public final class Gateway: Sendable {
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
             testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
             relay: configuration.relay,
-            onAccepted: { [workers] kinds in for pool in workers where kinds.contains(pool.kind) { pool.notify() } })
+            onAccepted: wakeWorkers)
         let databaseConnections: Int =
             switch configuration.database {
             case .sqlite: 1 + SQLiteDatabase.readers
@@ -127,11 +131,7 @@ public final class Gateway: Sendable {
         self.log = log
         drainSeconds = configuration.drainSeconds
         #if canImport(CLibPQ)
-            listener = (store as? PostgresGatewayStore).map { [workers] store in
-                OutboxListener(pool: store.pool) { kinds in
-                    for pool in workers where kinds.contains(pool.kind) { pool.notify() }
-                }
-            }
+            listener = (store as? PostgresGatewayStore).map { OutboxListener(pool: $0.pool, onWork: wakeWorkers) }
         #endif
         for pool in workers { pool.start() }
         webhookWorkers?.start()
