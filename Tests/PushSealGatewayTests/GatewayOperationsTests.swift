@@ -1,5 +1,6 @@
 import Foundation
 import PushSealCore
+import PushSealPrimitives
 import PushSealTestSupport
 import Testing
 
@@ -207,7 +208,7 @@ struct GatewayAccessTokenTests {
         let listed = try CLIRunner.run(
             executable: GatewayProcessWorld.executable, ["token", "list", "--config", "gateway.json"], input: Data(),
             in: world.directory.path)
-        let id = String(token.split(separator: "_")[1])
+        let (id, secret) = try #require(AccessTokens.parse(token))
         let line = try #require(
             listed.output.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
                 .first { $0["id"] == .string(id) })
@@ -215,7 +216,7 @@ struct GatewayAccessTokenTests {
         let created = try #require(line["created_at"]?.numberValue?.intValue)
         #expect(line["expires_at"]?.numberValue?.intValue == created + 30 * 86_400_000)
         #expect((line["last_used_at"]?.numberValue?.intValue ?? 0) >= created, "its last use is recorded")
-        #expect(!listed.output.contains(String(token.split(separator: "_")[2])), "never the secret")
+        #expect(!listed.output.contains(Base64URL.encode(secret)), "never the secret")
 
         let store = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
         let now = GatewayClock.milliseconds()
