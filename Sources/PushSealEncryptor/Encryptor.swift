@@ -20,6 +20,9 @@ public struct Encryptor: Sendable {
     /// The rendered outer payload around the envelope, when it does not depend on the payload
     /// (nothing is left in clear): rendered once, not per message.
     private let fixedOuterPayload: OuterPayload?
+    /// Where auth mode's static Diffie-Hellman with the recipient is kept between encryptors, if
+    /// anywhere.
+    private let agreements: HPKE.SenderAgreements?
 
     /// An encryptor for `recipient`.
     /// - Throws: `PushSealError.Code.invalidKey` when `sender` does not fit the recipient's suite,
@@ -27,6 +30,15 @@ public struct Encryptor: Sendable {
     public init(recipient: Recipient, sender: PrivateKey? = nil, options: EncryptionOptions = EncryptionOptions())
         throws
     {
+        try self.init(recipient: recipient, sender: sender, options: options, agreements: nil)
+    }
+
+    /// As ``init(recipient:sender:options:)``, keeping the sender's static Diffie-Hellman with
+    /// the recipient in `agreements`, so that a sealer that seals for the same devices again and
+    /// again (the gateway) computes it once per device.
+    package init(
+        recipient: Recipient, sender: PrivateKey?, options: EncryptionOptions, agreements: HPKE.SenderAgreements?
+    ) throws {
         try options.validate()
         if let sender {
             guard recipient.suite.isHPKE else {
@@ -42,6 +54,7 @@ public struct Encryptor: Sendable {
         self.recipient = recipient
         self.sender = sender
         self.options = options
+        self.agreements = agreements
         self.fixedOuterPayload =
             options.clearMembers.isEmpty ? OuterPayload(payload: JSONObject(), options: options) : nil
     }
@@ -98,7 +111,9 @@ public struct Encryptor: Sendable {
         else {
             throw PushSealError(.payloadTooLarge, "the payload does not fit the \(limit)-byte limit")
         }
-        let envelope = try Envelope.seal(padded: Padding.pad(content, to: paddedLength), for: recipient, sender: sender)
+        let envelope = try Envelope.seal(
+            padded: Padding.pad(content, to: paddedLength), for: recipient, sender: sender, ephemeral: nil, nonce: nil,
+            agreements: agreements)
         return SealedPayload(bytes: outer.bytes(with: envelope), envelope: envelope, bodyTruncated: truncated)
     }
 }

@@ -35,9 +35,12 @@ extension Envelope {
         try seal(padded: padded, for: recipient, sender: sender, ephemeral: nil, nonce: nil)
     }
 
-    /// As ``seal(padded:for:sender:)``, with the ephemeral key or nonce injected (known-answer tests only).
+    /// As ``seal(padded:for:sender:)``, with the ephemeral key or nonce injected (known-answer tests
+    /// only), and in auth mode the sender's static Diffie-Hellman with the recipient kept in
+    /// `agreements` (a sealer that seals for the same devices again and again).
     package static func seal(
-        padded: [UInt8], for recipient: Recipient, sender: PrivateKey?, ephemeral: HPKE.PrivateKey?, nonce: [UInt8]?
+        padded: [UInt8], for recipient: Recipient, sender: PrivateKey?, ephemeral: HPKE.PrivateKey?,
+        nonce: [UInt8]?, agreements: HPKE.SenderAgreements? = nil
     ) throws -> Envelope {
         switch recipient {
         case .sharedKey(let key):
@@ -70,7 +73,8 @@ extension Envelope {
             let parameters = try Profiles.parameters(key.suite, mode)
             return try wrapCryptoFailure {
                 var (enc, context) = try HPKE.setupSender(
-                    parameters, recipient: key.material, sender: senderPair, ephemeral: ephemeral)
+                    parameters, recipient: key.material, sender: senderPair, ephemeral: ephemeral,
+                    agreements: agreements)
                 let header = EnvelopeHeader(suite: key.suite, mode: mode, kid: key.kid, skid: sender?.kid, enc: enc)
                 let headerBytes = header.bytes
                 let sealed = try context.seal(aad: headerBytes, plaintext: padded)

@@ -90,11 +90,14 @@ extension HPKE {
         }
     }
 
-    /// `SetupBaseS` (no sender) or `SetupAuthS`. Returns `enc` and the sender's context.
+    /// `SetupBaseS` (no sender) or `SetupAuthS`. Returns `enc` and the sender's context. With
+    /// `agreements`, auth mode's static Diffie-Hellman is kept there for the next setup.
     package static func setupSender(
-        _ parameters: Parameters, recipient: PublicKey, sender: PrivateKey? = nil, ephemeral: PrivateKey? = nil
+        _ parameters: Parameters, recipient: PublicKey, sender: PrivateKey? = nil, ephemeral: PrivateKey? = nil,
+        agreements: SenderAgreements? = nil
     ) throws -> (enc: [UInt8], context: Context) {
-        let encapsulation = try parameters.suite.kem.encapsulate(to: recipient, sender: sender, ephemeral: ephemeral)
+        let encapsulation = try parameters.suite.kem.encapsulate(
+            to: recipient, sender: sender, ephemeral: ephemeral, agreements: agreements)
         return (encapsulation.enc, try Context(parameters: parameters, sharedSecret: encapsulation.sharedSecret))
     }
 

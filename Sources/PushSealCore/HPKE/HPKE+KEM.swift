@@ -10,9 +10,11 @@ extension HPKE.KEM {
     private var kdf: HPKE.LabeledKDF { HPKE.LabeledKDF(suiteIdentifier: identifier) }
 
     /// `Encap` (sender is nil) or `AuthEncap` of RFC 9180 §4.1. The ephemeral key is fresh unless
-    /// given, which only known-answer tests do.
+    /// given, which only known-answer tests do. With `agreements`, the sender's static
+    /// Diffie-Hellman with the recipient is taken from there (and kept there when new).
     func encapsulate(
-        to recipient: HPKE.PublicKey, sender: HPKE.PrivateKey?, ephemeral: HPKE.PrivateKey?
+        to recipient: HPKE.PublicKey, sender: HPKE.PrivateKey?, ephemeral: HPKE.PrivateKey?,
+        agreements: HPKE.SenderAgreements? = nil
     ) throws -> Encapsulation {
         let ephemeral = try ephemeral ?? HPKE.PrivateKey.generate(self)
         let enc = ephemeral.publicKey.serialized
@@ -22,7 +24,8 @@ extension HPKE.KEM {
             return Encapsulation(sharedSecret: try extractAndExpand(dh: dh, kemContext: context), enc: enc)
         }
         context += sender.publicKey.serialized
-        let joined = SecretBytes(concatenating: dh, try sender.agree(with: recipient))
+        let staticDH = try agreements?.secret(sender: sender, recipient: recipient) ?? sender.agree(with: recipient)
+        let joined = SecretBytes(concatenating: dh, staticDH)
         return Encapsulation(sharedSecret: try extractAndExpand(dh: joined, kemContext: context), enc: enc)
     }
 
