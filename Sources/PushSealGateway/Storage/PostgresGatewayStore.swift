@@ -4,9 +4,10 @@
     /// ``GatewayStore`` on PostgreSQL (`"database": "postgres://user@host:port/db"`), shared by
     /// any number of gateway instances: deliveries are claimed with `FOR UPDATE SKIP LOCKED` under
     /// a lease, so two instances never hold the same delivery, and an instance that died leaves
-    /// its leases to run out. Accepting a push sends `NOTIFY pushseal_outbox` naming the kinds of
-    /// its deliveries, which wakes idle workers of those kinds everywhere (``OutboxListener``);
-    /// polling remains the fallback.
+    /// its leases to run out. Once a push is committed, `NOTIFY pushseal_outbox` names the kinds
+    /// of its deliveries (sent by an ``OutboxNotifier``, shared by the pushes of a burst), which
+    /// wakes idle workers of those kinds everywhere (``OutboxListener``); polling remains the
+    /// fallback.
     final class PostgresGatewayStore: GatewayStore {
         /// The channel of outbox notifications.
         static let channel = "pushseal_outbox"
@@ -15,10 +16,19 @@
         private static let migrationLock: Int64 = 0x7073_6777_6d69_6772
 
         let pool: PostgresPool
+        /// Announces committed pushes on ``channel``.
+        private let notifier: OutboxNotifier
 
         /// A store on `url` with at most `connections` connections.
         init(url: String, passwordFile: String?, connections: Int) {
-            pool = PostgresPool(url: url, passwordFile: passwordFile, size: connections)
+            let pool = PostgresPool(url: url, passwordFile: passwordFile, size: connections)
+            self.pool = pool
+            notifier = OutboxNotifier(name: "pushseal-outbox-notifier") { kinds in
+                let payload = OutboxListener.payload(kinds: kinds)
+                _ = try pool.withConnection {
+                    try $0.query("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(payload)])
+                }
+            }
         }
 
         /// The migrations, in order: the schema version is the count applied.
@@ -204,9 +214,7 @@
             ]
             let store = { (connection: PostgresConnection) throws -> Bool in
                 let stored = try connection.query(
-                    PostgresPushInsert.push(
-                        deliveries: first.count, kinds: Set(deliveries.map(\.device.channel.kind)),
-                        channel: Self.channel),
+                    PostgresPushInsert.push(deliveries: first.count),
                     pushParameters + first.flatMap(PostgresPushInsert.parameters(of:)))
                 guard !stored.isEmpty else { return false }
                 var rest = deliveries.dropFirst(first.count)
@@ -224,7 +232,10 @@
             let stored =
                 deliveries.count <= first.count
                 ? try pool.withConnection(store) : try pool.transaction(store)
-            if stored { return .accepted }
+            if stored {
+                notifier.accepted(Set(deliveries.map(\.device.channel.kind)))
+                return .accepted
+            }
             guard let idempotencyKey,
                 let earlier = try pool.withConnection({
                     try $0.query(

@@ -2,16 +2,15 @@
     internal import PushSealCore
 
     /// How a PostgreSQL store queues a push in as few round trips as the server allows: one
-    /// statement stores the push, its deliveries and the outbox notification, and, being alone,
-    /// is its own transaction. A push of more than ``deliveriesPerStatement`` deliveries adds a
-    /// statement per further batch of them, all in one transaction.
+    /// statement stores the push and its deliveries and, being alone, is its own transaction. A
+    /// push of more than ``deliveriesPerStatement`` deliveries adds a statement per further batch
+    /// of them, all in one transaction. The outbox notification is sent after the commit, by the
+    /// store's ``OutboxNotifier``, not by these statements.
     ///
     /// Each delivery is a row of `VALUES`, each parameter typed by a cast (an untyped one would be
-    /// text, which no bigint or bytea column takes); the push's id and time are parameters 1 and 3 of the first statement
-    /// and 1 and 2 of the others. The notification names the kinds of the push's deliveries
-    /// (``OutboxListener/payload(kinds:)``); a push without deliveries sends none, and one whose
-    /// idempotency key is taken inserts nothing and notifies no one: its first statement returns
-    /// no row.
+    /// text, which no bigint or bytea column takes); the push's id and time are parameters 1 and 3
+    /// of the first statement and 1 and 2 of the others. A push whose idempotency key is taken
+    /// inserts nothing: its first statement returns no row.
     enum PostgresPushInsert {
         /// The most deliveries in one statement: 7 parameters each, well within PostgreSQL's
         /// 65,535 a statement.
@@ -24,10 +23,9 @@
             + "next_attempt_at, accepted_at, status) "
 
         /// The first statement, for `count` deliveries (0 to ``deliveriesPerStatement``): parameters
-        /// 1–4 the push (id, idempotency key, time, request hash), then 7 per delivery; its
-        /// notification names `kinds`. It returns one row when the push was stored, none when its
-        /// idempotency key was taken.
-        static func push(deliveries count: Int, kinds: Set<DeliveryKind>, channel: String) -> String {
+        /// 1–4 the push (id, idempotency key, time, request hash), then 7 per delivery. It returns
+        /// one row when the push was stored, none when its idempotency key was taken.
+        static func push(deliveries count: Int) -> String {
             var statement =
                 "WITH push AS (INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) "
                 + "VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)"
@@ -36,11 +34,8 @@
                     ", queued AS (\(insertColumns)SELECT push.id, \(prefixed(deliveryColumns)), $3, $3, 'queued' "
                     + "FROM push CROSS JOIN (VALUES \(rows(count, from: 5))) AS v (\(deliveryColumns)))"
             }
-            // Sent at commit; the data-modifying parts run whatever the final SELECT reads. The
-            // payload is made of the kinds' names alone, so it needs no quoting.
-            guard count > 0 else { return statement + " SELECT 1 FROM push" }
-            let payload = OutboxListener.payload(kinds: kinds)
-            return statement + " SELECT 1 FROM push CROSS JOIN pg_notify('\(channel)', '\(payload)') AS notified"
+            // The data-modifying parts run whatever the final SELECT reads.
+            return statement + " SELECT 1 FROM push"
         }
 
         /// A further statement, for `count` more deliveries: parameters 1 and 2 the push's id and
