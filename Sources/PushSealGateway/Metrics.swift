@@ -1,3 +1,4 @@
+internal import PushSealCore
 internal import Synchronization
 
 /// The gateway's counters and histograms, exported in Prometheus' text format at `/metrics` with
@@ -97,8 +98,11 @@ final class Metrics: Sendable {
         }
     }
 
-    /// The text exposition, with the store's `statistics` and the count of provider tokens made.
-    func exposition(_ statistics: GatewayStatistics?, providerTokens: Int, now: Int64) -> String {
+    /// The text exposition, with the store's `statistics`, the count of provider tokens made and
+    /// the sealer's `agreements` (none in tests of the metrics alone).
+    func exposition(
+        _ statistics: GatewayStatistics?, providerTokens: Int, agreements: HPKE.SenderAgreements? = nil, now: Int64
+    ) -> String {
         let state = state.withLock { $0 }
         let name = "pushseal_gateway_"
         var lines = Self.family(
@@ -121,6 +125,16 @@ final class Metrics: Sendable {
         lines += Self.family(
             name + "provider_tokens_total", "counter",
             "APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).", [" \(providerTokens)"])
+        if let agreements {
+            lines += Self.family(
+                name + "sender_agreements_total", "counter",
+                "APNs seals by where the sender key's agreement with the device came from: computed, or reused.",
+                ["{source=\"computed\"} \(agreements.computed)", "{source=\"reused\"} \(agreements.reused)"])
+            lines += Self.family(
+                name + "sender_agreements_held", "gauge",
+                "Agreements of the sender key with a device held in memory, at most \(agreements.capacity).",
+                [" \(agreements.count)"])
+        }
         lines += Self.family(
             name + "http_connections_closed_total", "counter", "Connections the gateway closed early, by cause.",
             ConnectionGuard.Cause.allCases.map { "{cause=\"\($0.rawValue)\"} \(state.earlyCloses[$0] ?? 0)" })

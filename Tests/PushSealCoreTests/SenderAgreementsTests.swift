@@ -44,6 +44,7 @@ struct SenderAgreementsTests {
         }
         #expect(agreements.computed == pairs.count, "one agreement per pair of keys, however many seals")
         #expect(agreements.count == pairs.count)
+        #expect(agreements.reused == Self.authVectors.count * 2 - pairs.count, "every other seal reused one")
     }
 
     @Test("three devices sealed for twice: three agreements, and every envelope opens with its device's key")

@@ -103,6 +103,9 @@ struct GatewayOperationsTests {
         #expect(text.contains(#"pushseal_gateway_deliveries_total{status="unregistered",reason="Unregistered"} 1"#))
         #expect(text.contains(#"pushseal_gateway_deliveries_total{status="sent",reason=""} 1"#))
         #expect(text.contains("pushseal_gateway_queue_oldest_seconds 0"))
+        #expect(text.contains(#"pushseal_gateway_sender_agreements_total{source="computed"} 2"#), "one per device")
+        #expect(text.contains(#"pushseal_gateway_sender_agreements_total{source="reused"} 0"#))
+        #expect(text.contains("pushseal_gateway_sender_agreements_held 2"))
         let reasons = text.matches(of: /pushseal_gateway_deliveries_total\{status="[a-z]+",reason="([^"]*)"\}/).map {
             String($0.output.1)
         }

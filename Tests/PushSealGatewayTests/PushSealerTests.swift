@@ -39,5 +39,6 @@ struct PushSealerTests {
             }
         }
         #expect(sealer.agreements.computed == 2 && sealer.agreements.count == 2)
+        #expect(sealer.agreements.reused == 4, "the second and third pushes reused both")
     }
 }

@@ -21,6 +21,7 @@ extension HPKE {
             /// By the sender's public key followed by the recipient's, as serialized.
             var secrets: [[UInt8]: SecretBytes] = [:]
             var computed = 0
+            var reused = 0
         }
 
         /// An empty store of at most `capacity` agreements (at least one).
@@ -35,11 +36,19 @@ extension HPKE {
         /// for a pair whose agreement was dropped.
         package var computed: Int { state.withLock { $0.computed } }
 
+        /// The seals that found their agreement held, and so skipped a scalar multiplication.
+        package var reused: Int { state.withLock { $0.reused } }
+
         /// DH(`sender`, `recipient`): the one held, or computed now and kept. A recipient key the
         /// agreement refuses (a point of small order) throws, and nothing is kept.
         func secret(sender: PrivateKey, recipient: PublicKey) throws -> SecretBytes {
             let key = sender.publicKey.serialized + recipient.serialized
-            if let known = state.withLock({ $0.secrets[key] }) { return known }
+            let known = state.withLock { state in
+                let known = state.secrets[key]
+                if known != nil { state.reused += 1 }
+                return known
+            }
+            if let known { return known }
             // Computed outside the lock: two threads sealing for a new recipient at once may both
             // compute it, and the second result replaces an equal first.
             let secret = try sender.agree(with: recipient)
