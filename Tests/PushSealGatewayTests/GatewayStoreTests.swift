@@ -298,6 +298,40 @@ struct GatewayStoreTests {
         }
     }
 
+    @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
+    func claimSkipsDeliveriesInFlight() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.migrate()
+        let device = Self.device("d", registeredAt: 100)
+        _ = try store.putDevice(device)
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "p", idempotencyKey: nil, requestHash: [], at: 200,
+                deliveries: Array(repeating: delivery, count: 300)) == .accepted)
+        let inFlight = try store.claimDeliveries(.apns, limit: 290, at: 300, leaseMilliseconds: 60_000, owner: "a")
+        #expect(inFlight.count == 290)
+        // The next claim, as the plan PostgreSQL runs it through deliveries_due, on a table too
+        // small for the planner to prefer that index by itself.
+        let plan = try store.pool.withConnection { connection in
+            try connection.execute("ANALYZE deliveries; SET enable_seqscan = off; SET enable_bitmapscan = off")
+            defer { _ = try? connection.execute("RESET enable_seqscan; RESET enable_bitmapscan") }
+            return try connection.query(
+                "EXPLAIN (ANALYZE, FORMAT JSON) " + PostgresGatewayStore.claim,
+                [.integer(400), .integer(5), .text("b"), .integer(60_400), .text(DeliveryKind.apns.rawValue)]
+            ).first?.first?.text ?? ""
+        }
+        #expect(plan.contains("deliveries_due"), "\(plan)")
+        let removed = plan.matches(of: /"Rows Removed by Filter": (\d+)/).compactMap { Int($0.output.1) }
+        #expect(removed.reduce(0, +) == 0, "the claim read past leased deliveries: \(removed)")
+        let rest = try store.claimDeliveries(.apns, limit: 10, at: 500, leaseMilliseconds: 60_000, owner: "c")
+        #expect(rest.count == 5, "the explained claim took 5 of the 10 free; 5 are left")
+        #expect(Set(rest.map(\.id)).isDisjoint(with: inFlight.map(\.id)))
+        let lapsed = try store.claimDeliveries(.apns, limit: 300, at: 60_300, leaseMilliseconds: 1_000, owner: "d")
+        #expect(lapsed.map(\.id) == inFlight.map(\.id), "a's leases lapsed at 60,300: due again, in order")
+    }
+
     @Test("a PostgreSQL connection prepares each statement once, keeps at most 64, and answers the same after evicting")
     func preparedStatements() throws {
         let store = PostgresGatewayStore(

@@ -261,23 +261,30 @@
         ) throws -> [OutboxDelivery] {
             try pool.withConnection { connection in
                 try connection.query(
-                    """
-                    WITH due AS (
-                        SELECT id FROM deliveries
-                        WHERE kind = $5 AND status = 'queued' AND next_attempt_at <= $1
-                            AND (lease_until IS NULL OR lease_until <= $1)
-                        ORDER BY next_attempt_at, id LIMIT $2
-                        FOR UPDATE SKIP LOCKED)
-                    UPDATE deliveries AS d SET lease_owner = $3, lease_until = $4
-                    FROM due WHERE d.id = due.id
-                    RETURNING \(OutboxDelivery.claimedColumns)
-                    """,
+                    Self.claim,
                     [
                         .integer(time), .integer(Int64(limit)), .text(owner), .integer(time + leaseMilliseconds),
                         .text(kind.rawValue),
                     ])
             }.compactMap(OutboxDelivery.init(row:)).sorted { $0.id < $1.id }
         }
+
+        /// The claim: parameters the time, the most to claim, the owner, the lease's end and the
+        /// kind. A claimed delivery's next attempt moves to its lease's end, so that it leaves the
+        /// due part of `deliveries_due` until the lease lapses, and the next claim reads past none
+        /// of the deliveries in flight; the lease test stays for those leased by gateways before
+        /// 1.3.3, which did not move it.
+        static let claim = """
+            WITH due AS (
+                SELECT id FROM deliveries
+                WHERE kind = $5 AND status = 'queued' AND next_attempt_at <= $1
+                    AND (lease_until IS NULL OR lease_until <= $1)
+                ORDER BY next_attempt_at, id LIMIT $2
+                FOR UPDATE SKIP LOCKED)
+            UPDATE deliveries AS d SET lease_owner = $3, lease_until = $4, next_attempt_at = $4
+            FROM due WHERE d.id = due.id
+            RETURNING \(OutboxDelivery.claimedColumns)
+            """
 
         func renewLeases(owner: String, until: Int64) throws {
             try pool.withConnection {

@@ -233,8 +233,10 @@ final class SQLiteGatewayStore: GatewayStore {
             var claimed: [OutboxDelivery] = []
             for row in rows {
                 guard let delivery = OutboxDelivery(row: row) else { continue }
+                // Its next attempt moves to the lease's end, out of the due part of the index
+                // until the lease lapses, so that the next claim reads past none in flight.
                 try sql.query(
-                    "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?",
+                    "UPDATE deliveries SET lease_owner = ?1, lease_until = ?2, next_attempt_at = ?2 WHERE id = ?3",
                     [.text(owner), .integer(time + leaseMilliseconds), row[0]])
                 claimed.append(delivery)
             }

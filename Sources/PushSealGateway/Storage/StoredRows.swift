@@ -231,13 +231,15 @@ extension PushAcceptance {
 }
 
 /// The statement that keeps a worker's leases: every delivery still queued under `owner`
-/// (parameter 2) gets a new `lease_until` (parameter 1). Both stores find those rows through their
+/// (parameter 2) gets a new `lease_until` and `next_attempt_at` (parameter 1). Both stores find those rows through their
 /// partial index on `lease_owner` of queued deliveries, so that its cost follows the worker's
 /// leases and not the outbox's size: it runs every third of a lease for each worker, on the writer.
 enum LeaseStatements {
-    /// The renewal, with `placeholder(n)` as the n-th marker.
+    /// The renewal, with `placeholder(n)` as the n-th marker: the lease's new end, which is also
+    /// its deliveries' next attempt (a claim keeps them out of the due ones until it lapses).
     static func renew(placeholder: (Int) -> String) -> String {
-        "UPDATE deliveries SET lease_until = \(placeholder(1)) WHERE lease_owner = \(placeholder(2)) AND status = 'queued'"
+        "UPDATE deliveries SET lease_until = \(placeholder(1)), next_attempt_at = \(placeholder(1)) "
+            + "WHERE lease_owner = \(placeholder(2)) AND status = 'queued'"
     }
 }
 
