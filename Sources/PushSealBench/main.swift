@@ -81,7 +81,7 @@ if options.sendOnly {
 
 if options.gatewayOnly {
     var gateway: [GatewayBench.Result] = []
-    let server = try? PostgresTestServer()
+    let server = try? PostgresTestServer(durable: true)
     // SQLite, then PostgreSQL with one instance and with three, as `make bench` measures them.
     let setups = [(nil, 1), (try server?.createDatabase(), 1), (try server?.createDatabase(), 3)]
     for (database, instances) in setups where instances == 1 || database != nil {
@@ -153,7 +153,7 @@ if !options.suitesOnly {
     measure(nil, 1)
     measure(nil, 1, apnsDelayMilliseconds: SendBench.delayMilliseconds, webPushMix: true)
     do {
-        let server = try PostgresTestServer()
+        let server = try PostgresTestServer(durable: true)
         measure(try server.createDatabase(), 1)
         measure(try server.createDatabase(), 3)
     } catch {

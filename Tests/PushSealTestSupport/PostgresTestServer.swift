@@ -24,8 +24,14 @@ package final class PostgresTestServer: @unchecked Sendable {
     private let lock = NSLock()
     private var databases = 0
 
-    /// Starts a server of the caller's own (to stop and start it without disturbing others).
-    package init() throws {
+    /// Whether commits wait for the disk (`fsync`), as a production server's do; the tests'
+    /// servers skip it, which changes no result of theirs.
+    private let durable: Bool
+
+    /// Starts a server of the caller's own (to stop and start it without disturbing others);
+    /// `durable` for one whose commits reach the disk, as the bench measures them.
+    package init(durable: Bool = false) throws {
+        self.durable = durable
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard
             let version = versions.compactMap(Int.init).sorted().last(where: {
@@ -50,7 +56,8 @@ package final class PostgresTestServer: @unchecked Sendable {
     package func start() throws {
         try run([
             "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "30", "-o",
-            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=off", "start",
+            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=\(durable ? "on" : "off")",
+            "start",
         ])
     }
 
