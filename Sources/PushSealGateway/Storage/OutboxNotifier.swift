@@ -7,8 +7,9 @@ internal import PushSealCore
 /// which names the union of their kinds.
 ///
 /// A notification sent inside the push's transaction made PostgreSQL serialize every committing
-/// push on its notification queue's lock; one sent after the commit can never wake a worker
-/// before the push is visible. A notification lost to a crash or to a database away is only a
+/// push: a transaction that notified holds a database-wide lock from just before its commit to its
+/// end, its WAL flush included. One sent after the commit holds it for an instant, and can never
+/// wake a worker before the push is visible. A notification lost to a crash or to a database away is only a
 /// delay: the workers poll as well.
 ///
 /// The thread is its own, not a dispatch queue's, so a busy shared pool never delays a wake-up.
