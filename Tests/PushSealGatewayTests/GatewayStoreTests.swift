@@ -298,6 +298,41 @@ struct GatewayStoreTests {
         }
     }
 
+    @Test(
+        "a burst of outcomes is recorded whole: sent ones with their APNs ids byte for byte, however odd, beside a retry and a failure",
+        arguments: GatewayBackend.allCases)
+    func outcomeBurst(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
+        let device = Self.device("d", registeredAt: 100)
+        _ = try store.putDevice(device)
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: 7)
+            ) == .accepted)
+        let claimed = try store.claimDeliveries(.apns, limit: 7, at: 300, leaseMilliseconds: 60_000, owner: "a")
+        #expect(claimed.count == 7)
+        // Each a way to break an array literal written carelessly, or NULL taken for a word.
+        let apnsIDs: [String?] = [#"a"b\c"#, "NULL", nil, "{1,2}", " spaced, "]
+        let outcomes: [DeliveryOutcome] =
+            apnsIDs.map { .sent(apnsID: $0) } + [
+                .retry(at: 9_000, reason: "TooManyRequests"), .failed(reason: "BadTopic"),
+            ]
+        try store.finish(
+            zip(claimed, outcomes).enumerated().map { index, pair in
+                EndedAttempt(delivery: pair.0, outcome: pair.1, attempts: index + 1, time: 400)
+            }, routing: .none)
+        let states = try #require(try store.push(id: "p")).deliveries
+        #expect(states.map(\.status) == [.sent, .sent, .sent, .sent, .sent, .queued, .failed])
+        #expect(states.prefix(5).map(\.apnsID) == apnsIDs)
+        #expect(states.map(\.attempts) == Array(1...7))
+        #expect(states.map(\.reason) == [nil, nil, nil, nil, nil, "TooManyRequests", "BadTopic"])
+        #expect(
+            try store.claimDeliveries(.apns, limit: 7, at: 9_000, leaseMilliseconds: 1_000, owner: "b").map(\.id)
+                == [claimed[5].id], "the retry alone is due again")
+    }
+
     @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
     func claimSkipsDeliveriesInFlight() throws {
         let store = PostgresGatewayStore(
