@@ -31,15 +31,20 @@ struct GatewayStoreTests {
         return store
     }
 
+    /// A delivery to device `d`, registered in `store` at 100 (the one device of most tests here).
+    static func registeredDelivery(in store: any GatewayStore) throws -> NewDelivery {
+        let device = Self.device("d", registeredAt: 100)
+        _ = try store.putDevice(device)
+        return NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+    }
+
     @Test(
         "a delivery still queued for a token another push found gone is claimed as gone, and only then",
         arguments: GatewayBackend.allCases)
     func goneTokens(_ backend: GatewayBackend) throws {
         let directory = TemporaryDirectory()
         let store = try Self.store(backend, in: directory)
-        let device = Self.device("d", registeredAt: 100)
-        _ = try store.putDevice(device)
-        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+        let delivery = try Self.registeredDelivery(in: store)
         #expect(
             try store.acceptPush(id: "p1", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
                 == .accepted)
@@ -304,9 +309,7 @@ struct GatewayStoreTests {
     func outcomeBurst(_ backend: GatewayBackend) throws {
         let directory = TemporaryDirectory()
         let store = try Self.store(backend, in: directory)
-        let device = Self.device("d", registeredAt: 100)
-        _ = try store.putDevice(device)
-        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+        let delivery = try Self.registeredDelivery(in: store)
         #expect(
             try store.acceptPush(
                 id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: 7)
@@ -338,9 +341,7 @@ struct GatewayStoreTests {
         let store = PostgresGatewayStore(
             url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
         try store.migrate()
-        let device = Self.device("d", registeredAt: 100)
-        _ = try store.putDevice(device)
-        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
+        let delivery = try Self.registeredDelivery(in: store)
         #expect(
             try store.acceptPush(
                 id: "p", idempotencyKey: nil, requestHash: [], at: 200,
