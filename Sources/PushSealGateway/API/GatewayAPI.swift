@@ -420,7 +420,7 @@ final class GatewayAPI: Sendable {
         }
         metrics.pushAccepted()
         log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
-        onAccepted(Set(deliveries.map(\.device.channel.kind)))
+        onAccepted(NewDelivery.kinds(of: deliveries))
         return (id, deliveries.count, false, deliveries.filter(\.bodyTruncated).count)
     }
 

@@ -138,6 +138,11 @@ struct NewDelivery: Sendable {
     let expiration: Int64?
     /// True when the alert body was shortened to fit (the push's `truncate` option).
     var bodyTruncated = false
+
+    /// The kinds of `deliveries`: whose workers a push of them wakes.
+    static func kinds(of deliveries: [NewDelivery]) -> Set<DeliveryKind> {
+        Set(deliveries.map(\.device.channel.kind))
+    }
 }
 
 /// What storing a push came to.

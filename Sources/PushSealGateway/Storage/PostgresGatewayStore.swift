@@ -233,7 +233,7 @@
                 deliveries.count <= first.count
                 ? try pool.withConnection(store) : try pool.transaction(store)
             if stored {
-                notifier.accepted(Set(deliveries.map(\.device.channel.kind)))
+                notifier.accepted(NewDelivery.kinds(of: deliveries))
                 return .accepted
             }
             guard let idempotencyKey,
