@@ -336,6 +336,30 @@ struct GatewayStoreTests {
                 == [claimed[5].id], "the retry alone is due again")
     }
 
+    @Test("a PostgreSQL burst of sends is one update through the primary key, as the plan it is prepared with")
+    func sentBurstUsesPrimaryKey() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.migrate()
+        let delivery = try Self.registeredDelivery(in: store)
+        #expect(
+            try store.acceptPush(
+                id: "p", idempotencyKey: nil, requestHash: [], at: 200,
+                deliveries: Array(repeating: delivery, count: 2_000)) == .accepted)
+        // The generic plan, which a prepared statement settles on; an array of another type than
+        // the key's (numeric, text) would join every row of the outbox instead.
+        let plan = try store.pool.withConnection { connection in
+            try connection.execute(
+                "ANALYZE deliveries; SET plan_cache_mode = force_generic_plan; "
+                    + "PREPARE sent_burst AS \(PostgresSentBurst.statement)")
+            defer { _ = try? connection.execute("DEALLOCATE sent_burst; RESET plan_cache_mode") }
+            return try connection.query(
+                "EXPLAIN (FORMAT JSON) EXECUTE sent_burst('{1,2}', '{a,b}', '{1,1}', '{300,300}')"
+            ).first?.first?.text ?? ""
+        }
+        #expect(plan.contains("deliveries_pkey") && !plan.contains("Seq Scan"), "\(plan)")
+    }
+
     @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
     func claimSkipsDeliveriesInFlight() throws {
         let store = PostgresGatewayStore(

@@ -293,8 +293,14 @@
         }
 
         func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
+            // The burst's plain sends share one statement; every other end keeps its own.
+            let sent = ended.filter { OutboxFinish.isPlainSend($0, routing: routing) }
+            let others = ended.filter { !OutboxFinish.isPlainSend($0, routing: routing) }
             try pool.transaction { connection in
-                for attempt in ended { try OutboxFinish.apply(attempt, routing: routing, Self.runner(connection)) }
+                if !sent.isEmpty {
+                    try connection.query(PostgresSentBurst.statement, PostgresSentBurst.parameters(sent))
+                }
+                for attempt in others { try OutboxFinish.apply(attempt, routing: routing, Self.runner(connection)) }
             }
         }
 

@@ -305,6 +305,13 @@ enum OutboxFinish {
     /// The reason of the deliveries a deleted device had queued.
     static let deviceDeletedReason = "DeviceDeleted"
 
+    /// Whether `ended` was sent and its end queues no webhook event, so that recording it is its
+    /// row's update alone, which a store may share with the others of a burst.
+    static func isPlainSend(_ ended: EndedAttempt, routing: WebhookRouting) -> Bool {
+        guard case .sent = ended.outcome else { return false }
+        return routing.endpoints(for: .deliverySent).isEmpty
+    }
+
     /// Records that `ended`'s attempt ended with its outcome after its requests, at its time, and
     /// queues the events `routing` asks for: the delivery's end, and `device.unregistered` when
     /// this answer is the one that marked its device.
