@@ -349,8 +349,7 @@ final class GatewayAPI: Sendable {
     /// The request's JSON object body, after the size and content-type checks.
     private func body(_ request: HTTPRequest) throws -> JSONObject {
         guard !request.bodyTooLarge else { throw APIError.bodyTooLarge(Self.maximumBodyBytes) }
-        let type = request.header("content-type")?.split(separator: ";").first?.trimmingSpaces().lowercased()
-        guard type == "application/json" else { throw APIError.notJSONContent }
+        guard JSONContentType.matches(request.header("content-type")) else { throw APIError.notJSONContent }
         return try RequestReader.object(request.body)
     }
 
@@ -481,12 +480,5 @@ final class GatewayAPI: Sendable {
         if let apnsID = delivery.apnsID { object["apns_id"] = .string(apnsID) }
         if let reason = delivery.reason { object["reason"] = .string(reason) }
         return .object(object)
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces.
-    fileprivate func trimmingSpaces() -> String {
-        String(String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " })).reversed())
     }
 }
