@@ -32,7 +32,7 @@
 
         /// An array literal of strings, each quoted with its backslashes and quotes escaped (an
         /// APNs id is the peer's words), nil as `NULL`.
-        static func strings(_ values: [String?]) -> String {
+        private static func strings(_ values: [String?]) -> String {
             let elements = values.map { value -> String in
                 guard let value else { return "NULL" }
                 var quoted = "\""
