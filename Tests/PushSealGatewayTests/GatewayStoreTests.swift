@@ -38,6 +38,22 @@ struct GatewayStoreTests {
         return NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil)
     }
 
+    /// Stores push `p`, accepted at 200, of `count` deliveries to device `d` (registered first).
+    static func acceptPush(of count: Int, in store: any GatewayStore) throws -> PushAcceptance {
+        let delivery = try registeredDelivery(in: store)
+        return try store.acceptPush(
+            id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: count)
+        )
+    }
+
+    /// A new, migrated PostgreSQL store of one connection, for the tests that read its plans.
+    static func postgresStore() throws -> PostgresGatewayStore {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.migrate()
+        return store
+    }
+
     @Test(
         "a delivery still queued for a token another push found gone is claimed as gone, and only then",
         arguments: GatewayBackend.allCases)
@@ -309,11 +325,7 @@ struct GatewayStoreTests {
     func outcomeBurst(_ backend: GatewayBackend) throws {
         let directory = TemporaryDirectory()
         let store = try Self.store(backend, in: directory)
-        let delivery = try Self.registeredDelivery(in: store)
-        #expect(
-            try store.acceptPush(
-                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: 7)
-            ) == .accepted)
+        #expect(try Self.acceptPush(of: 7, in: store) == .accepted)
         let claimed = try store.claimDeliveries(.apns, limit: 7, at: 300, leaseMilliseconds: 60_000, owner: "a")
         #expect(claimed.count == 7)
         // Each a way to break an array literal written carelessly, or NULL taken for a word.
@@ -338,14 +350,8 @@ struct GatewayStoreTests {
 
     @Test("a PostgreSQL burst of sends is one update through the primary key, as the plan it is prepared with")
     func sentBurstUsesPrimaryKey() throws {
-        let store = PostgresGatewayStore(
-            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
-        try store.migrate()
-        let delivery = try Self.registeredDelivery(in: store)
-        #expect(
-            try store.acceptPush(
-                id: "p", idempotencyKey: nil, requestHash: [], at: 200,
-                deliveries: Array(repeating: delivery, count: 2_000)) == .accepted)
+        let store = try Self.postgresStore()
+        #expect(try Self.acceptPush(of: 2_000, in: store) == .accepted)
         // The generic plan, which a prepared statement settles on; an array of another type than
         // the key's (numeric, text) would join every row of the outbox instead.
         let plan = try store.pool.withConnection { connection in
@@ -362,14 +368,8 @@ struct GatewayStoreTests {
 
     @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
     func claimSkipsDeliveriesInFlight() throws {
-        let store = PostgresGatewayStore(
-            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
-        try store.migrate()
-        let delivery = try Self.registeredDelivery(in: store)
-        #expect(
-            try store.acceptPush(
-                id: "p", idempotencyKey: nil, requestHash: [], at: 200,
-                deliveries: Array(repeating: delivery, count: 300)) == .accepted)
+        let store = try Self.postgresStore()
+        #expect(try Self.acceptPush(of: 300, in: store) == .accepted)
         let inFlight = try store.claimDeliveries(.apns, limit: 290, at: 300, leaseMilliseconds: 60_000, owner: "a")
         #expect(inFlight.count == 290)
         // The next claim, as the plan PostgreSQL runs it through deliveries_due, on a table too
