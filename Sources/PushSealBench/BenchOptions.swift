@@ -5,7 +5,8 @@
 #endif
 
 /// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
-/// [--suites-only yes] [--send-only yes] [--gateway-only yes] [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
+/// [--suites-only yes] [--send-only yes] [--gateway-only yes] [--gateway-instructions yes]
+/// [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
     var gateway = ".build/release/pushseal-gateway"
@@ -19,6 +20,8 @@ struct BenchOptions {
     var sendOnly = false
     /// Only the gateway, on SQLite and on PostgreSQL with one instance: `make bench-gateway`.
     var gatewayOnly = false
+    /// Only the gateway's instructions per push, under callgrind: `make bench-gateway-instructions`.
+    var gatewayInstructions = false
     /// Only this work, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
     var profile: String?
     /// How many times `profile` runs: enough for callgrind by default; a sampling profiler wants more.
@@ -38,6 +41,7 @@ struct BenchOptions {
             case "--suites-only": suitesOnly = value == "yes"
             case "--send-only": sendOnly = value == "yes"
             case "--gateway-only": gatewayOnly = value == "yes"
+            case "--gateway-instructions": gatewayInstructions = value == "yes"
             case "--profile": profile = value
             case "--profile-rounds": profileRounds = Int(value) ?? profileRounds
             default: printError("bench: ignoring unknown option \(flag)\n")
@@ -57,6 +61,13 @@ func readFile(_ path: String) -> [UInt8]? {
         if count == 0 { return bytes }
         bytes += buffer[0..<count]
     }
+}
+
+/// Writes `bytes` to the file at `path`, replacing it; nothing when it cannot be opened.
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+    guard let file = fopen(path, "w") else { return }
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
 }
 
 /// Writes `message` to standard error.

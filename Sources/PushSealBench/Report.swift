@@ -279,9 +279,6 @@ struct Report {
     }
 
     func write(to path: String) {
-        guard let file = fopen(path, "w") else { return }
-        let bytes = JSONWriter.bytes(.object(json)) + [0x0A]
-        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        fclose(file)
+        writeFile(path, JSONWriter.bytes(.object(json)) + [0x0A])
     }
 }

@@ -79,6 +79,19 @@ if options.sendOnly {
     exit(0)
 }
 
+if options.gatewayInstructions {
+    guard let counts = GatewayInstructions.run(cli: options.cli, gateway: options.gateway, payload: payload) else {
+        printError("bench: the gateway could not be counted under callgrind (is valgrind installed?)\n")
+        exit(1)
+    }
+    print("gateway instructions (callgrind, SQLite, one instance, APNs at once):")
+    print(counts.flatMap(\.lines).joined(separator: "\n"))
+    let json = JSONObject([("gateway_instructions", .object(JSONObject(counts.map { ($0.phase, $0.json) })))])
+    writeFile(options.output, JSONWriter.bytes(.object(json)) + [0x0A])
+    print("results written to \(options.output)")
+    exit(0)
+}
+
 if options.gatewayOnly {
     var gateway: [GatewayBench.Result] = []
     let server = try? PostgresTestServer(durable: true)

@@ -76,15 +76,14 @@ enum GatewayBench {
         let databaseURL = database ?? "sqlite:\(directory)/gateway.db"
         var configs: [String] = []
         for instance in 0..<instances {
-            let configuration = """
-                {"listen": "127.0.0.1:\(firstPort + instance)", "database": "\(databaseURL)", "workers": \(workers),
-                 "sender_key_files": ["\(directory)/sender.jwk"],
-                 "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
-                          "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
-                          "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}
-                 \(webPushMember)\(webPushMix ? #", "relay": {"public_url": "https://relay.bench", "messages_per_second": 1000, "messages_burst": 10000}"# : "")}
-                """
-            configs.append(ProcessBench.temporaryFile("gateway-\(instance).json", Array(configuration.utf8)))
+            let relayMember =
+                webPushMix
+                ? #", "relay": {"public_url": "https://relay.bench", "messages_per_second": 1000, "messages_burst": 10000}"#
+                : ""
+            let text = configuration(
+                port: firstPort + instance, database: databaseURL, workers: workers, directory: directory, mock: mock,
+                members: webPushMember + relayMember)
+            configs.append(ProcessBench.temporaryFile("gateway-\(instance).json", Array(text.utf8)))
         }
         let made = ProcessBench.run([gateway, "token", "create", "--config", configs[0], "--scope", "admin"])
         let token = String(decoding: made.output.filter { $0 != 0x0A }, as: UTF8.self)
@@ -221,9 +220,25 @@ enum GatewayBench {
             relayAcceptedPerSecond: relayRates?.accepted, relayForwardedPerSecond: relayRates?.forwarded)
     }
 
+    /// The configuration of a gateway listening on `port` of 127.0.0.1, on `database`, with
+    /// `workers` APNs workers delivering to `mock`, sealing with `directory`/sender.jwk; `members`
+    /// (each after a comma) are added to it.
+    static func configuration(
+        port: Int, database: String, workers: Int, directory: String, mock: FastMockAPNsProcess, members: String = ""
+    ) -> String {
+        """
+        {"listen": "127.0.0.1:\(port)", "database": "\(database)", "workers": \(workers),
+         "sender_key_files": ["\(directory)/sender.jwk"],
+         "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
+                  "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
+                  "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}
+         \(members)}
+        """
+    }
+
     /// Registers the users of one device (`one0`…) and of ten (`ten0`…), and with a push service
     /// the user `mix`; false when a registration failed.
-    private static func register(cli: String, base: String, token: String, pushService: MockPushServiceProcess?)
+    static func register(cli: String, base: String, token: String, pushService: MockPushServiceProcess?)
         -> Bool
     {
         let key = ProcessBench.run([cli, "keys", "generate", "--suite", "x25519"])
@@ -340,7 +355,7 @@ enum GatewayBench {
     }
 
     /// One request of a curl config file.
-    private static func request(_ method: String, _ url: String, _ body: String) -> String {
+    static func request(_ method: String, _ url: String, _ body: String) -> String {
         var escaped = ""
         for character in body {
             if character == "\\" || character == "\"" { escaped.append("\\") }
@@ -351,7 +366,7 @@ enum GatewayBench {
 
     /// Runs the requests with 16 in parallel; the wall time in seconds (0 on failure) and each
     /// request's answer time.
-    private static func curl(_ requests: [String], token: String, name: String) -> (Double, [Double]) {
+    static func curl(_ requests: [String], token: String, name: String) -> (Double, [Double]) {
         let headers = "header = \"Authorization: Bearer \(token)\"\nheader = \"Content-Type: application/json\"\n"
         let config = requests.map { headers + $0 + "output = \"/dev/null\"\nwrite-out = \"%{time_total}\\\\n\"\n" }
             .joined(separator: "next\n")
@@ -364,7 +379,7 @@ enum GatewayBench {
     }
 
     /// Waits until the outbox is empty; the seconds waited.
-    private static func drain(_ base: String) -> Double {
+    static func drain(_ base: String) -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         for _ in 0..<6_000 {
