@@ -68,8 +68,14 @@ struct GatewayOperationsTests {
             ("push.evil is not one of the allowed push services", "not-allowed"), ("🙂 anything else", "other"),
         ]
         for (reason, label) in cases { #expect(ReasonLabel.of(reason) == label, "\(reason ?? "nil")") }
+    }
+
+    @Test("the log's times are RFC 3339 in UTC, every field zero-padded, to the millisecond")
+    func timestamps() {
         #expect(EventLog.timestamp(0) == "1970-01-01T00:00:00.000Z")
+        #expect(EventLog.timestamp(981_173_106_007) == "2001-02-03T04:05:06.007Z")
         #expect(EventLog.timestamp(1_796_293_772_714) == "2026-12-03T10:29:32.714Z")
+        #expect(EventLog.timestamp(253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
     }
 
     @Test(

@@ -178,27 +178,12 @@ final class SQLiteDatabase: Sendable {
     /// reset and bound again), so a statement is parsed and planned once per connection.
     @discardableResult
     fileprivate static func query(_ sql: String, _ parameters: [Value], on handle: OpaquePointer) throws -> [[Value]] {
-        var kept = 0
-        var reused: OpaquePointer?
-        var candidate = sqlite3_next_stmt(handle, nil)
-        while let statement = candidate {
-            if sqlite3_stmt_busy(statement) == 0, strcmp(sqlite3_sql(statement), sql) == 0 {
-                reused = statement
-                break
-            }
-            kept += 1
-            candidate = sqlite3_next_stmt(handle, statement)
+        // The text is made a C string once: passing `sql` to each C call would copy it each time.
+        let (statement, kept, reused) = try sql.withCString { text in
+            try preparedStatement(text, on: handle)
         }
-        var prepared: OpaquePointer?
-        if reused == nil {
-            let flags = kept < preparedStatements ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-            guard sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil) == SQLITE_OK, prepared != nil else {
-                throw Failure(description: String(cString: sqlite3_errmsg(handle)))
-            }
-        }
-        guard let statement = reused ?? prepared else { throw Failure(description: "no statement") }
         defer {
-            if reused == nil && kept >= preparedStatements {
+            if !reused && kept >= preparedStatements {
                 sqlite3_finalize(statement)
             } else {
                 sqlite3_reset(statement)
@@ -228,6 +213,29 @@ final class SQLiteDatabase: Sendable {
             guard step == SQLITE_ROW else { throw Failure(description: String(cString: sqlite3_errmsg(handle))) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
+    }
+
+    /// The statement of `text` on `handle`: a kept one that is not running, else a new one
+    /// (kept when fewer than ``preparedStatements`` are); how many were kept, and whether it was
+    /// reused.
+    private static func preparedStatement(_ text: UnsafePointer<CChar>, on handle: OpaquePointer) throws -> (
+        statement: OpaquePointer, kept: Int, reused: Bool
+    ) {
+        var kept = 0
+        var candidate = sqlite3_next_stmt(handle, nil)
+        while let statement = candidate {
+            if sqlite3_stmt_busy(statement) == 0, strcmp(sqlite3_sql(statement), text) == 0 {
+                return (statement, kept, true)
+            }
+            kept += 1
+            candidate = sqlite3_next_stmt(handle, statement)
+        }
+        var prepared: OpaquePointer?
+        let flags = kept < preparedStatements ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        guard sqlite3_prepare_v3(handle, text, -1, flags, &prepared, nil) == SQLITE_OK, let prepared else {
+            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+        }
+        return (prepared, kept, false)
     }
 
     private static func column(_ statement: OpaquePointer, _ index: Int32) -> Value {

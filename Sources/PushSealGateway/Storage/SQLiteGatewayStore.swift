@@ -206,8 +206,7 @@ final class SQLiteGatewayStore: GatewayStore {
                 "INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) VALUES (?, ?, ?, ?)",
                 [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash)])
             for delivery in deliveries {
-                let (statement, values) = delivery.insert(pushID: id, at: time) { "?\($0)" }
-                try sql.query(statement, values)
+                try sql.query(NewDelivery.sqliteInsert, delivery.insertParameters(pushID: id, at: time))
             }
             return .accepted
         }
