@@ -366,6 +366,24 @@ struct GatewayStoreTests {
         #expect(plan.contains("deliveries_pkey") && !plan.contains("Seq Scan"), "\(plan)")
     }
 
+    @Test("a PostgreSQL push's statement runs no trigger: no foreign key checks each delivery's push there")
+    func pushStatementRunsNoTrigger() throws {
+        let store = try Self.postgresStore()
+        let delivery = try Self.registeredDelivery(in: store)
+        let parameters: [DatabaseValue] =
+            [.text("p"), .null, .integer(200), .blob([])]
+            + Array(repeating: delivery, count: 3).flatMap(PostgresPushInsert.parameters(of:))
+        // As PostgreSQL ran it: the key's check was a trigger, called once per delivery stored.
+        let plan = try store.pool.withConnection { connection in
+            try connection.query(
+                "EXPLAIN (ANALYZE, FORMAT JSON) " + PostgresPushInsert.push(deliveries: 3), parameters
+            ).first?.first?.text ?? ""
+        }
+        #expect(plan.contains("\"Triggers\"") && !plan.contains("Trigger Name"), "\(plan)")
+        #expect(
+            try store.push(id: "p", after: 0, limit: 10)?.deliveries.count == 3, "the push and its deliveries stored")
+    }
+
     @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
     func claimSkipsDeliveriesInFlight() throws {
         let store = try Self.postgresStore()
@@ -481,6 +499,11 @@ struct GatewayStoreTests {
         #expect(OutboxListener.kinds(payload: "apns,pigeon") == [.apns])
         #expect(OutboxListener.kinds(payload: "pigeon") == Set(DeliveryKind.allCases), "a newer gateway's kind")
         #expect(OutboxListener.kinds(payload: "") == Set(DeliveryKind.allCases))
+    }
+
+    @Test("one schema number names both stores: each has as many migrations")
+    func schemaNumbers() {
+        #expect(SQLiteGatewayStore.migrations.count == PostgresGatewayStore.migrations.count)
     }
 
     @Test("instances that start together migrate one PostgreSQL database once, under the advisory lock")

@@ -84,7 +84,7 @@
         }
 
         /// The pushes per second stored through libpq over one connection into copies of the
-        /// gateway's tables (`LIKE … INCLUDING ALL`, with the foreign key) in its database at
+        /// gateway's tables (`LIKE … INCLUDING ALL`; from schema 8, no foreign key) in its database at
         /// `url`, with its rows, `pushesPerCommit` to a transaction, PostgreSQL's default
         /// durability (`synchronous_commit = on`): each push one prepared statement (the push and
         /// its deliveries), as the gateway stores it. Nil when it cannot run.
@@ -124,8 +124,8 @@
                 "SET client_min_messages = warning",
                 "DROP TABLE IF EXISTS floor_deliveries_\(suffix), floor_pushes_\(suffix)",
                 "CREATE TABLE floor_pushes_\(suffix) (LIKE pushes INCLUDING ALL)",
+                // As the gateway's schema 8: no foreign key from a delivery to its push.
                 "CREATE TABLE floor_deliveries_\(suffix) (LIKE deliveries INCLUDING ALL)",
-                "ALTER TABLE floor_deliveries_\(suffix) ADD FOREIGN KEY (push_id) REFERENCES floor_pushes_\(suffix) (id)",
             ] {
                 guard let result = execute(sql) else { return nil }
                 PQclear(result)
