@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Child processes started with posix_spawn, for servers the tests run (a gateway, PostgreSQL and
 /// its watchdog). Foundation's `Process` is not used there: its wait missed the end of a
@@ -52,21 +53,51 @@ package enum ChildProcess {
         return status & 0x7F == 0 && (status >> 8) & 0xFF == 0
     }
 
-    /// A port on 127.0.0.1 that nobody listened on a moment ago.
+    /// A port on 127.0.0.1 that nobody used a moment ago, below the kernel's range of ephemeral
+    /// ports and never handed out before in this process. A server stopped and started again on
+    /// it (a killed instance, a restarted PostgreSQL) finds it free: a port from the ephemeral
+    /// range, as binding port 0 gives, may meanwhile be the source port of an outgoing connection.
     package static func freeLoopbackPort() throws -> UInt16 {
+        let ephemeralStart = ephemeralPorts().lowerBound
+        guard ephemeralStart > lowestPort + 1_000 else {
+            throw Failure(description: "no port range below \(ephemeralStart)")
+        }
+        for _ in 0..<1_000 {
+            let candidate = UInt16.random(in: lowestPort..<ephemeralStart)
+            guard handedOut.withLock({ $0.insert(candidate).inserted }), canListen(on: candidate) else { continue }
+            return candidate
+        }
+        throw Failure(description: "no free port on 127.0.0.1 in \(lowestPort)..<\(ephemeralStart)")
+    }
+
+    /// The lowest port ``freeLoopbackPort()`` picks.
+    private static let lowestPort: UInt16 = 10_000
+
+    /// The ports handed out so far, each once.
+    private static let handedOut = Mutex<Set<UInt16>>([])
+
+    /// The kernel's range of ephemeral ports (`/proc/sys/net/ipv4/ip_local_port_range`), or
+    /// Linux's default where it cannot be read.
+    private static func ephemeralPorts() -> ClosedRange<UInt16> {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { UInt16($0) }
+        guard bounds.count == 2, bounds[0] <= bounds[1] else { return 32_768...60_999 }
+        return bounds[0]...bounds[1]
+    }
+
+    /// Whether a socket can be bound to `port` on 127.0.0.1 now.
+    private static func canListen(on port: UInt16) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let port: UInt16? = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                guard bind(socket, pointer, length) == 0, getsockname(socket, pointer, &length) == 0 else { return nil }
-                return UInt16(bigEndian: UnsafeRawPointer(pointer).load(fromByteOffset: 2, as: UInt16.self))
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard let port else { throw Failure(description: "no free port on 127.0.0.1") }
-        return port
     }
 }
