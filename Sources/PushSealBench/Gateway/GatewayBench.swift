@@ -96,15 +96,7 @@ enum GatewayBench {
         }
         let bases = (0..<instances).map { "http://127.0.0.1:\(firstPort + $0)" }
         let base = bases[0]
-        for instanceBase in bases {
-            var waited = 0
-            while ProcessBench.run(["curl", "-sf", "\(instanceBase)/healthz"], discardOutput: true).status != 0
-                && waited < 100
-            {
-                usleep(50_000)
-                waited += 1
-            }
-        }
+        for instanceBase in bases { _ = waitUntilHealthy(instanceBase, seconds: 5) }
         guard register(cli: cli, base: base, token: token, pushService: pushService) else { return nil }
 
         let content = JSONWriter.string(.object(payload))
@@ -234,6 +226,16 @@ enum GatewayBench {
                   "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}
          \(members)}
         """
+    }
+
+    /// Waits until the gateway at `base` answers `/healthz`, asking every 50 ms for at most
+    /// `seconds`; whether it did.
+    static func waitUntilHealthy(_ base: String, seconds: Double) -> Bool {
+        for _ in 0..<Int(seconds * 20) {
+            if ProcessBench.run(["curl", "-sf", "\(base)/healthz"], discardOutput: true).status == 0 { return true }
+            usleep(50_000)
+        }
+        return false
     }
 
     /// Registers the users of one device (`one0`…) and of ten (`ten0`…), and with a push service

@@ -28,11 +28,10 @@ enum GatewayInstructions {
         (
             "X25519 (libsodium)",
             {
-                let parts = [
-                    $0.library(function: "crypto_scalarmult_curve25519"),
-                    $0.library(function: "crypto_scalarmult_curve25519_base"),
-                ]
-                return parts.contains { $0 == nil } ? nil : parts.compactMap { $0 }.reduce(0, +)
+                guard let shared = $0.library(function: "crypto_scalarmult_curve25519"),
+                    let base = $0.library(function: "crypto_scalarmult_curve25519_base")
+                else { return nil }
+                return shared + base
             }
         ),
         ("request JSON", { $0.largest(file: "API/RequestReader.swift") }),
@@ -113,14 +112,10 @@ enum GatewayInstructions {
         else { return nil }
         defer { server.stop() }
         let base = "http://127.0.0.1:\(port)"
-        var waited = 0
-        while ProcessBench.run(["curl", "-sf", "\(base)/healthz"], discardOutput: true).status != 0 {
-            // Under valgrind the gateway starts some fifty times slower.
-            guard waited < 600 else { return nil }
-            usleep(100_000)
-            waited += 1
-        }
-        guard GatewayBench.register(cli: cli, base: base, token: token, pushService: nil) else { return nil }
+        // Under valgrind the gateway starts some fifty times slower.
+        guard GatewayBench.waitUntilHealthy(base, seconds: 60),
+            GatewayBench.register(cli: cli, base: base, token: token, pushService: nil)
+        else { return nil }
         let content = JSONWriter.string(.object(payload))
         var delivered = 0
         /// Posts `count` pushes to users `prefix0`… (round robin over `users`) and waits until
