@@ -384,6 +384,34 @@ struct GatewayStoreTests {
             try store.push(id: "p", after: 0, limit: 10)?.deliveries.count == 3, "the push and its deliveries stored")
     }
 
+    @Test("a PostgreSQL delivery's sealed body stays in its row: none is tried for compression or moved out")
+    func bodiesStayInTheirRows() throws {
+        let store = try Self.postgresStore()
+        let device = try Self.registeredDelivery(in: store).device
+        // As a sealed payload is: past PostgreSQL's default target of some 2 KB, and incompressible.
+        let body = (0..<2_400).map { _ in UInt8.random(in: .min ... .max) }
+        let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: body, expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: [delivery, delivery])
+                == .accepted)
+        let (chunks, sizes) = try store.pool.withConnection { connection in
+            let toast =
+                try connection.query(
+                    "SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'deliveries'::regclass"
+                ).first?.first?.text ?? "no TOAST table"
+            return (
+                try connection.query("SELECT count(*) FROM \(toast)").first?.first?.integer,
+                try connection.query("SELECT pg_column_size(body) FROM deliveries ORDER BY id").map { $0[0].integer }
+            )
+        }
+        #expect(chunks == 0, "no chunk in the TOAST table")
+        #expect(sizes == [2_404, 2_404], "each body in its row as it came, with a 4-byte header")
+        #expect(
+            try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a").map(\.body)
+                == [body, body])
+    }
+
     @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
     func claimSkipsDeliveriesInFlight() throws {
         let store = try Self.postgresStore()

@@ -84,10 +84,10 @@
         }
 
         /// The pushes per second stored through libpq over one connection into copies of the
-        /// gateway's tables (`LIKE … INCLUDING ALL`; from schema 8, no foreign key) in its database at
-        /// `url`, with its rows, `pushesPerCommit` to a transaction, PostgreSQL's default
-        /// durability (`synchronous_commit = on`): each push one prepared statement (the push and
-        /// its deliveries), as the gateway stores it. Nil when it cannot run.
+        /// gateway's tables (`LIKE … INCLUDING ALL`, then their storage parameters; from schema 8, no
+        /// foreign key) in its database at `url`, with its rows, `pushesPerCommit` to a transaction,
+        /// PostgreSQL's default durability (`synchronous_commit = on`): each push one prepared
+        /// statement (the push and its deliveries), as the gateway stores it. Nil when it cannot run.
         static func postgres(
             url: String, body: [UInt8], pushes: Int, deliveriesPerPush: Int, pushesPerCommit: Int
         ) -> Rate? {
@@ -126,6 +126,15 @@
                 "CREATE TABLE floor_pushes_\(suffix) (LIKE pushes INCLUDING ALL)",
                 // As the gateway's schema 8: no foreign key from a delivery to its push.
                 "CREATE TABLE floor_deliveries_\(suffix) (LIKE deliveries INCLUDING ALL)",
+                // LIKE copies no storage parameter, and schema 9's TOAST target keeps a body in its row.
+                """
+                DO $$ DECLARE options text; BEGIN
+                    SELECT array_to_string(reloptions, ', ') INTO options FROM pg_class WHERE oid = 'deliveries'::regclass;
+                    IF options IS NOT NULL THEN
+                        EXECUTE format('ALTER TABLE floor_deliveries_\(suffix) SET (%s)', options);
+                    END IF;
+                END $$
+                """,
             ] {
                 guard let result = execute(sql) else { return nil }
                 PQclear(result)
