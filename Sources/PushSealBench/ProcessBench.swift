@@ -121,15 +121,44 @@ enum ProcessBench {
     /// The CPU time (user and system) a running process has used so far, in seconds (Linux: its
     /// /proc stat; 0 elsewhere).
     static func cpuSeconds(of pid: pid_t) -> Double {
-        guard let stat = readFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: UInt8(ascii: ")")) else {
-            return 0
+        guard let fields = statFields(of: pid) else { return 0 }
+        return clockTicks(fields, 11...12)
+    }
+
+    /// The CPU time a server has used so far with every process it started, in seconds: its own,
+    /// its ended children's (which it waited for) and its running children's, as PostgreSQL's
+    /// postmaster and its backends (Linux; 0 elsewhere).
+    static func cpuSecondsWithChildren(of pid: pid_t) -> Double {
+        guard let server = statFields(of: pid) else { return 0 }
+        var seconds = clockTicks(server, 11...14)
+        guard let processes = opendir("/proc") else { return seconds }
+        defer { closedir(processes) }
+        while let entry = readdir(processes) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let child = pid_t(name), let fields = statFields(of: child), fields.count > 14,
+                pid_t(String(decoding: fields[1], as: UTF8.self)) == pid
+            else { continue }
+            seconds += clockTicks(fields, 11...14)
         }
-        // After the command name: state, then 10 fields, then utime and stime in clock ticks.
-        let fields = stat[(end + 2)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 12, let user = Double(String(decoding: fields[11], as: UTF8.self)),
-            let system = Double(String(decoding: fields[12], as: UTF8.self))
-        else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return seconds
+    }
+
+    /// The fields of /proc/`pid`/stat after the command's name: state, parent, …, then user and
+    /// system time at 11 and 12, and the ended children's at 13 and 14.
+    private static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
+        guard let stat = readFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: UInt8(ascii: ")")),
+            end + 2 < stat.count
+        else { return nil }
+        return stat[(end + 2)...].split(separator: UInt8(ascii: " "))
+    }
+
+    /// The sum of `fields` in `range`, clock ticks, in seconds.
+    private static func clockTicks(_ fields: [ArraySlice<UInt8>], _ range: ClosedRange<Int>) -> Double {
+        guard fields.count > range.upperBound else { return 0 }
+        let ticks = range.compactMap { Double(String(decoding: fields[$0], as: UTF8.self)) }.reduce(0, +)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// The path of this run's temporary file `name`.

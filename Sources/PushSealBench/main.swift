@@ -100,7 +100,7 @@ if options.gatewayOnly {
     for (database, instances) in setups where instances == 1 || database != nil {
         if let result = GatewayBench.run(
             cli: options.cli, gateway: options.gateway, python: options.python, payload: payload, database: database,
-            instances: instances, apnsDelayMilliseconds: 0)
+            instances: instances, databaseServer: database == nil ? nil : server?.postmaster, apnsDelayMilliseconds: 0)
         {
             gateway.append(result)
         }
@@ -152,10 +152,14 @@ let send = options.suitesOnly ? nil : SendBench.run(cli: options.cli, python: op
 // The gateway on SQLite, then on a throwaway PostgreSQL (as the tests start it) with one and three instances.
 var gateway: [GatewayBench.Result] = []
 if !options.suitesOnly {
-    func measure(_ database: String?, _ instances: Int, apnsDelayMilliseconds: Int = 0, webPushMix: Bool = false) {
+    func measure(
+        _ database: String?, _ instances: Int, on server: PostgresTestServer? = nil, apnsDelayMilliseconds: Int = 0,
+        webPushMix: Bool = false
+    ) {
         if let result = GatewayBench.run(
             cli: options.cli, gateway: options.gateway, python: options.python, payload: payload, database: database,
-            instances: instances, apnsDelayMilliseconds: apnsDelayMilliseconds, webPushMix: webPushMix)
+            instances: instances, databaseServer: server?.postmaster, apnsDelayMilliseconds: apnsDelayMilliseconds,
+            webPushMix: webPushMix)
         {
             gateway.append(result)
         } else {
@@ -167,8 +171,8 @@ if !options.suitesOnly {
     measure(nil, 1, apnsDelayMilliseconds: SendBench.delayMilliseconds, webPushMix: true)
     do {
         let server = try PostgresTestServer(durable: true)
-        measure(try server.createDatabase(), 1)
-        measure(try server.createDatabase(), 3)
+        measure(try server.createDatabase(), 1, on: server)
+        measure(try server.createDatabase(), 3, on: server)
     } catch {
         printError("bench: PostgreSQL could not be started: \(error)\n")
     }

@@ -105,6 +105,15 @@ package final class PostgresTestServer: @unchecked Sendable {
     /// The server's files, for tests that search what it stored.
     package var dataDirectory: String { "\(folder)/data" }
 
+    /// The process id of the running server's postmaster (the first line of its `postmaster.pid`),
+    /// whose children are its backends; nil when it is not running.
+    package var postmaster: Int32? {
+        guard let lines = try? String(contentsOfFile: "\(dataDirectory)/postmaster.pid", encoding: .utf8) else {
+            return nil
+        }
+        return lines.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
     /// Stops the server and removes its folder once this process is gone.
     private func watch() throws {
         let stop = "\(binaries)/pg_ctl -D \(folder)/data -m immediate stop"

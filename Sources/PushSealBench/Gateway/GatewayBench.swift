@@ -41,10 +41,11 @@ enum GatewayBench {
 
     /// Measures `instances` gateways on `database` (`sqlite:` when nil, a `postgres://` URL
     /// otherwise), delivering to the fast mock answering `apnsDelayMilliseconds` late; with
-    /// `webPushMix`, also a user of both kinds of device and the relay.
+    /// `webPushMix`, also a user of both kinds of device and the relay. With `databaseServer`
+    /// (PostgreSQL's postmaster), the cost per push counts its processes' CPU too.
     static func run(
         cli: String, gateway: String, python: String, payload: JSONObject, database: String? = nil, instances: Int = 1,
-        apnsDelayMilliseconds: Int = 0, webPushMix: Bool = false
+        databaseServer: pid_t? = nil, apnsDelayMilliseconds: Int = 0, webPushMix: Bool = false
     ) -> Result? {
         let directory = "/tmp/pushseal-bench-gateway-\(getpid())"
         _ = ProcessBench.run(["rm", "-rf", directory])
@@ -132,12 +133,16 @@ enum GatewayBench {
         guard waitForMock() != nil else { return nil }
         // 3. The cost per push at a fixed rate: accepting and delivering it.
         let cpuBefore = servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +)
+        let databaseCPUBefore = databaseServer.map { ($0, ProcessBench.cpuSecondsWithChildren(of: $0)) }
         guard let fixed = load("one", users: singleUsers, rate: fixedRate) else { return nil }
         delivered += fixed.accepted
         guard waitForMock() != nil else { return nil }
         let cpuPerPush =
             (servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +) - cpuBefore)
             / Double(max(fixed.accepted, 1))
+        let databaseCPUPerPush = databaseCPUBefore.map { server, before in
+            (ProcessBench.cpuSecondsWithChildren(of: server) - before) / Double(max(fixed.accepted, 1))
+        }
         let latencyMetrics = bases.map {
             String(decoding: ProcessBench.run(["curl", "-s", "\($0)/metrics"]).output, as: UTF8.self)
         }
@@ -206,7 +211,8 @@ enum GatewayBench {
             tenDevicesFloor: floor(pushes: 1_000, deliveries: 10, perCommit: 1),
             backlog: backlog, deliveriesPerSecond: deliveriesPerSecond, sendDirect: sendDirect,
             mostOpenStreams: mostOpen, mockMicrosecondsPerRequest: mockCPU / Double(max(delivered, 1)) * 1_000_000,
-            fixedRate: fixed, cpuMicrosecondsPerPush: cpuPerPush * 1_000_000, peakResidentBytes: peak,
+            fixedRate: fixed, cpuMicrosecondsPerPush: cpuPerPush * 1_000_000,
+            databaseCPUMicrosecondsPerPush: databaseCPUPerPush.map { $0 * 1_000_000 }, peakResidentBytes: peak,
             latencyP50: quantile(0.5, latencyMetrics), latencyP99: quantile(0.99, latencyMetrics),
             mixedDeliveriesPerSecond: mixedSeconds.map { Double(userPushes * 10) / $0 },
             relayAcceptedPerSecond: relayRates?.accepted, relayForwardedPerSecond: relayRates?.forwarded)

@@ -34,6 +34,8 @@ extension GatewayBench {
         /// The fixed-rate run, and the instances' CPU per push in it (accepted and delivered).
         let fixedRate: WrkLoad.Result
         let cpuMicrosecondsPerPush: Double
+        /// PostgreSQL's CPU per push in that run, all its processes', when the bench started it.
+        let databaseCPUMicrosecondsPerPush: Double?
         /// The largest instance's.
         let peakResidentBytes: Int
         /// Accept to APNs, from the gateway's histogram over the first three phases.
@@ -78,7 +80,9 @@ extension GatewayBench {
                     } ?? "")
                     + "; at most \(mostOpenStreams) streams open",
                 "  at \(Report.format(fixedRate.perSecond)) pushes/s: \(Report.format(cpuMicrosecondsPerPush)) µs of CPU a push "
-                    + "(accepted and delivered), peak RSS \(Report.format(Double(peakResidentBytes) / 1_048_576, 1)) MB; "
+                    + "(accepted and delivered)"
+                    + (databaseCPUMicrosecondsPerPush.map { " and \(Report.format($0)) µs of PostgreSQL's" } ?? "")
+                    + ", peak RSS \(Report.format(Double(peakResidentBytes) / 1_048_576, 1)) MB; "
                     + "accept to APNs p50 ≤ \(Report.format(latencyP50, 2)) s, p99 ≤ \(Report.format(latencyP99, 2)) s",
             ]
             if let mixed = mixedDeliveriesPerSecond {
@@ -127,6 +131,7 @@ extension GatewayBench {
                     ("deliveriesToSendDirect", number(sendDirect.map { deliveriesPerSecond / $0 }, 2)),
                     ("mostOpenStreams", .number(JSONNumber(mostOpenStreams))), ("fixedRate", load(fixedRate)),
                     ("cpuMicrosecondsPerPush", number(cpuMicrosecondsPerPush)),
+                    ("databaseCPUMicrosecondsPerPush", number(databaseCPUMicrosecondsPerPush)),
                     ("peakResidentBytes", .number(JSONNumber(peakResidentBytes))),
                     ("acceptToAPNsP50SecondsAtMost", number(latencyP50, 2)),
                     ("acceptToAPNsP99SecondsAtMost", number(latencyP99, 2)),
