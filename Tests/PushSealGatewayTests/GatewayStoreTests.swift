@@ -387,29 +387,61 @@ struct GatewayStoreTests {
     @Test("a PostgreSQL delivery's sealed body stays in its row: none is tried for compression or moved out")
     func bodiesStayInTheirRows() throws {
         let store = try Self.postgresStore()
+        let body = try Self.acceptSealedSizedPush(in: store)
+        #expect(try Self.toastChunks(in: store) == 0, "no chunk in the TOAST table")
+        let sizes = try store.pool.withConnection {
+            try $0.query("SELECT pg_column_size(body) FROM deliveries ORDER BY id").map { $0[0].integer }
+        }
+        #expect(sizes == [2_404, 2_404], "each body in its row as it came, with a 4-byte header")
+        #expect(
+            try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a").map(\.body)
+                == [body, body])
+    }
+
+    @Test("a PostgreSQL outbox queued at schema 8 is delivered at schema 9: a body in TOAST chunks is claimed whole")
+    func bodiesQueuedBeforeSchema9() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.pool.withConnection { connection in
+            try connection.execute("CREATE TABLE pushseal_schema (version INTEGER NOT NULL)")
+            for (index, migration) in PostgresGatewayStore.migrations.prefix(8).enumerated() {
+                try connection.execute(
+                    "BEGIN; \(migration); INSERT INTO pushseal_schema (version) VALUES (\(index + 1)); COMMIT")
+            }
+        }
+        let body = try Self.acceptSealedSizedPush(in: store)
+        #expect(try Self.toastChunks(in: store) == 4, "schema 8 stored each body as two chunks")
+        #expect(try store.migrate() == SchemaChange(from: 8, to: 9))
+        let claimed = try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        #expect(claimed.map(\.body) == [body, body])
+        try store.finish(
+            claimed.map { EndedAttempt(delivery: $0, outcome: .sent(apnsID: nil), attempts: 1, time: 400) },
+            routing: .none)
+        #expect(try Self.toastChunks(in: store) == 0, "the chunks went with the bodies of the deliveries that ended")
+    }
+
+    /// Stores push `p` of two deliveries to device `d` whose body is as a sealed payload is: past
+    /// PostgreSQL's default TOAST target of some 2 KB, and incompressible; the body.
+    static func acceptSealedSizedPush(in store: PostgresGatewayStore) throws -> [UInt8] {
         let device = try Self.registeredDelivery(in: store).device
-        // As a sealed payload is: past PostgreSQL's default target of some 2 KB, and incompressible.
         let body = (0..<2_400).map { _ in UInt8.random(in: .min ... .max) }
         let delivery = NewDelivery(device: device, headers: [("apns-topic", Self.topic)], body: body, expiration: nil)
         #expect(
             try store.acceptPush(
                 id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: [delivery, delivery])
                 == .accepted)
-        let (chunks, sizes) = try store.pool.withConnection { connection in
+        return body
+    }
+
+    /// The live chunks in the TOAST table of PostgreSQL's `deliveries`.
+    static func toastChunks(in store: PostgresGatewayStore) throws -> Int64? {
+        try store.pool.withConnection { connection in
             let toast =
                 try connection.query(
                     "SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'deliveries'::regclass"
                 ).first?.first?.text ?? "no TOAST table"
-            return (
-                try connection.query("SELECT count(*) FROM \(toast)").first?.first?.integer,
-                try connection.query("SELECT pg_column_size(body) FROM deliveries ORDER BY id").map { $0[0].integer }
-            )
+            return try connection.query("SELECT count(*) FROM \(toast)").first?.first?.integer
         }
-        #expect(chunks == 0, "no chunk in the TOAST table")
-        #expect(sizes == [2_404, 2_404], "each body in its row as it came, with a 4-byte header")
-        #expect(
-            try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a").map(\.body)
-                == [body, body])
     }
 
     @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
