@@ -66,7 +66,7 @@ struct Report {
 
     func sendLines(_ send: SendBench.Result) -> [String] {
         var lines = [
-            "send to the mock APNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
+            "send to FastMockAPNs over one connection: \(format(send.oneStream)) pushes/s with 1 stream, "
                 + "\(format(send.thirtyTwoStreams)) with 32"
         ]
         for late in send.latency {
@@ -216,6 +216,7 @@ struct Report {
             object["send"] = .object(
                 JSONObject(
                     [
+                        ("apns", .string("FastMockAPNs")),
                         ("oneStreamPushesPerSecond", number(send.oneStream)),
                         ("thirtyTwoStreamsPushesPerSecond", number(send.thirtyTwoStreams)),
                         ("atLatency", .array(send.latency.map { .object(latencyJSON($0)) })),

@@ -227,8 +227,8 @@ enum GatewayBench {
         """
         {"listen": "127.0.0.1:\(port)", "database": "\(database)", "workers": \(workers),
          "sender_key_files": ["\(directory)/sender.jwk"],
-         "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(MockAPNsProcess.keyID)",
-                  "team_id": "\(MockAPNsProcess.teamID)", "topics": ["com.example.bench"],
+         "apns": {"auth_key_file": "\(mock.authKey)", "key_id": "\(FastMockAPNsProcess.keyID)",
+                  "team_id": "\(FastMockAPNsProcess.teamID)", "topics": ["com.example.bench"],
                   "hosts": {"production": "https://127.0.0.1:\(mock.port)"}, "ca_file": "\(mock.certificate)"}
          \(members)}
         """
@@ -304,8 +304,8 @@ enum GatewayBench {
         }
         let run = ProcessBench.run(
             [
-                cli, "send", "--auth-key", mock.authKey, "--key-id", MockAPNsProcess.keyID, "--team-id",
-                MockAPNsProcess.teamID, "--host", "https://127.0.0.1:\(mock.port)", "--ca-file", mock.certificate,
+                cli, "send", "--auth-key", mock.authKey, "--key-id", FastMockAPNsProcess.keyID, "--team-id",
+                FastMockAPNsProcess.teamID, "--host", "https://127.0.0.1:\(mock.port)", "--ca-file", mock.certificate,
                 "--concurrency", "\(streams)", ProcessBench.temporaryFile("send-direct-jobs", lines),
             ], discardOutput: true)
         return run.status == 0 && run.seconds > 0 ? Double(jobs) / run.seconds : nil

@@ -217,7 +217,8 @@
             return Int32(timeout)
         }
 
-        /// An `apns-id` made from a counter: unique within the run, and in UUID form.
+        /// An `apns-id` for a request that named none, made from a counter: unique within the run, and
+        /// in UUID form.
         private static func apnsID(_ count: Int) -> String {
             let hex = String(count, radix: 16)
             return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex

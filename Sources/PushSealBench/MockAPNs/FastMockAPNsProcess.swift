@@ -13,7 +13,7 @@ struct FastMockAPNsProcess {
     /// The first argument that makes the bench executable the mock.
     static let command = "mock-apns"
 
-    /// The `.p8` the gateway signs provider tokens with (the fast mock checks their presence, not
+    /// The `.p8` a client signs provider tokens with (the fast mock checks their presence, not
     /// their signature).
     let authKey: String
     /// Its port on 127.0.0.1.
@@ -22,6 +22,10 @@ struct FastMockAPNsProcess {
     let certificate: String
     private let status: String
     private let process: ProcessBench.Background
+
+    /// The key id and team id the provider tokens carry.
+    static let keyID = "BENCHKEY01"
+    static let teamID = "BENCHTEAM1"
 
     /// Makes the keys and starts the mock, answering `delayMilliseconds` late and as `answers`
     /// script (`PREFIX=STATUS[:REASON][@MILLISECONDS]`), its command line after `prefix` (`taskset -c

@@ -17,8 +17,9 @@
         private unowned let server: FastMockAPNs
         private var outbound: [UInt8] = []
         private var outboundStart = 0
-        /// Per open stream: the answer its `:path` chose, and whether it carried a provider token.
-        private var requests: [Int32: (answer: Int, authorized: Bool)] = [:]
+        /// Per open stream: the answer its `:path` chose, whether it carried a provider token, and
+        /// the `apns-id` it named, which the answer repeats as APNs does.
+        private var requests: [Int32: (answer: Int, authorized: Bool, apnsID: String?)] = [:]
         /// Error bodies being sent, by stream.
         private var bodies: [Int32: [UInt8]] = [:]
 
@@ -75,7 +76,8 @@
         }
 
         /// Answers stream `streamID` as its scripted answer says (an unauthorized request gets 403
-        /// `MissingProviderToken` instead); a stream the client already reset is skipped.
+        /// `MissingProviderToken` instead), with the `apns-id` the request named, or else `apnsID`;
+        /// a stream the client already reset is skipped.
         func answer(streamID: Int32, with answer: ScriptedAnswer, apnsID: String, at milliseconds: Int64) {
             guard !isClosed, let request = requests[streamID] else { return }
             var status = answer.status
@@ -84,7 +86,7 @@
                 status = 403
                 body = Array(#"{"reason":"MissingProviderToken"}"#.utf8)
             }
-            var fields: [(String, String)] = [(":status", String(status)), ("apns-id", apnsID)]
+            var fields: [(String, String)] = [(":status", String(status)), ("apns-id", request.apnsID ?? apnsID)]
             if !body.isEmpty {
                 fields.append(("content-type", "application/json"))
                 fields.append(("content-length", String(body.count)))
@@ -167,7 +169,7 @@
             let streamID = frame.pointee.hd.stream_id
             let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
             let valueBytes = UnsafeBufferPointer(start: value, count: valueLength)
-            var request = connection.requests[streamID] ?? (0, false)
+            var request = connection.requests[streamID] ?? (0, false, nil)
             if connection.requests[streamID] == nil { connection.server.streamOpened() }
             if nameBytes.elementsEqual(":path".utf8) {
                 let prefix = "/3/device/".utf8
@@ -177,6 +179,8 @@
                 }
             } else if nameBytes.elementsEqual("authorization".utf8) {
                 request.authorized = valueBytes.starts(with: "bearer ey".utf8)
+            } else if nameBytes.elementsEqual("apns-id".utf8) {
+                request.apnsID = String(decoding: valueBytes, as: UTF8.self)
             }
             connection.requests[streamID] = request
             return 0
