@@ -136,8 +136,14 @@
         ]
 
         @discardableResult
-        func migrate() throws -> SchemaChange {
-            try pool.withConnection { connection in
+        func migrate() throws -> SchemaChange { try migrate(through: Self.migrations.count) }
+
+        /// Applies the migrations up to schema `target` (at most the gateway's), as ``migrate()``
+        /// applies them all: a database left at an older schema, for the tests of an upgrade.
+        @discardableResult
+        func migrate(through target: Int) throws -> SchemaChange {
+            let target = min(target, Self.migrations.count)
+            return try pool.withConnection { connection in
                 // Instances that start together take turns; the second finds the schema current.
                 // Waiting for that turn is not a stuck request: no lock timeout for it.
                 try connection.execute("SET lock_timeout = 0")
@@ -151,11 +157,11 @@
                     throw GatewayError(
                         "the database is at schema \(version), newer than this gateway's \(Self.migrations.count)")
                 }
-                for (index, migration) in Self.migrations.enumerated() where index >= version {
+                for (index, migration) in Self.migrations.enumerated() where index >= version && index < target {
                     try connection.execute(
                         "BEGIN; \(migration); INSERT INTO pushseal_schema (version) VALUES (\(index + 1)); COMMIT")
                 }
-                return SchemaChange(from: Int(version), to: Self.migrations.count)
+                return SchemaChange(from: Int(version), to: max(Int(version), target))
             }
         }
 
