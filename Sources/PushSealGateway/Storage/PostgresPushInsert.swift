@@ -18,20 +18,33 @@
 
         /// The columns a delivery row gives, in the order ``rows(_:from:)`` writes them.
         private static let deliveryColumns = "device_id, kind, address, environment, headers, body, expiration"
+        /// ``deliveryColumns`` as the `VALUES` list's, aliased `v`.
+        private static let rowColumns = deliveryColumns.split(separator: ", ").map { "v.\($0)" }.joined(separator: ", ")
         private static let insertColumns =
             "INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration, "
             + "next_attempt_at, accepted_at, status) "
 
         /// The first statement, for `count` deliveries (0 to ``deliveriesPerStatement``): parameters
         /// 1–4 the push (id, idempotency key, time, request hash), then 7 per delivery. It returns
-        /// one row when the push was stored, none when its idempotency key was taken.
+        /// one row when the push was stored, none when its idempotency key was taken. The texts
+        /// for up to ``keptStatements`` deliveries are built once, not for every push.
         static func push(deliveries count: Int) -> String {
+            count < keptPushStatements.count ? keptPushStatements[count] : buildPush(deliveries: count)
+        }
+
+        /// How many deliveries the kept statement texts go up to: a user's devices, which a push
+        /// rarely exceeds.
+        private static let keptStatements = 32
+
+        private static let keptPushStatements = (0...keptStatements).map { buildPush(deliveries: $0) }
+
+        private static func buildPush(deliveries count: Int) -> String {
             var statement =
                 "WITH push AS (INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) "
                 + "VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)"
             if count > 0 {
                 statement +=
-                    ", queued AS (\(insertColumns)SELECT push.id, \(prefixed(deliveryColumns)), $3, $3, 'queued' "
+                    ", queued AS (\(insertColumns)SELECT push.id, \(rowColumns), $3, $3, 'queued' "
                     + "FROM push CROSS JOIN (VALUES \(rows(count, from: 5))) AS v (\(deliveryColumns)))"
             }
             // The data-modifying parts run whatever the final SELECT reads.
@@ -41,7 +54,7 @@
         /// A further statement, for `count` more deliveries: parameters 1 and 2 the push's id and
         /// time, then 7 per delivery.
         static func moreDeliveries(_ count: Int) -> String {
-            "\(insertColumns)SELECT $1, \(prefixed(deliveryColumns)), $2, $2, 'queued' "
+            "\(insertColumns)SELECT $1, \(rowColumns), $2, $2, 'queued' "
                 + "FROM (VALUES \(rows(count, from: 3))) AS v (\(deliveryColumns))"
         }
 
@@ -69,8 +82,5 @@
             }.joined(separator: ", ")
         }
 
-        private static func prefixed(_ columns: String) -> String {
-            columns.split(separator: ", ").map { "v.\($0)" }.joined(separator: ", ")
-        }
     }
 #endif
