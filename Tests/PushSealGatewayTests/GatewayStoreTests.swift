@@ -491,6 +491,36 @@ struct GatewayStoreTests {
         }
     }
 
+    @Test("a PostgreSQL connection reads every type the store returns from binary results, and refuses another by name")
+    func binaryResults() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.pool.withConnection { connection in
+            let bytes: [UInt8] = [0, 0x5C, 0x78, 0xFF, 0, 1]  // NUL, a backslash and an "x" among them
+            let row = try connection.query(
+                "SELECT $1::bytea, ''::bytea, $2::text, $3::bigint, $4::integer, $5::smallint, true, false, "
+                    + "NULL::bigint, 'name'::name, '{\"a\":1}'::json, pg_notify('pushseal_test', '')",
+                [
+                    .blob(bytes), .text("Grüße, \u{1F512}"), .integer(-9_007_199_254_740_993), .integer(-2_147_483_648),
+                    .integer(-32_768),
+                ]
+            ).first
+            #expect(
+                row == [
+                    .blob(bytes), .blob([]), .text("Grüße, \u{1F512}"), .integer(-9_007_199_254_740_993),
+                    .integer(-2_147_483_648), .integer(-32_768), .integer(1), .integer(0), .null, .text("name"),
+                    .text("{\"a\":1}"), .null,
+                ])
+            #expect(try connection.query("SELECT $1::bytea", [.blob([])]).first == [.blob([])], "empty, not NULL")
+            #expect(try connection.query("SELECT $1::bytea", [.null]).first == [.null])
+            let refused = #expect(throws: PostgresBinaryColumn.Unreadable.self) {
+                try connection.query("SELECT 1, 2.5::numeric")
+            }
+            #expect(
+                refused?.description == "result column 1 is of PostgreSQL type 1700, which the gateway does not read")
+        }
+    }
+
     @Test(
         "a push accepted by one PostgreSQL instance wakes another's workers of its deliveries' kinds; a push without deliveries, or a repeated idempotency key, wakes none"
     )

@@ -9,8 +9,9 @@
     /// One connection to PostgreSQL through libpq, used by one caller at a time: the pool hands it
     /// over under its lock, which is what makes it Sendable. Statements always send their values
     /// as parameters, never spliced into SQL; integers and text go as text, blobs as binary, and
-    /// results come back as text, typed by column. Each statement is prepared once per
-    /// connection (a named server-side statement), so that it is parsed once.
+    /// results come back in the binary format (``PostgresBinaryColumn``), typed by column. Each
+    /// statement is prepared once per connection (a named server-side statement), so that it is
+    /// parsed once.
     final class PostgresConnection: @unchecked Sendable {
         /// A failure, with PostgreSQL's message (never a parameter's value); `connectionLost`
         /// when the connection itself is gone, so that the pool drops it.
@@ -93,27 +94,16 @@
         /// Runs one statement with `parameters` ($1, $2, …); the rows it returns.
         @discardableResult
         func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
-            var texts: [[UInt8]?] = []
-            var formats: [Int32] = []
-            for parameter in parameters {
-                switch parameter {
-                case .null: texts.append(nil); formats.append(0)
-                case .integer(let value): texts.append(Array(String(value).utf8) + [0]); formats.append(0)
-                case .text(let value): texts.append(Array(value.utf8) + [0]); formats.append(0)
-                case .blob(let value): texts.append(value); formats.append(1)
-                }
-            }
-            let lengths = texts.map { Int32($0?.count ?? 0) }
             let name = try statementName(sql, parameterCount: parameters.count)
-            let result = Self.withPointers(texts) { pointers in
-                PQexecPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 0)
+            let result = Self.withParameters(parameters) { values, lengths, formats in
+                PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
             }
             guard let result else { throw failure() }
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
-            return (0..<PQntuples(result)).map { row in
-                (0..<PQnfields(result)).map { column in Self.value(result, row, column) }
+            return try (0..<PQntuples(result)).map { row in
+                try (0..<PQnfields(result)).map { column in try Self.value(result, row, column) }
             }
         }
 
@@ -164,20 +154,13 @@
             return payloads
         }
 
-        private static func value(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> DatabaseValue {
-            guard PQgetisnull(result, row, column) == 0, let text = PQgetvalue(result, row, column) else {
+        private static func value(_ result: OpaquePointer, _ row: Int32, _ column: Int32) throws -> DatabaseValue {
+            guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else {
                 return .null
             }
-            switch PQftype(result, column) {
-            case 16: return .integer(text.pointee == UInt8(ascii: "t") ? 1 : 0)  // bool
-            case 20, 21, 23: return .integer(Int64(String(cString: text)) ?? 0)  // int8, int2, int4
-            case 17:  // bytea, as text: \x and hex digits
-                var count = 0
-                guard let bytes = PQunescapeBytea(text, &count) else { return .blob([]) }
-                defer { PQfreemem(bytes) }
-                return .blob(Array(UnsafeBufferPointer(start: bytes, count: count)))
-            default: return .text(String(cString: text))
-            }
+            return try PostgresBinaryColumn.value(
+                UnsafeRawBufferPointer(start: bytes, count: Int(PQgetlength(result, row, column))),
+                typeOID: PQftype(result, column), column: column)
         }
 
         private func failure(_ result: OpaquePointer? = nil) -> Failure {
@@ -200,22 +183,69 @@
             return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress.map { UnsafePointer($0) }) }
         }
 
-        private static func withPointers<Result>(
-            _ buffers: [[UInt8]?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+        /// Calls `body` with `parameters` as libpq takes them: a pointer to each value (nil for
+        /// NULL), its length and its format (0 text, NUL-terminated; 1 binary). The values are
+        /// written one after another into a single buffer, not copied one by one into an
+        /// allocation each.
+        private static func withParameters<Result>(
+            _ parameters: [DatabaseValue],
+            _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> Result
         ) -> Result {
-            let copies: [UnsafeMutablePointer<CChar>?] = buffers.map { buffer in
-                guard let buffer else { return nil }
-                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, buffer.count))
-                buffer.withUnsafeBytes { bytes in
-                    if let base = bytes.baseAddress {
-                        UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count)
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(
+                parameters.reduce(1) { total, parameter in
+                    switch parameter {
+                    case .null: total
+                    case .integer: total + 21
+                    case .text(let value): total + value.utf8.count + 1
+                    case .blob(let value): total + value.count
+                    }
+                })
+            var offsets: [Int?] = []
+            var lengths: [Int32] = []
+            var formats: [Int32] = []
+            offsets.reserveCapacity(parameters.count)
+            lengths.reserveCapacity(parameters.count)
+            formats.reserveCapacity(parameters.count)
+            for parameter in parameters {
+                let start = buffer.count
+                switch parameter {
+                case .null:
+                    offsets.append(nil)
+                    lengths.append(0)
+                    formats.append(0)
+                    continue
+                case .integer(let value):
+                    buffer.append(contentsOf: String(value).utf8)
+                    buffer.append(0)
+                    formats.append(0)
+                case .text(let value):
+                    buffer.append(contentsOf: value.utf8)
+                    buffer.append(0)
+                    formats.append(0)
+                case .blob(let value):
+                    buffer.append(contentsOf: value)
+                    formats.append(1)
+                }
+                offsets.append(start)
+                lengths.append(Int32(buffer.count - start))
+            }
+            // A byte past the values, so that the buffer is never empty: an empty blob's pointer
+            // must not be NULL, which would send SQL's NULL.
+            buffer.append(0)
+            return buffer.withUnsafeBytes { bytes in
+                let base = bytes.bindMemory(to: CChar.self).baseAddress
+                let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                    offset.flatMap { offset in base.map { $0 + offset } }
+                }
+                return pointers.withUnsafeBufferPointer { values in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        formats.withUnsafeBufferPointer { formats in
+                            body(values.baseAddress, lengths.baseAddress, formats.baseAddress)
+                        }
                     }
                 }
-                return copy
             }
-            defer { copies.forEach { $0?.deallocate() } }
-            var pointers = copies.map { $0.map { UnsafePointer($0) } }
-            return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress.map { UnsafePointer($0) }) }
         }
     }
 #endif
