@@ -329,7 +329,7 @@ struct GatewayStoreTests {
         let claimed = try store.claimDeliveries(.apns, limit: 7, at: 300, leaseMilliseconds: 60_000, owner: "a")
         #expect(claimed.count == 7)
         // Each a way to break an array literal written carelessly, or NULL taken for a word.
-        let apnsIDs: [String?] = [#"a"b\c"#, "NULL", nil, "{1,2}", " spaced, "]
+        let apnsIDs: [String?] = [#"a"b\c"#, "NULL", nil, "{1,2}", " spaced, \u{e9}\u{301}\u{1F512} "]
         let outcomes: [DeliveryOutcome] =
             apnsIDs.map { .sent(apnsID: $0) } + [
                 .retry(at: 9_000, reason: "TooManyRequests"), .failed(reason: "BadTopic"),

@@ -31,18 +31,25 @@
         }
 
         /// An array literal of strings, each quoted with its backslashes and quotes escaped (an
-        /// APNs id is the peer's words), nil as `NULL`.
+        /// APNs id is the peer's words), nil as `NULL`. Written byte by byte: both escaped
+        /// characters are ASCII, which no other character's UTF-8 contains.
         private static func strings(_ values: [String?]) -> String {
-            let elements = values.map { value -> String in
-                guard let value else { return "NULL" }
-                var quoted = "\""
-                for character in value {
-                    if character == "\\" || character == "\"" { quoted.append("\\") }
-                    quoted.append(character)
+            var literal: [UInt8] = [UInt8(ascii: "{")]
+            for (index, value) in values.enumerated() {
+                if index > 0 { literal.append(UInt8(ascii: ",")) }
+                guard let value else {
+                    literal.append(contentsOf: "NULL".utf8)
+                    continue
                 }
-                return quoted + "\""
+                literal.append(UInt8(ascii: "\""))
+                for byte in value.utf8 {
+                    if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { literal.append(UInt8(ascii: "\\")) }
+                    literal.append(byte)
+                }
+                literal.append(UInt8(ascii: "\""))
             }
-            return "{" + elements.joined(separator: ",") + "}"
+            literal.append(UInt8(ascii: "}"))
+            return String(decoding: literal, as: UTF8.self)
         }
     }
 #endif
