@@ -49,6 +49,9 @@ public final class APNsClient {
     /// How often one job may be refused unprocessed before the refusal counts as a transport
     /// failure (a server that refuses everything must not keep a job cycling for ever).
     static let unprocessedLimit = 8
+    /// How long the client reads answers after the input said ``DeliveryItem/notYet``, before it
+    /// asks again.
+    static let notReadyPollMilliseconds = 1
 
     /// A job between attempts.
     private struct Attempt {
@@ -63,7 +66,8 @@ public final class APNsClient {
 
     /// Sends every item and calls `report` once per item, in the items' order, or as each answer
     /// comes when `inInputOrder` is false (a slow answer then holds no other report). Items are
-    /// pulled lazily, one as each stream frees, so a long input is streamed, not held.
+    /// pulled lazily, one as each stream frees, so a long input is streamed, not held; an input
+    /// that has nothing yet says ``DeliveryItem/notYet``, and the answers are read meanwhile.
     public func deliver(
         _ items: some Sequence<DeliveryItem>, inInputOrder: Bool = true, report: (DeliveryResult) -> Void
     ) {
@@ -112,6 +116,8 @@ public final class APNsClient {
 
         while true {
             let now = clock.now
+            // The input said `notYet` this round: poll briefly, then ask it again.
+            var inputNotReady = false
             filling: while inFlight.count < concurrency && connection.hasRoom {
                 if let attempt = waiting.popDue(by: now) {
                     start(attempt)
@@ -122,16 +128,18 @@ public final class APNsClient {
                         inputExhausted = true
                         break filling
                     }
-                    let sequence = nextSequence
-                    nextSequence += 1
                     switch item {
-                    case .job(let job): next = Attempt(sequence: sequence, job: job)
+                    case .job(let job): next = Attempt(sequence: nextSequence, job: job)
                     case .invalid(let line, let reason):
                         finish(
-                            sequence,
+                            nextSequence,
                             DeliveryResult(
                                 line: line, status: .failed, apnsID: nil, reason: reason, attempts: 0, timestamp: nil))
+                    case .notYet:
+                        inputNotReady = true
+                        break filling
                     }
+                    nextSequence += 1
                     continue filling
                 }
                 if let attempt = next {
@@ -148,7 +156,7 @@ public final class APNsClient {
             let hasWork =
                 next != nil || (!inputExhausted && nextSequence - reported < window)
                 || (waiting.nextDue.map { $0 <= clock.now } ?? false)
-            var timeout = 50
+            var timeout = inputNotReady ? Self.notReadyPollMilliseconds : 50
             if hasSlot, let nextDue = waiting.nextDue {
                 let (seconds, attoseconds) = (nextDue - clock.now).components
                 timeout = max(0, min(timeout, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)))

@@ -57,11 +57,15 @@ extension DeliveryJob {
     }
 }
 
-/// What the client is given: a job to send, or a line already known to be unusable (which still
-/// gets its result in input order).
+/// What the client is given: a job to send, a line already known to be unusable (which still
+/// gets its result in input order), or word that nothing is ready yet.
 public enum DeliveryItem: Sendable {
     /// Send this.
     case job(DeliveryJob)
     /// Report this line as failed with `reason`, without sending anything.
     case invalid(line: Int, reason: String)
+    /// Nothing is ready yet, and more may come (the gateway's next claim is under way): the
+    /// client reads its answers for a moment and asks again, rather than leave them unread
+    /// while the input makes it wait.
+    case notYet
 }

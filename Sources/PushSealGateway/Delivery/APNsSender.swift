@@ -45,26 +45,30 @@ struct APNsSender: OutboxSender {
         send(environment: streamed, record: record) {
             if let delivery = pending {
                 pending = nil
-                return delivery
+                return .delivery(delivery)
             }
-            while let delivery = feed.next() {
-                if delivery.environment == streamed { return delivery }
-                setAside.append(delivery)
+            while true {
+                switch feed.offer() {
+                case .delivery(let delivery) where delivery.environment == streamed: return .delivery(delivery)
+                case .delivery(let delivery): setAside.append(delivery)
+                case .claiming: return .claiming
+                case .ended: return .ended
+                }
             }
-            return nil
         }
         for environment in APNsEnvironment.allCases where environment != streamed {
             var deliveries = setAside.filter { $0.environment == environment }.makeIterator()
-            send(environment: environment, record: record) { deliveries.next() }
+            send(environment: environment, record: record) { deliveries.next().map { .delivery($0) } ?? .ended }
         }
     }
 
-    /// Sends to `environment`'s host what `next` hands out, one as each stream frees, recording
-    /// each outcome as its answer comes. When the host's client cannot be made, nothing is taken:
-    /// the deliveries stay leased, and are claimed again when the lease ends.
+    /// Sends to `environment`'s host what `next` offers, one as each stream frees, recording
+    /// each outcome as its answer comes (and reading answers while a claim is under way). When
+    /// the host's client cannot be made, nothing is taken: the deliveries stay leased, and are
+    /// claimed again when the lease ends.
     private mutating func send(
         environment: APNsEnvironment, record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void,
-        next: @escaping () -> OutboxDelivery?
+        next: @escaping () -> DeliveryFeed.Offer
     ) {
         let client: APNsClient
         do {
@@ -77,7 +81,12 @@ struct APNsSender: OutboxSender {
         var inFlight: [Int: OutboxDelivery] = [:]
         var line = 0
         let items = sequence(state: ()) { _ -> DeliveryItem? in
-            guard let delivery = next() else { return nil }
+            let delivery: OutboxDelivery
+            switch next() {
+            case .delivery(let offered): delivery = offered
+            case .claiming: return .notYet
+            case .ended: return nil
+            }
             defer { line += 1 }
             inFlight[line] = delivery
             do {

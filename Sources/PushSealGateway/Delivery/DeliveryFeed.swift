@@ -42,6 +42,28 @@ final class DeliveryFeed: @unchecked Sendable {
         return ready[position - 1]
     }
 
+    /// What the feed has now, without waiting.
+    enum Offer {
+        /// The next delivery.
+        case delivery(OutboxDelivery)
+        /// None in hand, and a claim is under way: ask again shortly.
+        case claiming
+        /// A claim found none, and every one claimed was handed out.
+        case ended
+    }
+
+    /// The next delivery if one is in hand; ``Offer/claiming`` while the claim that may bring
+    /// more is under way, so that a sender reads its answers meanwhile instead of waiting here.
+    func offer() -> Offer {
+        condition.lock()
+        defer { condition.unlock() }
+        claimIfLow()
+        guard position < ready.count else { return ended ? .ended : .claiming }
+        position += 1
+        claimIfLow()
+        return .delivery(ready[position - 1])
+    }
+
     /// Every delivery in hand, waiting for a claim when none is; empty once a claim found none
     /// and every one claimed was handed out.
     func nextBatch() -> [OutboxDelivery] {

@@ -1,0 +1,64 @@
+import Foundation
+import PushSealDelivery
+import PushSealTestSupport
+import Testing
+
+/// How the APNs client pulls its input: lazily, and reading answers while the input has nothing yet.
+@Suite("APNs client input")
+struct APNsClientInputTests {
+    @Test("an input with nothing ready yet (notYet) lets the answers in flight be read and reported meanwhile")
+    func answersAreReadWhileTheInputIsNotReady() throws {
+        let directory = TemporaryDirectory()
+        let mock = try MockAPNs(in: directory)
+        defer { mock.stop() }
+        let issuer = try ProviderTokenIssuer(
+            authKeyPEM: Array(try Data(contentsOf: URL(fileURLWithPath: mock.authKey))), keyID: MockAPNs.keyID,
+            teamID: MockAPNs.teamID)
+        let client = try APNsClient(
+            endpoint: APNsEndpoint(baseURL: mock.url), tokens: issuer, caFile: mock.certificate)
+        func job(_ line: Int) throws -> DeliveryItem {
+            .job(
+                try DeliveryJob(
+                    line: line, deviceToken: String(repeating: "0a", count: 32),
+                    headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+                    body: Array(#"{"aps":{"alert":"hello"}}"#.utf8)))
+        }
+        let input = NotReadyInput(first: try job(1), second: try job(2), patience: .seconds(10))
+        var reported: [Int] = []
+        client.deliver(input, inInputOrder: false) { (result: DeliveryResult) in
+            // The strict mock refuses a payload that is not sealed: an answer all the same.
+            #expect(result.reason == "NotSealed" && result.apnsID != nil, "an answer from the server: \(result)")
+            reported.append(result.line)
+            input.reported = reported.count
+        }
+        #expect(reported == [1, 2])
+        #expect(input.secondTakenAfterFirstReport, "the first answer waited for the input to have more")
+        #expect(input.notYetCount > 0)
+    }
+}
+
+/// One job, then `notYet` until the first job's result was reported (or `patience` ran out), then
+/// a second job, then the end: an input whose second job comes only once the client has read the
+/// first answer, which a client waiting on its input would never do.
+private final class NotReadyInput: Sequence, IteratorProtocol, @unchecked Sendable {
+    private var items: [DeliveryItem]
+    private let deadline: ContinuousClock.Instant
+    var reported = 0
+    private(set) var notYetCount = 0
+    private(set) var secondTakenAfterFirstReport = false
+
+    init(first: DeliveryItem, second: DeliveryItem, patience: Duration) {
+        items = [first, second]
+        deadline = .now + patience
+    }
+
+    func next() -> DeliveryItem? {
+        guard !items.isEmpty else { return nil }
+        if items.count == 1 && reported == 0 && ContinuousClock.now < deadline {
+            notYetCount += 1
+            return .notYet
+        }
+        if items.count == 1 { secondTakenAfterFirstReport = reported == 1 }
+        return items.removeFirst()
+    }
+}
