@@ -4,8 +4,8 @@ internal import Synchronization
 
 /// The workers that empty the outbox of one kind of delivery (APNs, or Web Push): each leases due
 /// deliveries of its kind a few at a time as its ``OutboxSender`` takes them (``DeliveryFeed``),
-/// and records the outcomes in batches as they come (``OutcomeRecorder``). A worker's claims are
-/// spaced once the outbox runs dry (``ClaimPacer``), and the wakes that pushes give are bounded
+/// and records the outcomes in batches as they come (``OutcomeRecorder``). The kind's claims are
+/// spaced once the outbox runs dry (``ClaimPacer``, one for all its workers), and the wakes that pushes give are bounded
 /// (``WorkerWake``), so that a push costs a claim of its own only when pushes are few. Each kind
 /// has workers of its own, so that a slow push service never holds APNs deliveries, nor the
 /// reverse. A delivery whose worker dies is leased again once its lease ends, so nothing accepted
@@ -31,6 +31,9 @@ final class DeliveryWorkers: Sendable {
     private let count: Int
     private let leaseMilliseconds: Int64
     private let wake: WorkerWake
+    /// The pacing of the workers' claims, one for all of them: while the outbox is thin, they
+    /// claim by turns.
+    private let pacer = ClaimPacer()
     private let stopping = Atomic<Bool>(false)
     private let running = DispatchGroup()
     /// Workers sending a batch now.
@@ -59,7 +62,6 @@ final class DeliveryWorkers: Sendable {
     func start() {
         for index in 0..<count {
             let lease = BatchLease(worker: "\(RandomUUID.make())-\(index)")
-            let pacer = ClaimPacer()
             let recorder = OutcomeRecorder(name: "pushseal-gateway.\(kind.rawValue).\(index).record") { [self] in
                 record($0)
             }
@@ -78,7 +80,7 @@ final class DeliveryWorkers: Sendable {
                     recorder.close()
                     running.leave()
                 }
-                run(lease: lease, pacer: pacer, recorder: recorder)
+                run(lease: lease, recorder: recorder)
             }
         }
     }
@@ -100,14 +102,14 @@ final class DeliveryWorkers: Sendable {
         return busy.load(ordering: .sequentiallyConsistent)
     }
 
-    private func run(lease: BatchLease, pacer: ClaimPacer, recorder: OutcomeRecorder) {
+    private func run(lease: BatchLease, recorder: OutcomeRecorder) {
         var sender = makeSender()
         while !stopping.load(ordering: .sequentiallyConsistent) {
             let owner = lease.begin()
             defer { lease.end() }
             let first: [OutboxDelivery]
             do {
-                first = try claim(owner: owner, pacer: pacer, recorder: recorder)
+                first = try claim(owner: owner, recorder: recorder)
             } catch {
                 log.write("store-error", [("detail", .string("\(error)"))])
                 _ = wake.wait(timeout: .now() + 1)
@@ -124,7 +126,7 @@ final class DeliveryWorkers: Sendable {
             ) { [self] in
                 guard !stopping.load(ordering: .sequentiallyConsistent) else { return [] }
                 do {
-                    return try claim(owner: owner, pacer: pacer, recorder: recorder)
+                    return try claim(owner: owner, recorder: recorder)
                 } catch {
                     log.write("store-error", [("detail", .string("\(error)"))])
                     return []
@@ -141,18 +143,25 @@ final class DeliveryWorkers: Sendable {
         }
     }
 
-    /// Leases the next ``claimSize`` due deliveries for `owner`, once `pacer` lets it claim; the
+    /// Leases the next ``claimSize`` due deliveries for `owner`, once ``pacer`` gives it a turn; the
     /// ones not worth a request are recorded through `recorder` and left out
-    /// (``sendable(_:recorder:)``). Empty when none is due.
-    private func claim(owner: String, pacer: ClaimPacer, recorder: OutcomeRecorder) throws -> [OutboxDelivery] {
+    /// (``sendable(_:recorder:)``). Empty when none is due, or when the turn is another worker's,
+    /// whose claim takes what is due for both.
+    private func claim(owner: String, recorder: OutcomeRecorder) throws -> [OutboxDelivery] {
         while true {
-            pacer.waitForTurn()
-            let claimed = try store.claimDeliveries(
-                kind, limit: Self.claimSize, at: GatewayClock.milliseconds(), leaseMilliseconds: leaseMilliseconds,
-                owner: owner)
-            pacer.claimed(claimed.count, of: Self.claimSize)
+            guard let turn = pacer.waitForTurn() else { return [] }
+            let claimed: [OutboxDelivery]
+            do {
+                claimed = try store.claimDeliveries(
+                    kind, limit: Self.claimSize, at: GatewayClock.milliseconds(),
+                    leaseMilliseconds: leaseMilliseconds, owner: owner)
+            } catch {
+                _ = pacer.claimed(0, of: Self.claimSize, turn: turn)
+                throw error
+            }
+            let again = pacer.claimed(claimed.count, of: Self.claimSize, turn: turn)
             let sendable = sendable(claimed, recorder: recorder)
-            if !sendable.isEmpty || claimed.isEmpty { return sendable }
+            if !sendable.isEmpty || (claimed.isEmpty && !again) { return sendable }
         }
     }
 
