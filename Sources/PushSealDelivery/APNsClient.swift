@@ -51,7 +51,7 @@ public final class APNsClient {
     static let unprocessedLimit = 8
     /// How long the client reads answers after the input said ``DeliveryItem/notYet``, before it
     /// asks again: the gateway's claim cooldown. (1 ms cut the wait of a delivery claimed at a
-    /// trickle by some 2 ms more, but its idle turns cost the gateway a tenth more of the
+    /// trickle by some 2 ms more, but its idle turns cost the gateway some 14 % more of the
     /// processor per push with APNs 50 ms away.)
     static let notReadyPollMilliseconds = 5
 
