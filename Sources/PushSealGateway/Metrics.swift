@@ -17,6 +17,7 @@ final class Metrics: Sendable {
         var webhookEventsExpired: [String: Int] = [:]
         var rateLimited: [RateLimit: Int] = [:]
         var webPushReceived: [Int: Int] = [:]
+        var claims: [ClaimLabel: Int] = [:]
         var draining = false
     }
 
@@ -36,6 +37,12 @@ final class Metrics: Sendable {
     /// reason's label (``ReasonLabel``).
     func delivery(_ status: DeliveryStatus, reason: String?) {
         state.withLock { $0.outcomes[OutcomeLabel(status, reason: reason), default: 0] += 1 }
+    }
+
+    /// Counts a claim of `kind`'s workers that asked for `limit` deliveries and found `found`.
+    func claim(_ kind: DeliveryKind, found: Int, of limit: Int) {
+        let label = ClaimLabel(kind: kind, found: found == 0 ? .none : found < limit ? .some : .full)
+        state.withLock { $0.claims[label, default: 0] += 1 }
     }
 
     /// Counts a connection closed for its slowness, or to make room.
@@ -122,6 +129,15 @@ final class Metrics: Sendable {
         lines += Self.family(
             name + "accept_to_apns_seconds", "histogram", "From acceptance to APNs' 200.",
             state.acceptToAPNs.samples())
+        lines += Self.family(
+            name + "claims_total", "counter",
+            "Claims of due deliveries from the outbox, by kind and by what they found: none, some, or as many as asked.",
+            DeliveryKind.allCases.flatMap { kind in
+                ClaimLabel.Found.allCases.map { found in
+                    "{kind=\"\(kind.rawValue)\",found=\"\(found.rawValue)\"} "
+                        + "\(state.claims[ClaimLabel(kind: kind, found: found)] ?? 0)"
+                }
+            })
         lines += Self.family(
             name + "provider_tokens_total", "counter",
             "APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).", [" \(providerTokens)"])

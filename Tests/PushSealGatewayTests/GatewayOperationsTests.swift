@@ -112,6 +112,11 @@ struct GatewayOperationsTests {
         #expect(text.contains(#"pushseal_gateway_sender_agreements_total{source="computed"} 2"#), "one per device")
         #expect(text.contains(#"pushseal_gateway_sender_agreements_total{source="reused"} 0"#))
         #expect(text.contains("pushseal_gateway_sender_agreements_held 2"))
+        // The push's two deliveries came in a claim short of the 25 asked for; no claim was full.
+        let someClaims = text.firstMatch(of: /pushseal_gateway_claims_total\{kind="apns",found="some"\} (\d+)/)
+        #expect((someClaims.flatMap { Int($0.output.1) } ?? 0) >= 1, "\(text)")
+        #expect(text.contains(#"pushseal_gateway_claims_total{kind="apns",found="full"} 0"#))
+        #expect(text.contains(#"pushseal_gateway_claims_total{kind="webpush",found="some"} 0"#))
         let reasons = text.matches(of: /pushseal_gateway_deliveries_total\{status="[a-z]+",reason="([^"]*)"\}/).map {
             String($0.output.1)
         }

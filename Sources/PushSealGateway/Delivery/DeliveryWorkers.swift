@@ -160,6 +160,7 @@ final class DeliveryWorkers: Sendable {
                 throw error
             }
             let again = pacer.claimed(claimed.count, of: Self.claimSize, turn: turn)
+            metrics.claim(kind, found: claimed.count, of: Self.claimSize)
             let sendable = sendable(claimed, recorder: recorder)
             if !sendable.isEmpty || (claimed.isEmpty && !again) { return sendable }
         }
