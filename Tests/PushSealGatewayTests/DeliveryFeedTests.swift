@@ -47,4 +47,40 @@ struct DeliveryFeedTests {
         #expect(feed.nextBatch().map(\.id) == [3])
         #expect(feed.nextBatch().isEmpty)
     }
+
+    @Test("an offer never waits: a delivery in hand, claiming while the claim is under way, then ended")
+    func offers() {
+        let release = DispatchSemaphore(value: 0)
+        let claims = Mutex<[[Int64]]>([[2], []])
+        let feed = DeliveryFeed(first: [1].map(Self.delivery), lowWater: 0, name: "test.offers") {
+            release.wait()
+            return claims.withLock { $0.isEmpty ? [] : $0.removeFirst() }.map(Self.delivery)
+        }
+        guard case .delivery(let first) = feed.offer() else {
+            Issue.record("the delivery in hand first")
+            return
+        }
+        #expect(first.id == 1)
+        guard case .claiming = feed.offer() else {
+            Issue.record("claiming, not waiting, while the claim is held back")
+            return
+        }
+        release.signal()
+        var second: OutboxDelivery?
+        for _ in 0..<400 where second == nil {
+            if case .delivery(let delivery) = feed.offer() {
+                second = delivery
+            } else {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+        #expect(second?.id == 2, "the claim's delivery, once it came")
+        release.signal()
+        let ended = (0..<400).contains { _ in
+            if case .ended = feed.offer() { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+            return false
+        }
+        #expect(ended, "the empty claim ended it")
+    }
 }
