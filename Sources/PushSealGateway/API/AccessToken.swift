@@ -63,14 +63,19 @@ enum AccessTokens {
         return ("psg_\(id)_\(Base64URL.encode(secret))", record)
     }
 
-    /// The id and secret of a presented token, if it has the token's form.
+    /// The id and secret of a presented token, if it has the token's form: `psg_`, 16 lowercase
+    /// hex digits, `_`, and the base64url of 32 bytes (whose alphabet has `_` too). Read as bytes,
+    /// not characters: every byte of the form is ASCII.
     static func parse(_ text: String) -> (id: String, secret: [UInt8])? {
-        let parts = text.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "psg", parts[1].utf8.count == 16,
-            parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-            let secret = Base64URL.decode(String(parts[2])), secret.count == 32
+        let bytes = text.utf8
+        let idStart = bytes.index(bytes.startIndex, offsetBy: 4, limitedBy: bytes.endIndex) ?? bytes.endIndex
+        guard bytes[..<idStart].elementsEqual("psg_".utf8),
+            let idEnd = bytes.index(idStart, offsetBy: 16, limitedBy: bytes.endIndex), idEnd < bytes.endIndex,
+            bytes[idEnd] == UInt8(ascii: "_"),
+            bytes[idStart..<idEnd].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            let secret = Base64URL.decode(bytes[bytes.index(after: idEnd)...]), secret.count == 32
         else { return nil }
-        return (String(parts[1]), secret)
+        return (String(decoding: bytes[idStart..<idEnd], as: UTF8.self), secret)
     }
 
     /// Whether `secret` is the one `record` was made with, compared in constant time.
