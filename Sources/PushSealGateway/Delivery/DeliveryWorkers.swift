@@ -5,11 +5,11 @@ internal import Synchronization
 /// The workers that empty the outbox of one kind of delivery (APNs, or Web Push): each leases due
 /// deliveries of its kind a few at a time as its ``OutboxSender`` takes them (``DeliveryFeed``),
 /// and records the outcomes in batches as they come (``OutcomeRecorder``). The kind's claims are
-/// spaced once the outbox runs dry (``ClaimPacer``, one for all its workers), and the wakes that pushes give are bounded
-/// (``WorkerWake``), so that a push costs a claim of its own only when pushes are few. Each kind
-/// has workers of its own, so that a slow push service never holds APNs deliveries, nor the
-/// reverse. A delivery whose worker dies is leased again once its lease ends, so nothing accepted
-/// is lost; delivery is at least once.
+/// spaced once the outbox runs dry (``ClaimPacer``, one for all its workers), and the wakes that
+/// pushes give are bounded (``WorkerWake``), so that a push costs a claim of its own only when
+/// pushes are few. Each kind has workers of its own, so that a slow push service never holds APNs
+/// deliveries, nor the reverse. A delivery whose worker dies is leased again once its lease ends,
+/// so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
     /// The reason of a delivery whose stored row cannot be processed (``OutboxDelivery/defect``).
     static let invalidDeliveryReason = "InvalidDelivery"
