@@ -68,9 +68,9 @@ enum AccessTokens {
     /// not characters: every byte of the form is ASCII.
     static func parse(_ text: String) -> (id: String, secret: [UInt8])? {
         let bytes = text.utf8
-        let idStart = bytes.index(bytes.startIndex, offsetBy: 4, limitedBy: bytes.endIndex) ?? bytes.endIndex
-        guard bytes[..<idStart].elementsEqual("psg_".utf8),
-            let idEnd = bytes.index(idStart, offsetBy: 16, limitedBy: bytes.endIndex), idEnd < bytes.endIndex,
+        guard bytes.starts(with: "psg_".utf8) else { return nil }
+        let idStart = bytes.index(bytes.startIndex, offsetBy: 4)
+        guard let idEnd = bytes.index(idStart, offsetBy: 16, limitedBy: bytes.endIndex), idEnd < bytes.endIndex,
             bytes[idEnd] == UInt8(ascii: "_"),
             bytes[idStart..<idEnd].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
             let secret = Base64URL.decode(bytes[bytes.index(after: idEnd)...]), secret.count == 32
