@@ -50,10 +50,13 @@ public final class APNsClient {
     /// failure (a server that refuses everything must not keep a job cycling for ever).
     static let unprocessedLimit = 8
     /// How long the client reads answers after the input said ``DeliveryItem/notYet``, before it
-    /// asks again: the gateway's claim cooldown. (1 ms cut the wait of a delivery claimed at a
-    /// trickle by some 2 ms more, but its idle turns cost the gateway some 14 % more of the
-    /// processor per push with APNs 50 ms away.)
+    /// asks again, when no ``InputWake`` tells it sooner: the gateway's claim cooldown. (1 ms cut
+    /// the wait of a delivery claimed at a trickle by some 2 ms more, but its idle turns cost the
+    /// gateway some 14 % more of the processor per push with APNs 50 ms away.)
     static let notReadyPollMilliseconds = 5
+    /// The longest the client waits for the network before it looks at its timers (answer
+    /// deadlines, retries) and, with an ``InputWake``, asks an input that was not ready again.
+    var idleWaitMilliseconds = 50
 
     /// A job between attempts.
     private struct Attempt {
@@ -69,9 +72,12 @@ public final class APNsClient {
     /// Sends every item and calls `report` once per item, in the items' order, or as each answer
     /// comes when `inInputOrder` is false (a slow answer then holds no other report). Items are
     /// pulled lazily, one as each stream frees, so a long input is streamed, not held; an input
-    /// that has nothing yet says ``DeliveryItem/notYet``, and the answers are read meanwhile.
+    /// that has nothing yet says ``DeliveryItem/notYet``, and the answers are read meanwhile: until
+    /// `inputWake` is raised, or without one for a few milliseconds, after which the input is
+    /// asked again.
     public func deliver(
-        _ items: some Sequence<DeliveryItem>, inInputOrder: Bool = true, report: (DeliveryResult) -> Void
+        _ items: some Sequence<DeliveryItem>, inInputOrder: Bool = true, inputWake: InputWake? = nil,
+        report: (DeliveryResult) -> Void
     ) {
         let clock = ContinuousClock()
         var input = items.makeIterator()
@@ -118,7 +124,7 @@ public final class APNsClient {
 
         while true {
             let now = clock.now
-            // The input said `notYet` this round: poll briefly, then ask it again.
+            // The input said `notYet` this round: poll until its wake, or briefly, then ask it again.
             var inputNotReady = false
             filling: while inFlight.count < concurrency && connection.hasRoom {
                 if let attempt = waiting.popDue(by: now) {
@@ -158,13 +164,14 @@ public final class APNsClient {
             let hasWork =
                 next != nil || (!inputExhausted && nextSequence - reported < window)
                 || (waiting.nextDue.map { $0 <= clock.now } ?? false)
-            var timeout = inputNotReady ? Self.notReadyPollMilliseconds : 50
+            var timeout = inputNotReady && inputWake == nil ? Self.notReadyPollMilliseconds : idleWaitMilliseconds
             if hasSlot, let nextDue = waiting.nextDue {
                 let (seconds, attoseconds) = (nextDue - clock.now).components
                 timeout = max(0, min(timeout, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)))
             }
             let answered = connection.poll(
-                timeoutMilliseconds: timeout, waitingForRoom: hasWork && inFlight.count < concurrency && !hasSlot)
+                timeoutMilliseconds: timeout, waitingForRoom: hasWork && inFlight.count < concurrency && !hasSlot,
+                wake: inputNotReady ? inputWake : nil)
             for (sequence, response) in answered {
                 guard var attempt = inFlight.removeValue(forKey: sequence) else { continue }
                 if response.unprocessed && attempt.refusals < Self.unprocessedLimit {

@@ -137,12 +137,15 @@
 
         /// Moves the connections along and returns the requests that finished, waiting at most
         /// `timeoutMilliseconds` for the network, and only when none has finished yet.
-        /// `waitingForRoom` says that requests wait to be posted while ``hasRoom`` is false.
-        func poll(timeoutMilliseconds: Int, waitingForRoom: Bool) -> [(id: Int, response: HTTP2Response)] {
+        /// `waitingForRoom` says that requests wait to be posted while ``hasRoom`` is false. A raised
+        /// `wake` ends the wait too (and is cleared), with nothing finished.
+        func poll(
+            timeoutMilliseconds: Int, waitingForRoom: Bool, wake: InputWake? = nil
+        ) -> [(id: Int, response: HTTP2Response)] {
             // SIGPIPE held off once per round rather than around each TLS read and write.
             BrokenPipeGuard.run {
                 giveUpIfNothingStarts(waiting: waitingForRoom)
-                return drive(timeoutMilliseconds: timeoutMilliseconds)
+                return drive(timeoutMilliseconds: timeoutMilliseconds, wake: wake)
             }
         }
 
@@ -169,7 +172,7 @@
             lastConnectFailure = (now, HTTP2Session.ConnectFailure(reason: reason, permanent: false))
         }
 
-        private func drive(timeoutMilliseconds: Int) -> [(id: Int, response: HTTP2Response)] {
+        private func drive(timeoutMilliseconds: Int, wake: InputWake?) -> [(id: Int, response: HTTP2Response)] {
             var sessions = retiring
             if let current { sessions.append(current) }
             let now = ContinuousClock.now
@@ -181,8 +184,10 @@
             guard finished.isEmpty else { return finished }
             // With no connection (every job waits for its retry) this only sleeps.
             var entries = sessions.map { pollfd(fd: $0.descriptor, events: $0.pollEvents, revents: 0) }
+            if let wake { entries.append(pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)) }
             let ready = Glibc.poll(&entries, nfds_t(entries.count), Int32(timeoutMilliseconds))
             guard ready > 0 else { return finished }
+            if let wake, entries[sessions.count].revents != 0 { wake.clear() }
             for (session, entry) in zip(sessions, entries) where entry.revents != 0 { session.service() }
             return collect(sessions)
         }
@@ -213,6 +218,8 @@
 
         func post(id: Int, path: String, headers: [(name: String, value: String)], body: [UInt8]) {}
 
-        func poll(timeoutMilliseconds: Int, waitingForRoom: Bool) -> [(id: Int, response: HTTP2Response)] { [] }
+        func poll(
+            timeoutMilliseconds: Int, waitingForRoom: Bool, wake: InputWake? = nil
+        ) -> [(id: Int, response: HTTP2Response)] { [] }
     }
 #endif

@@ -1,7 +1,9 @@
 import Foundation
-import PushSealDelivery
 import PushSealTestSupport
+import Synchronization
 import Testing
+
+@testable import PushSealDelivery
 
 /// How the APNs client pulls its input: lazily, and reading answers while the input has nothing yet.
 @Suite("APNs client input")
@@ -34,6 +36,59 @@ struct APNsClientInputTests {
         #expect(reported == [1, 2])
         #expect(input.secondTakenAfterFirstReport, "the first answer waited for the input to have more")
         #expect(input.notYetCount > 0)
+    }
+
+    @Test("with an input wake, an input that said notYet is asked again when the wake is raised, and not before")
+    func aRaisedWakeEndsTheWait() throws {
+        let directory = TemporaryDirectory()
+        let mock = try MockAPNs(in: directory)
+        defer { mock.stop() }
+        let issuer = try ProviderTokenIssuer(
+            authKeyPEM: Array(try Data(contentsOf: URL(fileURLWithPath: mock.authKey))), keyID: MockAPNs.keyID,
+            teamID: MockAPNs.teamID)
+        let client = try APNsClient(
+            endpoint: APNsEndpoint(baseURL: mock.url), tokens: issuer, caFile: mock.certificate)
+        // Without the wake, the client would ask again only after this long.
+        client.idleWaitMilliseconds = 20_000
+        let job = try DeliveryJob(
+            line: 0, deviceToken: String(repeating: "0a", count: 32),
+            headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+            body: Array(#"{"aps":{"alert":"hello"}}"#.utf8))
+        let wake = try InputWake()
+        let input = WokenInput(jobs: [job, job])
+        let releaser = Thread {
+            Thread.sleep(forTimeInterval: 0.4)
+            input.released.store(true, ordering: .sequentiallyConsistent)
+            wake.raise()
+        }
+        let started = ContinuousClock.now
+        releaser.start()
+        var reported = 0
+        client.deliver(input, inInputOrder: false, inputWake: wake) { (_: DeliveryResult) in reported += 1 }
+        let elapsed = ContinuousClock.now - started
+        #expect(reported == 2)
+        #expect(elapsed < .seconds(10), "the raise ended the client's wait: \(elapsed)")
+        #expect(elapsed >= .milliseconds(400), "the second job came only once released")
+        // Polling every 5 ms would have asked some 80 times in 0.4 s.
+        #expect(input.notYetCount <= 5, "asked \(input.notYetCount) times while not ready")
+    }
+}
+
+/// A job, then `notYet` until `released`, then a second job, then the end.
+private final class WokenInput: Sequence, IteratorProtocol, @unchecked Sendable {
+    private var jobs: [DeliveryJob]
+    let released = Atomic<Bool>(false)
+    private(set) var notYetCount = 0
+
+    init(jobs: [DeliveryJob]) { self.jobs = jobs }
+
+    func next() -> DeliveryItem? {
+        guard !jobs.isEmpty else { return nil }
+        if jobs.count == 1 && !released.load(ordering: .sequentiallyConsistent) {
+            notYetCount += 1
+            return .notYet
+        }
+        return .job(jobs.removeFirst())
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import PushSealDelivery
 @testable import PushSealGateway
 
 /// The feed a worker's sender takes deliveries from.
@@ -82,5 +83,35 @@ struct DeliveryFeedTests {
             return false
         }
         #expect(ended, "the empty claim ended it")
+    }
+
+    @Test("its wake is raised when a claim lands, and not while the claim is under way")
+    func wakesWhenAClaimLands() throws {
+        let release = DispatchSemaphore(value: 0)
+        let feed = DeliveryFeed(first: [1].map(Self.delivery), lowWater: 0, name: "test.wakes") {
+            release.wait()
+            return [Self.delivery(2)]
+        }
+        let wake = try #require(feed.landed)
+        func raised(waitingMilliseconds: Int32) -> Bool {
+            var entry = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, waitingMilliseconds) == 1
+        }
+        guard case .delivery = feed.offer(), case .claiming = feed.offer() else {
+            Issue.record("the delivery in hand, then claiming")
+            return
+        }
+        #expect(!raised(waitingMilliseconds: 100), "no raise while the claim is held back")
+        release.signal()
+        #expect(raised(waitingMilliseconds: 10_000), "raised once the claim landed")
+        guard case .delivery(let second) = feed.offer() else {
+            Issue.record("the claim's delivery, offered at once after the raise")
+            return
+        }
+        #expect(second.id == 2)
+        wake.clear()
+        #expect(!raised(waitingMilliseconds: 0), "cleared")
+        feed.close()
+        release.signal()
     }
 }

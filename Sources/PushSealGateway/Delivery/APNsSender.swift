@@ -42,7 +42,7 @@ struct APNsSender: OutboxSender {
         var setAside: [OutboxDelivery] = []
         guard let first = feed.next(), let streamed = first.environment else { return }
         var pending: OutboxDelivery? = first
-        send(environment: streamed, record: record) {
+        send(environment: streamed, record: record, wake: feed.landed) {
             if let delivery = pending {
                 pending = nil
                 return .delivery(delivery)
@@ -58,17 +58,19 @@ struct APNsSender: OutboxSender {
         }
         for environment in APNsEnvironment.allCases where environment != streamed {
             var deliveries = setAside.filter { $0.environment == environment }.makeIterator()
-            send(environment: environment, record: record) { deliveries.next().map { .delivery($0) } ?? .ended }
+            send(environment: environment, record: record, wake: nil) {
+                deliveries.next().map { .delivery($0) } ?? .ended
+            }
         }
     }
 
     /// Sends to `environment`'s host what `next` offers, one as each stream frees, recording
-    /// each outcome as its answer comes (and reading answers while a claim is under way). When
-    /// the host's client cannot be made, nothing is taken: the deliveries stay leased, and are
-    /// claimed again when the lease ends.
+    /// each outcome as its answer comes (and reading answers while a claim is under way, until
+    /// `wake` says it landed). When the host's client cannot be made, nothing is taken: the
+    /// deliveries stay leased, and are claimed again when the lease ends.
     private mutating func send(
         environment: APNsEnvironment, record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void,
-        next: @escaping () -> DeliveryFeed.Offer
+        wake: InputWake?, next: @escaping () -> DeliveryFeed.Offer
     ) {
         let client: APNsClient
         do {
@@ -97,7 +99,7 @@ struct APNsSender: OutboxSender {
                 return .invalid(line: line, reason: "\(error)")
             }
         }
-        client.deliver(items, inInputOrder: false) { result in
+        client.deliver(items, inInputOrder: false, inputWake: wake) { result in
             guard let delivery = inFlight.removeValue(forKey: result.line) else { return }
             let attempts = delivery.attempts + result.attempts
             record(delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts)

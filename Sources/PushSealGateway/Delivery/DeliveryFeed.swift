@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PushSealDelivery
 
 /// The deliveries a worker hands its sender, claimed from the outbox a few at a time as the
 /// sender asks for them: an APNs sender takes one each time a stream frees, so its connection's
@@ -11,6 +12,9 @@ internal import Foundation
 final class DeliveryFeed: @unchecked Sendable {
     /// At this many deliveries in hand or fewer, the next claim starts.
     let lowWater: Int
+    /// Raised each time a claim lands, so that a sender told ``Offer/claiming`` asks again at once
+    /// (nil when no pipe could be opened: the sender then asks again after a short poll).
+    let landed = try? InputWake()
     private let claim: @Sendable () -> [OutboxDelivery]
     private let condition = NSCondition()
     private var ready: [OutboxDelivery]
@@ -123,6 +127,7 @@ final class DeliveryFeed: @unchecked Sendable {
             ended = more.isEmpty
             claiming = false
             condition.broadcast()
+            landed?.raise()
         }
     }
 }

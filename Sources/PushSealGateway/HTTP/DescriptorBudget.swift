@@ -10,8 +10,9 @@ enum DescriptorBudget {
     /// Descriptors kept whatever the configuration: standard streams, the listening socket,
     /// libmicrohttpd's own, SQLite's files, the configured files read at start, certificates.
     static let baseReserve = 64
-    /// Descriptors kept per delivery worker: a connection per APNs host, and one going away.
-    static let perWorker = 4
+    /// Descriptors kept per delivery worker: a connection per APNs host, one going away, and the
+    /// two ends of its feed's wake (``DeliveryFeed/landed``).
+    static let perWorker = 6
     /// The fewest HTTP connections the gateway starts with.
     static let minimumConnections = 16
 
