@@ -479,6 +479,15 @@ struct GatewayStoreTests {
             #expect(try sum(1, 10) == 11 && sum(1, 20) == 21 && kept() == 2, "prepared once, run twice")
             for statement in 2...(limit + 10) { #expect(try sum(statement, 1) == Int64(statement + 1)) }
             #expect(try kept() == Int64(limit), "the least recently used were deallocated")
+            // Kept now: the count and the last 63 sums, 12 the oldest. Used again, 12 outlives 13.
+            func isPrepared(_ statement: Int) throws -> Bool {
+                let text = "SELECT $1::bigint + \(statement)"
+                return try connection.query(
+                    "SELECT count(*) FROM pg_prepared_statements WHERE statement = $1", [.text(text)]
+                ).first?[0].integer == 1
+            }
+            #expect(try sum(12, 1) == 13 && sum(limit + 11, 1) == Int64(limit + 12))
+            #expect(try isPrepared(12) && !isPrepared(13), "the least recently used went, not the first prepared")
             #expect(try sum(1, 5) == 6 && sum(limit + 10, 5) == Int64(limit + 15), "an evicted one is prepared again")
             #expect(try kept() == Int64(limit))
             // An error inside a transaction leaves the statements usable once it is rolled back.

@@ -112,9 +112,10 @@
         /// parameters call for it. Past ``preparedStatements``, the least recently used goes.
         private func statementName(_ sql: String, parameterCount: Int) throws -> String {
             uses += 1
-            if let known = prepared[sql] {
-                prepared[sql] = (known.name, uses)
-                return known.name
+            // One lookup, so the text is hashed once: the push statement runs to kilobytes.
+            if let known = prepared.index(forKey: sql) {
+                prepared.values[known].lastUse = uses
+                return prepared.values[known].name
             }
             if prepared.count >= Self.preparedStatements,
                 let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })
