@@ -194,14 +194,28 @@ final class HTTPServer: @unchecked Sendable {
         let iterator: MHD_KeyValueIterator = { context, _, key, value in
             guard let context, let key else { return .YES }
             let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-            let name = String(cString: key)
-            collected.values[collected.lowercasing ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
+            let name = collected.lowercasing ? HTTPServer.lowercasedASCII(key) : String(cString: key)
+            collected.values[name] = value.map { String(cString: $0) } ?? ""
             return .YES
         }
         _ = withExtendedLifetime(collected) {
             MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(collected).toOpaque())
         }
         return collected.values
+    }
+
+    /// `name` with its ASCII capitals lowered, byte by byte. A header name is a token (RFC 9110
+    /// §5.6.2), ASCII only, so this is all the lowering matching needs; any other byte is kept
+    /// (and repaired as UTF-8), so a name outside the grammar matches nothing the gateway reads.
+    static func lowercasedASCII(_ name: UnsafePointer<CChar>) -> String {
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
     }
 
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
