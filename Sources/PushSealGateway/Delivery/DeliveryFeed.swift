@@ -12,11 +12,9 @@ internal import PushSealDelivery
 final class DeliveryFeed: @unchecked Sendable {
     /// At this many deliveries in hand or fewer, the next claim starts.
     let lowWater: Int
-    /// Raised each time a claim lands, so that a sender told ``Offer/claiming`` asks again at once
-    /// (nil when no pipe could be opened: the sender then asks again after a short poll).
-    let landed = try? InputWake()
     private let claim: @Sendable () -> [OutboxDelivery]
     private let condition = NSCondition()
+    private var wake: InputWake?
     private var ready: [OutboxDelivery]
     private var position = 0
     /// A claim is wanted, or under way.
@@ -33,6 +31,16 @@ final class DeliveryFeed: @unchecked Sendable {
         let thread = Thread { [self] in claimAhead() }
         thread.name = name
         thread.start()
+    }
+
+    /// Raised each time a claim lands, so that a sender told ``Offer/claiming`` asks again at once;
+    /// nil when no pipe could be opened (the sender then asks again after a short poll). Made when
+    /// first asked for, so a feed whose sender takes batches opens none.
+    var landed: InputWake? {
+        condition.lock()
+        defer { condition.unlock() }
+        if wake == nil { wake = try? InputWake() }
+        return wake
     }
 
     /// The next delivery, waiting for a claim when none is in hand; nil once a claim found none
@@ -127,7 +135,7 @@ final class DeliveryFeed: @unchecked Sendable {
             ended = more.isEmpty
             claiming = false
             condition.broadcast()
-            landed?.raise()
+            wake?.raise()
         }
     }
 }
