@@ -8,24 +8,37 @@ import Testing
 /// How the APNs client pulls its input: lazily, and reading answers while the input has nothing yet.
 @Suite("APNs client input")
 struct APNsClientInputTests {
+    /// A strict mock APNs started in `directory`, and a client of it.
+    static func clientOfMock(in directory: TemporaryDirectory) throws -> (MockAPNs, APNsClient) {
+        let mock = try MockAPNs(in: directory)
+        do {
+            let issuer = try ProviderTokenIssuer(
+                authKeyPEM: Array(try Data(contentsOf: URL(fileURLWithPath: mock.authKey))), keyID: MockAPNs.keyID,
+                teamID: MockAPNs.teamID)
+            let client = try APNsClient(
+                endpoint: APNsEndpoint(baseURL: mock.url), tokens: issuer, caFile: mock.certificate)
+            return (mock, client)
+        } catch {
+            mock.stop()
+            throw error
+        }
+    }
+
+    /// An unsealed alert for one device, which the strict mock answers `NotSealed`.
+    static func job(line: Int) throws -> DeliveryJob {
+        try DeliveryJob(
+            line: line, deviceToken: String(repeating: "0a", count: 32),
+            headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+            body: Array(#"{"aps":{"alert":"hello"}}"#.utf8))
+    }
+
     @Test("an input with nothing ready yet (notYet) lets the answers in flight be read and reported meanwhile")
     func answersAreReadWhileTheInputIsNotReady() throws {
         let directory = TemporaryDirectory()
-        let mock = try MockAPNs(in: directory)
+        let (mock, client) = try Self.clientOfMock(in: directory)
         defer { mock.stop() }
-        let issuer = try ProviderTokenIssuer(
-            authKeyPEM: Array(try Data(contentsOf: URL(fileURLWithPath: mock.authKey))), keyID: MockAPNs.keyID,
-            teamID: MockAPNs.teamID)
-        let client = try APNsClient(
-            endpoint: APNsEndpoint(baseURL: mock.url), tokens: issuer, caFile: mock.certificate)
-        func job(_ line: Int) throws -> DeliveryItem {
-            .job(
-                try DeliveryJob(
-                    line: line, deviceToken: String(repeating: "0a", count: 32),
-                    headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
-                    body: Array(#"{"aps":{"alert":"hello"}}"#.utf8)))
-        }
-        let input = NotReadyInput(first: try job(1), second: try job(2), patience: .seconds(10))
+        let input = NotReadyInput(
+            first: .job(try Self.job(line: 1)), second: .job(try Self.job(line: 2)), patience: .seconds(10))
         var reported: [Int] = []
         client.deliver(input, inInputOrder: false) { (result: DeliveryResult) in
             // The strict mock refuses a payload that is not sealed: an answer all the same.
@@ -41,19 +54,11 @@ struct APNsClientInputTests {
     @Test("with an input wake, an input that said notYet is asked again when the wake is raised, and not before")
     func aRaisedWakeEndsTheWait() throws {
         let directory = TemporaryDirectory()
-        let mock = try MockAPNs(in: directory)
+        let (mock, client) = try Self.clientOfMock(in: directory)
         defer { mock.stop() }
-        let issuer = try ProviderTokenIssuer(
-            authKeyPEM: Array(try Data(contentsOf: URL(fileURLWithPath: mock.authKey))), keyID: MockAPNs.keyID,
-            teamID: MockAPNs.teamID)
-        let client = try APNsClient(
-            endpoint: APNsEndpoint(baseURL: mock.url), tokens: issuer, caFile: mock.certificate)
         // Without the wake, the client would ask again only after this long.
         client.idleWaitMilliseconds = 20_000
-        let job = try DeliveryJob(
-            line: 0, deviceToken: String(repeating: "0a", count: 32),
-            headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
-            body: Array(#"{"aps":{"alert":"hello"}}"#.utf8))
+        let job = try Self.job(line: 0)
         let wake = try InputWake()
         let input = WokenInput(jobs: [job, job])
         let releaser = Thread {
