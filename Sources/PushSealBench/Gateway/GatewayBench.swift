@@ -13,11 +13,12 @@ import PushSealPrimitives
 /// the delivery figures measure the gateway; the load is wrk (``WrkLoad``), 32 connections
 /// posting to users picked at random. In order, on one set of instances:
 ///
-/// 1. accepts at their peak, one device per user, while the workers deliver;
+/// 1. accepts at their peak, one device per user, while the workers deliver, with what they cost
+///    (``PhaseCost``: how busy the processors were, the CPU a push, and the rate that cost allows);
 /// 2. the answer time at half that rate (p50, p99);
 /// 3. the cost per push at a fixed 1,000 pushes/s: the instances' CPU time per push accepted and
 ///    delivered, and their peak RSS;
-/// 4. accepts at their peak, ten devices per user (deliveries stored per second);
+/// 4. accepts at their peak, ten devices per user (deliveries stored per second), and their cost;
 /// 5. deliveries: the mock is stopped (SIGSTOP) while ten-device pushes are accepted for 4 s, then
 ///    let go, and the backlog's drain is timed; at a 50 ms round trip beside the latency limit
 ///    (workers × streams / round trip) and beside `pushseal send` on as many jobs with as many
@@ -123,33 +124,41 @@ enum GatewayBench {
                 bases: bases, token: token, prefix: prefix, users: users, payload: content, seconds: seconds, rate: rate
             )
         }
+        /// Runs one phase of load, waits until the mock answered its deliveries, and counts its cost.
+        func measured(deliveriesPerPush: Int, _ phase: () -> WrkLoad.Result?) -> (WrkLoad.Result, PhaseCost)? {
+            var meter = PhaseMeter {
+                (
+                    servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +),
+                    databaseServer.map { ProcessBench.cpuSecondsWithChildren(of: $0) }
+                )
+            }
+            meter.start()
+            guard let result = phase() else { return nil }
+            meter.loadEnded()
+            delivered += result.accepted * deliveriesPerPush
+            guard waitForMock() != nil else { return nil }
+            return (result, meter.cost(pushes: result.accepted))
+        }
         // 1. Peak accepts, one device each.
-        guard let oneDevice = load("one", users: singleUsers), oneDevice.accepted > 0 else { return nil }
-        delivered += oneDevice.accepted
-        guard waitForMock() != nil else { return nil }
+        guard let (oneDevice, oneDeviceCost) = measured(deliveriesPerPush: 1, { load("one", users: singleUsers) }),
+            oneDevice.accepted > 0
+        else { return nil }
         // 2. Half that rate.
         guard let halfRate = load("one", users: singleUsers, rate: oneDevice.perSecond / 2) else { return nil }
         delivered += halfRate.accepted
         guard waitForMock() != nil else { return nil }
         // 3. The cost per push at a fixed rate: accepting and delivering it.
-        let cpuBefore = servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +)
-        let databaseCPUBefore = databaseServer.map { ($0, ProcessBench.cpuSecondsWithChildren(of: $0)) }
-        guard let fixed = load("one", users: singleUsers, rate: fixedRate) else { return nil }
-        delivered += fixed.accepted
-        guard waitForMock() != nil else { return nil }
-        let cpuPerPush =
-            (servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +) - cpuBefore)
-            / Double(max(fixed.accepted, 1))
-        let databaseCPUPerPush = databaseCPUBefore.map { server, before in
-            (ProcessBench.cpuSecondsWithChildren(of: server) - before) / Double(max(fixed.accepted, 1))
-        }
+        guard
+            let (fixed, fixedRateCost) = measured(
+                deliveriesPerPush: 1, { load("one", users: singleUsers, rate: fixedRate) })
+        else { return nil }
         let latencyMetrics = bases.map {
             String(decoding: ProcessBench.run(["curl", "-s", "\($0)/metrics"]).output, as: UTF8.self)
         }
         // 4. Peak accepts, ten devices each.
-        guard let tenDevices = load("ten", users: tenUsers), tenDevices.accepted > 0 else { return nil }
-        delivered += tenDevices.accepted * 10
-        guard waitForMock() != nil else { return nil }
+        guard let (tenDevices, tenDevicesCost) = measured(deliveriesPerPush: 10, { load("ten", users: tenUsers) }),
+            tenDevices.accepted > 0
+        else { return nil }
         // 5. A backlog accepted while the mock is stopped, then drained.
         mock.pause()
         let backlogLoad = load("ten", users: tenUsers, seconds: 4)
@@ -211,8 +220,8 @@ enum GatewayBench {
             tenDevicesFloor: floor(pushes: 1_000, deliveries: 10, perCommit: 1),
             backlog: backlog, deliveriesPerSecond: deliveriesPerSecond, sendDirect: sendDirect,
             mostOpenStreams: mostOpen, mockMicrosecondsPerRequest: mockCPU / Double(max(delivered, 1)) * 1_000_000,
-            fixedRate: fixed, cpuMicrosecondsPerPush: cpuPerPush * 1_000_000,
-            databaseCPUMicrosecondsPerPush: databaseCPUPerPush.map { $0 * 1_000_000 }, peakResidentBytes: peak,
+            fixedRate: fixed, oneDeviceCost: oneDeviceCost, fixedRateCost: fixedRateCost,
+            tenDevicesCost: tenDevicesCost, peakResidentBytes: peak,
             latencyP50: quantile(0.5, latencyMetrics), latencyP99: quantile(0.99, latencyMetrics),
             mixedDeliveriesPerSecond: mixedSeconds.map { Double(userPushes * 10) / $0 },
             relayAcceptedPerSecond: relayRates?.accepted, relayForwardedPerSecond: relayRates?.forwarded)

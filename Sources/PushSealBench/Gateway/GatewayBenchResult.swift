@@ -31,11 +31,13 @@ extension GatewayBench {
         let mostOpenStreams: Int
         /// The mock's CPU time per request answered: far below a delivery's, or the mock is the limit.
         let mockMicrosecondsPerRequest: Double
-        /// The fixed-rate run, and the instances' CPU per push in it (accepted and delivered).
+        /// The fixed-rate run.
         let fixedRate: WrkLoad.Result
-        let cpuMicrosecondsPerPush: Double
-        /// PostgreSQL's CPU per push in that run, all its processes', when the bench started it.
-        let databaseCPUMicrosecondsPerPush: Double?
+        /// What the one-device peak, the fixed-rate run and the ten-device peak cost a push
+        /// (accepted and delivered), and how busy the processors were in each.
+        let oneDeviceCost: PhaseCost
+        let fixedRateCost: PhaseCost
+        let tenDevicesCost: PhaseCost
         /// The largest instance's.
         let peakResidentBytes: Int
         /// Accept to APNs, from the gateway's histogram over the first three phases.
@@ -65,12 +67,14 @@ extension GatewayBench {
                 "  accepts, one device each: \(Report.format(oneDevice.perSecond))/s\(ratio(oneDevice.perSecond, oneDeviceFloor)), "
                     + "p99 \(milliseconds(oneDevice.p99)); the floor at 64 pushes a commit "
                     + "\(oneDeviceBatchedFloor.map { Report.format($0.pushesPerSecond) } ?? "n/a")/s",
+                oneDeviceCost.line(rate: oneDevice.perSecond),
                 "  at half that rate (\(Report.format(halfRate.perSecond))/s): p50 \(milliseconds(halfRate.p50)), "
                     + "p99 \(milliseconds(halfRate.p99))"
                     + (oneDeviceFloor.map { "; the floor's own transactions: p99 \(milliseconds($0.p99Seconds))" } ?? ""),
                 "  accepts, ten devices each: \(Report.format(tenDevices.perSecond))/s, "
                     + "\(Report.format(tenDevices.perSecond * 10)) deliveries stored/s"
                     + ratio(tenDevices.perSecond, tenDevicesFloor) + ", p99 \(milliseconds(tenDevices.p99))",
+                tenDevicesCost.line(rate: tenDevices.perSecond),
                 "  delivers a backlog of \(backlog): \(Report.format(deliveriesPerSecond))/s"
                     + (latencyLimit.map {
                         ", \(Report.format(deliveriesPerSecond / $0, 2)) of the latency limit \(Report.format($0))"
@@ -79,9 +83,10 @@ extension GatewayBench {
                         ", \(Report.format(deliveriesPerSecond / $0, 2)) of pushseal send (\(Report.format($0))/s)"
                     } ?? "")
                     + "; at most \(mostOpenStreams) streams open",
-                "  at \(Report.format(fixedRate.perSecond)) pushes/s: \(Report.format(cpuMicrosecondsPerPush)) µs of CPU a push "
-                    + "(accepted and delivered)"
-                    + (databaseCPUMicrosecondsPerPush.map { " and \(Report.format($0)) µs of PostgreSQL's" } ?? "")
+                "  at \(Report.format(fixedRate.perSecond)) pushes/s: "
+                    + "\(Report.format(fixedRateCost.gatewayMicroseconds)) µs of CPU a push (accepted and delivered)"
+                    + (fixedRateCost.databaseMicroseconds.map { " and \(Report.format($0)) µs of PostgreSQL's" } ?? "")
+                    + (fixedRateCost.processors.map { ", the processors \($0)" } ?? "")
                     + ", peak RSS \(Report.format(Double(peakResidentBytes) / 1_048_576, 1)) MB; "
                     + "accept to APNs p50 ≤ \(Report.format(latencyP50, 2)) s, p99 ≤ \(Report.format(latencyP99, 2)) s",
             ]
@@ -130,8 +135,10 @@ extension GatewayBench {
                     ("sendDirectPerSecond", number(sendDirect)),
                     ("deliveriesToSendDirect", number(sendDirect.map { deliveriesPerSecond / $0 }, 2)),
                     ("mostOpenStreams", .number(JSONNumber(mostOpenStreams))), ("fixedRate", load(fixedRate)),
-                    ("cpuMicrosecondsPerPush", number(cpuMicrosecondsPerPush)),
-                    ("databaseCPUMicrosecondsPerPush", number(databaseCPUMicrosecondsPerPush)),
+                    ("cpuMicrosecondsPerPush", number(fixedRateCost.gatewayMicroseconds)),
+                    ("databaseCPUMicrosecondsPerPush", number(fixedRateCost.databaseMicroseconds)),
+                    ("costOneDevice", oneDeviceCost.json), ("costFixedRate", fixedRateCost.json),
+                    ("costTenDevices", tenDevicesCost.json),
                     ("peakResidentBytes", .number(JSONNumber(peakResidentBytes))),
                     ("acceptToAPNsP50SecondsAtMost", number(latencyP50, 2)),
                     ("acceptToAPNsP99SecondsAtMost", number(latencyP99, 2)),
