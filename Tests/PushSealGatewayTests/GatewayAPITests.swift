@@ -22,6 +22,32 @@ struct GatewayAPITests {
         #expect(text.contains("pushseal_gateway_queue_depth 0"))
     }
 
+    @Test(
+        "on SQLite, /metrics counts the writer's commits, transactions and busy time; PostgreSQL has no one writer",
+        arguments: GatewayBackend.allCases)
+    func sqliteWriterMetrics(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        for index in 1...3 {
+            try world.registerDevice("d\(index)", user: "u", token: GatewayWorld.deviceToken("0b", index))
+        }
+        let text = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix("pushseal_gateway_\(name) ") }
+                .flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        let families = ["sqlite_writer_busy_seconds_total", "sqlite_commits_total", "sqlite_write_transactions_total"]
+        guard backend == .sqlite else {
+            #expect(families.allSatisfy { value($0) == nil && !text.contains($0) }, "\(text)")
+            return
+        }
+        let transactions = try #require(value("sqlite_write_transactions_total"))
+        let commits = try #require(value("sqlite_commits_total"))
+        #expect(transactions >= 3, "the three registrations at least")
+        #expect(commits >= 1 && commits <= transactions)
+        #expect(try #require(value("sqlite_writer_busy_seconds_total")) > 0)
+        #expect(text.contains("# TYPE pushseal_gateway_sqlite_writer_busy_seconds_total counter"))
+    }
+
     @Test("when its database is gone, the API answers 503 unavailable with Retry-After: 1, and /readyz fails")
     func databaseGone() throws {
         let world = try GatewayWorld(.postgres)

@@ -18,7 +18,7 @@ struct SQLiteGroupCommitTests {
         let directory = TemporaryDirectory()
         let database = try SQLiteDatabase(path: directory.file("group.db"))
         try database.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
-        let before = database.commits
+        let before = database.writerActivity
         let leaderStarted = DispatchSemaphore(value: 0)
         let all = DispatchGroup()
         // Threads of their own, as the HTTP server's are (a dispatch queue would run a few at a time).
@@ -59,8 +59,12 @@ struct SQLiteGroupCommitTests {
         #expect(outcomes.failed == [7], "the one that threw got its error, and only it")
         #expect(outcomes.succeeded == 29)
         #expect(outcomes.allSawAtLeastThemselvesAndTheLeader)
-        let commits = database.commits - before
+        let activity = database.writerActivity
+        let commits = activity.commits - before.commits
         #expect(commits <= 4, "31 transactions in \(commits) commits")
+        #expect(activity.transactions - before.transactions == 30, "every transaction but the refused one is counted")
+        let busySeconds = Double(activity.busyNanoseconds - before.busyNanoseconds) / 1e9
+        #expect(busySeconds >= 0.3, "the writer was busy at least while the leader slept: \(busySeconds) s")
     }
 
     /// What each follower's transaction returned.

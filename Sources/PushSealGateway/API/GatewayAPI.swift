@@ -251,7 +251,7 @@ final class GatewayAPI: Sendable {
                 200,
                 metrics.exposition(
                     try? store.statistics(), providerTokens: providerTokens(), agreements: sealer.agreements,
-                    now: GatewayClock.milliseconds()),
+                    sqliteWriter: store.sqliteWriterActivity, now: GatewayClock.milliseconds()),
                 contentType: "text/plain; version=0.0.4")
         case ("GET", .statusPage):
             return HTTPResponse(status: 200, headers: StatusPage.headers, body: Array(StatusPage.html.utf8))

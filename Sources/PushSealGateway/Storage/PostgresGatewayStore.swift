@@ -393,6 +393,8 @@
             StatementRunner(placeholder: { "$\($0)" }, run: { try connection.query($0, $1) })
         }
 
+        var sqliteWriterActivity: SQLiteGroupCommit.Activity? { nil }
+
         func statistics() throws -> GatewayStatistics {
             try pool.transaction { connection in
                 var statistics = GatewayStatistics()

@@ -107,8 +107,8 @@ final class SQLiteDatabase: Sendable {
         return result
     }
 
-    /// The write commits made so far (``SQLiteGroupCommit/commits``).
-    var commits: Int { groupCommit.commits }
+    /// The writer's commits, transactions and busy time so far (``SQLiteGroupCommit/activity``).
+    var writerActivity: SQLiteGroupCommit.Activity { groupCommit.activity }
 
     /// Runs `body` in one read transaction on a reader: every statement sees the same snapshot,
     /// and no write lock is taken.

@@ -314,6 +314,8 @@ final class SQLiteGatewayStore: GatewayStore {
         StatementRunner(placeholder: { "?\($0)" }, run: { try sql.query($0, $1) })
     }
 
+    var sqliteWriterActivity: SQLiteGroupCommit.Activity? { database.writerActivity }
+
     func statistics() throws -> GatewayStatistics {
         try database.readTransaction { sql in
             var statistics = GatewayStatistics()

@@ -39,8 +39,19 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         }
     }
 
+    /// What the writer has done so far, for `/metrics`.
+    struct Activity: Sendable, Equatable {
+        /// Commits made: fewer than the transactions when they were grouped.
+        var commits = 0
+        /// Transactions committed (a body that threw, rolled back to its savepoint, is not counted).
+        var transactions = 0
+        /// Time spent running batches, from `BEGIN IMMEDIATE` to the end of `COMMIT` (its fsync
+        /// included), in nanoseconds: near the time elapsed, the one writer is the limit.
+        var busyNanoseconds = 0
+    }
+
     private let condition = NSCondition()
-    private let committed = Atomic<Int>(0)
+    private let counted = Mutex(Activity())
     private var queue: [Pending] = []
     private var leading = false
     /// Runs one batch in one database transaction (BEGIN, each body in a savepoint, COMMIT),
@@ -51,8 +62,8 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     /// the earliest deadline of the batch's callers (``run(_:transaction:)`` does the work).
     init(runBatch: @escaping ([Pending], ContinuousClock.Instant) throws -> Void) { self.runBatch = runBatch }
 
-    /// The commits made so far: fewer than the transactions when they were grouped.
-    var commits: Int { committed.load(ordering: .relaxed) }
+    /// The commits, transactions and busy time so far.
+    var activity: Activity { counted.withLock { $0 } }
 
     /// Runs `body` in the next batch; returns once the batch committed.
     /// - Throws: what `body` threw (its writes rolled back), the commit's failure, or
@@ -80,11 +91,19 @@ final class SQLiteGroupCommit: @unchecked Sendable {
                     condition.unlock()
                     var batchFailure: (any Error)?
                     let earliest = batch.map(\.deadline).min() ?? pending.deadline
+                    let clock = ContinuousClock()
+                    let started = clock.now
                     do {
                         try runBatch(batch, earliest)
-                        committed.add(1, ordering: .relaxed)
                     } catch {
                         batchFailure = error
+                    }
+                    let busy = clock.now - started
+                    counted.withLock { activity in
+                        activity.busyNanoseconds += Int(busy / .nanoseconds(1))
+                        guard batchFailure == nil else { return }
+                        activity.commits += 1
+                        activity.transactions += batch.count(where: { $0.failure == nil })
                     }
                     condition.lock()
                     for member in batch {
