@@ -126,12 +126,19 @@ enum GatewayBench {
         }
         /// Runs one phase of load, waits until the mock answered its deliveries, and counts its cost.
         func measured(deliveriesPerPush: Int, _ phase: () -> WrkLoad.Result?) -> (WrkLoad.Result, PhaseCost)? {
-            var meter = PhaseMeter {
-                (
-                    servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +),
-                    databaseServer.map { ProcessBench.cpuSecondsWithChildren(of: $0) }
-                )
-            }
+            var meter = PhaseMeter(
+                cpuSeconds: {
+                    (
+                        servers.map { ProcessBench.cpuSeconds(of: $0.pid) }.reduce(0, +),
+                        databaseServer.map { ProcessBench.cpuSecondsWithChildren(of: $0) }
+                    )
+                },
+                writerSample: {
+                    // SQLite serves one instance, so one gateway's counters are the writer's.
+                    guard database == nil else { return nil }
+                    let metrics = ProcessBench.run(["curl", "-s", "\(base)/metrics"]).output
+                    return WriterLoad.Sample(metrics: String(decoding: metrics, as: UTF8.self), at: .now)
+                })
             meter.start()
             guard let result = phase() else { return nil }
             meter.loadEnded()
