@@ -45,8 +45,9 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         var commits = 0
         /// Transactions committed (a body that threw, rolled back to its savepoint, is not counted).
         var transactions = 0
-        /// Time spent running batches, from `BEGIN IMMEDIATE` to the end of `COMMIT` (its fsync
-        /// included), in nanoseconds: near the time elapsed, the one writer is the limit.
+        /// Time spent running batches, in nanoseconds: from the wait for the writer's connection and
+        /// SQLite's lock to the end of `COMMIT`, its fsync included. Near the time elapsed, the one
+        /// writer is the limit.
         var busyNanoseconds = 0
     }
 
