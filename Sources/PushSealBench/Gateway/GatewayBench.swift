@@ -139,7 +139,6 @@ enum GatewayBench {
                     let metrics = ProcessBench.run(["curl", "-s", "\(base)/metrics"]).output
                     return WriterLoad.Sample(metrics: String(decoding: metrics, as: UTF8.self), at: .now)
                 })
-            meter.start()
             guard let result = phase() else { return nil }
             meter.loadEnded()
             delivered += result.accepted * deliveriesPerPush

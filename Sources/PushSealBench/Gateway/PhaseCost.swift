@@ -25,8 +25,8 @@ extension GatewayBench {
             Double(ProcessorLoad.processors) * 1_000_000 / max(gatewayMicroseconds + (databaseMicroseconds ?? 0), 1)
         }
 
-        /// "the processors 98 % busy; 480 µs of CPU a push and 510 of PostgreSQL's: the
-        /// processors' bound 2,020/s (0.91 of it)" for a phase that reached `rate`.
+        /// "the processors 98 % busy; 480 µs of CPU a push and 510 of PostgreSQL's: the bound of
+        /// 2 processors 2020/s (0.91 of it)" for a phase that reached `rate`.
         func line(rate: Double) -> String {
             "    "
                 + (processors.map { "the processors \($0); " } ?? "")
@@ -98,29 +98,26 @@ extension GatewayBench {
         }
     }
 
-    /// Counts a phase's cost: started before its load, ended once the mock answered its deliveries.
+    /// Counts a phase's cost: made just before its load, ended once the mock answered its deliveries.
     struct PhaseMeter {
         /// Reads the gateways' CPU seconds so far, and PostgreSQL's (nil when not counted).
-        let cpuSeconds: () -> (gateway: Double, database: Double?)
+        private let cpuSeconds: () -> (gateway: Double, database: Double?)
         /// Reads the SQLite writer's counters (nil on PostgreSQL).
-        let writerSample: () -> WriterLoad.Sample?
-        private var startCPU: (gateway: Double, database: Double?) = (0, nil)
-        private var startProcessors: ProcessorLoad.Sample?
-        private var startWriter: WriterLoad.Sample?
+        private let writerSample: () -> WriterLoad.Sample?
+        private let startCPU: (gateway: Double, database: Double?)
+        private let startProcessors: ProcessorLoad.Sample?
+        private let startWriter: WriterLoad.Sample?
         private var loadProcessors: ProcessorLoad?
         private var loadWriter: WriterLoad?
 
-        /// A meter reading CPU time through `cpuSeconds`, and the writer's counters through `writerSample`.
+        /// Starts counting, reading CPU time through `cpuSeconds` and the writer's counters through
+        /// `writerSample`: made just before the load starts.
         init(
             cpuSeconds: @escaping () -> (gateway: Double, database: Double?),
             writerSample: @escaping () -> WriterLoad.Sample?
         ) {
             self.cpuSeconds = cpuSeconds
             self.writerSample = writerSample
-        }
-
-        /// Before the load starts.
-        mutating func start() {
             startCPU = cpuSeconds()
             startWriter = writerSample()
             startProcessors = ProcessorLoad.Sample.now()
