@@ -6,67 +6,55 @@
     import Glibc
 
     /// Web Push requests to one origin that does not speak HTTP/2: one kept-alive HTTP/1.1
-    /// connection, one request at a time, a new connection whenever the last cannot be reused.
-    /// Used from one thread.
+    /// connection (``PushSealHTTPS/HTTP1PostClient``: checked before reuse, a request the service
+    /// closed on unanswered sent once more on a fresh one), one request at a time. An answer whose
+    /// body passes the cap fails as it does over HTTP/2. Used from one thread.
     struct HTTP1Origin {
-        private let context: TLSContext?
-        private let contextFailure: String?
-        private let allowsLocalDestinations: Bool
+        private var client: Result<HTTP1PostClient, HTTPSFailure>
         private let answerTimeout: Duration
-        private var connection: HTTPSPostConnection?
 
-        /// The most of a response body kept, as for HTTP/2.
+        /// The most of a response body read, as for HTTP/2.
         static let maximumResponseBody = 64 * 1024
 
         init(caFile: String?, allowsLocalDestinations: Bool, answerTimeout: Duration) {
-            do {
-                context = try TLSContext(caFile: caFile, protocols: ["http/1.1"])
-                contextFailure = nil
+            do throws(HTTPSFailure) {
+                let context = try TLSContext(caFile: caFile, protocols: ["http/1.1"])
+                client = .success(HTTP1PostClient(context: context, allowsLocalDestinations: allowsLocalDestinations))
             } catch {
-                context = nil
-                contextFailure = error.detail
+                client = .failure(error)
             }
-            self.allowsLocalDestinations = allowsLocalDestinations
             self.answerTimeout = answerTimeout
         }
 
         /// POSTs `job` with `headers` and reads the answer, within the answer timeout (connecting
         /// included).
         mutating func post(_ job: WebPushJob, headers: [(name: String, value: String)]) -> WebPushAnswer {
-            guard let context else {
+            var origin: HTTP1PostClient
+            switch client {
+            case .success(let made): origin = made
+            case .failure(let error):
                 return WebPushAnswer(
-                    status: nil, retryAfter: nil, body: [], transportError: contextFailure, permanent: true)
+                    status: nil, retryAfter: nil, body: [], transportError: error.detail, permanent: true)
             }
-            let wait = TransferWait(deadline: .now + answerTimeout, cancelled: { false })
-            // SIGPIPE is held off while the socket is written to, as for HTTP/2.
-            let outcome = BrokenPipeGuard.run { () -> Result<HTTPSPostConnection.Response, HTTPSFailure> in
-                do throws(HTTPSFailure) {
-                    if connection?.isReusable != true {
-                        connection = try HTTPSPostConnection(
-                            to: job.url, context: context, allowLocal: allowsLocalDestinations, wait: wait)
-                    }
-                    guard let connection else { throw HTTPSFailure(.unreachable, "no connection") }
-                    return .success(
-                        try connection.post(
-                            target: job.url.target, headers: headers, body: job.body,
-                            maximumBody: Self.maximumResponseBody, wait: wait))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            let outcome = origin.post(
+                to: job.url, headers: headers, body: job.body, maximumBody: Self.maximumResponseBody,
+                timeout: answerTimeout)
+            client = .success(origin)
             switch outcome {
+            case .success(let response) where response.bodyExceeded:
+                return WebPushAnswer(
+                    status: nil, retryAfter: nil, body: [],
+                    transportError: "the response body was over \(Self.maximumResponseBody) bytes", permanent: true)
             case .success(let response):
                 return WebPushAnswer(
                     status: response.status, retryAfter: response.retryAfter, body: response.body,
                     transportError: nil, permanent: false)
             case .failure(let error):
-                connection = nil
                 return WebPushAnswer(
                     status: nil, retryAfter: nil, body: [], transportError: error.detail,
                     permanent: error.kind == .untrusted || error.kind == .localDestination)
             }
         }
-
         /// Sleeps until `instant` (a retry's due time), at most a second at a time.
         static func pause(until instant: ContinuousClock.Instant) {
             let (seconds, attoseconds) = (instant - .now).components

@@ -1,11 +1,11 @@
 /// What `pushseal-gateway version` prints and `pushseal_gateway_build_info` exports.
 enum GatewayVersion {
     /// The release.
-    static let number = "1.3.9"
+    static let number = "1.3.10"
     /// The API version the gateway serves (gateway-v1.md).
     static let api = "v1"
 
-    /// `pushseal-gateway 1.3.9 (API v1, schema 9)`.
+    /// `pushseal-gateway 1.3.10 (API v1, schema 9)`.
     static var description: String {
         "pushseal-gateway \(number) (API \(api), schema \(SQLiteGatewayStore.migrations.count))"
     }

@@ -25,7 +25,9 @@ package struct HTTPResponseHead: Equatable, Sendable {
     package let location: String?
     /// The `Retry-After` header, if there is one (RFC 8030 push services send it with 429 and 503).
     package let retryAfter: String?
-    /// Whether the server said it closes the connection after this response (`Connection: close`).
+    /// Whether the connection ends after this response (RFC 9112 §9.3): the server said
+    /// `Connection: close`, or answered as HTTP/1.0 without the `keep-alive` option (HTTP/1.0's
+    /// default is to close).
     package let closesConnection: Bool
 
     /// Whether the status asks the client to repeat the request at `location`.
@@ -53,12 +55,13 @@ package struct HTTPResponseHead: Equatable, Sendable {
             throw HTTPSFailure(.malformed, "the response head does not end with an empty line")
         }
         lines.removeLast()
-        status = try Self.status(lines.removeFirst())
+        let isHTTP10: Bool
+        (status, isHTTP10) = try Self.statusLine(lines.removeFirst())
         var lengths: Set<Int> = []
         var codings: [String] = []
         var locations: [String] = []
         var retryAfter: String?
-        var closes = false
+        var options: Set<String> = []
         for (number, line) in lines.enumerated() {
             let (name, value) = try Self.field(line, number: number + 2)
             switch name {
@@ -81,9 +84,7 @@ package struct HTTPResponseHead: Equatable, Sendable {
             case "location": locations.append(value)
             case "retry-after": retryAfter = value
             case "connection":
-                closes =
-                    closes
-                    || value.split(separator: ",").contains { $0.trimmingSpaces.lowercased() == "close" }
+                for option in value.split(separator: ",") { options.insert(option.trimmingSpaces.lowercased()) }
             default: break
             }
         }
@@ -91,7 +92,7 @@ package struct HTTPResponseHead: Equatable, Sendable {
         guard locations.count <= 1 else { throw HTTPSFailure(.malformed, "more than one Location header") }
         location = locations.first
         self.retryAfter = retryAfter
-        closesConnection = closes
+        closesConnection = options.contains("close") || (isHTTP10 && !options.contains("keep-alive"))
         guard status != 101 else {
             // The request asks for no upgrade, so a switch is never an interim response to skip.
             throw HTTPSFailure(.malformed, "101 Switching Protocols answers a request that asked for no upgrade")
@@ -137,14 +138,14 @@ package struct HTTPResponseHead: Equatable, Sendable {
         return lines
     }
 
-    /// `HTTP/1.x SP 3DIGIT SP reason`.
-    private static func status(_ line: ArraySlice<UInt8>) throws(HTTPSFailure) -> Int {
+    /// `HTTP/1.x SP 3DIGIT SP reason`: the status, and whether the version is HTTP/1.0.
+    private static func statusLine(_ line: ArraySlice<UInt8>) throws(HTTPSFailure) -> (Int, Bool) {
         let text = String(decoding: line, as: UTF8.self)
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0", parts[1].count == 3,
             parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let status = Int(parts[1]), (100...599).contains(status)
         else { throw HTTPSFailure(.malformed, "the status line \(text.debugDescription) is not HTTP/1.x") }
-        return status
+        return (status, parts[0] == "HTTP/1.0")
     }
 
     /// `name ":" OWS value OWS`, the name a token (lowercased here), the value visible ASCII and spaces.

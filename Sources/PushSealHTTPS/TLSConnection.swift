@@ -154,7 +154,23 @@
         func read(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPSFailure) -> Int {
             var count = 0
             let open = try perform("reading the response") { SSL_read_ex($0, buffer.baseAddress, buffer.count, &count) }
+            bytesRead += open ? count : 0
             return open ? count : 0
+        }
+
+        /// The application bytes read so far, over the connection's life.
+        private(set) var bytesRead = 0
+
+        /// Whether an idle kept-alive connection can carry another request: the peer has neither
+        /// closed it (nor reset it) nor sent anything unasked since the last answer. Reads without
+        /// waiting, so TLS records that carry no data (a session ticket) are consumed on the way.
+        func isOpenAndIdle() -> Bool {
+            var byte: UInt8 = 0
+            var count = 0
+            let outcome = try? withUnsafeMutablePointer(to: &byte) { pointer in
+                try attempt("checking the idle connection") { SSL_read_ex($0, pointer, 1, &count) }
+            }
+            return outcome == .wantsRead
         }
 
         /// Runs `operation` until it succeeds, waiting on the socket as OpenSSL asks.

@@ -124,6 +124,59 @@ struct WebPushClientTests {
         #expect(String(decoding: content, as: UTF8.self) == "content 0")
     }
 
+    @Test("over HTTP/1.1, a 201 whose body runs to 50 MB is read no further than 64 KiB and fails as over HTTP/2")
+    func http1AnswerBounded() throws {
+        let own = TemporaryDirectory()
+        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
+        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, in: own)
+        let client = try WebPushClient(
+            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
+            retries: 0)
+        let started = ContinuousClock.now
+        let results = client.deliver([
+            try job(0, http1.endpoint("huge"), "a"), try job(1, http1.endpoint("ok"), "b"),
+        ])
+        #expect(results[0].status == .failed && !results[0].transient)
+        #expect(results[0].reason == "the response body was over 65536 bytes", "\(results[0].reason ?? "")")
+        #expect(results[1].status == .sent, "the next request goes on a fresh connection")
+        #expect(ContinuousClock.now - started < .seconds(5), "50 MB were not read")
+        let connections = Set(http1.requests().compactMap { $0["connection"] as? Int })
+        #expect(connections.count == 2, "the connection read past its cap is not used again: \(connections)")
+    }
+
+    @Test("over HTTP/1.1, a kept-alive connection the service closed while idle is checked and not used")
+    func http1IdleClose() throws {
+        let own = TemporaryDirectory()
+        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
+        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, idleCloseMilliseconds: 200, in: own)
+        let client = try WebPushClient(
+            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
+            retries: 1)
+        // 429 with Retry-After: 1, so the connection sits idle past the service's 200 ms before the retry.
+        let results = client.deliver([try job(0, http1.endpoint("throttle"), "a")])
+        #expect(results[0].status == .sent && results[0].attempts == 2, "\(results[0])")
+        let connections = http1.requests().compactMap { $0["connection"] as? Int }
+        #expect(connections.count == 2 && Set(connections).count == 2, "the retry went on a fresh connection")
+    }
+
+    @Test("over HTTP/1.1, a request whose reused connection closed unanswered goes once more, and is no failure")
+    func http1ClosedBeforeAnswering() throws {
+        let own = TemporaryDirectory()
+        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
+        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, in: own)
+        let client = try WebPushClient(
+            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
+            retries: 0)
+        let results = client.deliver([
+            try job(0, http1.endpoint("ok"), "a"), try job(1, http1.endpoint("dropreused"), "b"),
+        ])
+        #expect(results.map(\.status) == [.sent, .sent], "\(results)")
+        #expect(results[1].attempts == 1, "the second send on a fresh connection is not an attempt of its own")
+        let requests = http1.requests()
+        #expect(requests.filter { $0["dropped"] as? Bool == true }.count == 1)
+        #expect(requests.filter { $0["status"] as? Int == 201 }.count == 2)
+    }
+
     @Test("a batch naming more origins than are served at once still answers every job, in order")
     func manyOrigins() throws {
         // Ports nobody listens on: each origin fails at once (connection refused), on its own thread.

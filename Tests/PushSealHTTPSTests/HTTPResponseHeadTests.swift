@@ -23,6 +23,15 @@ struct HTTPResponseHeadTests {
         #expect(try head("HTTP/1.1 200 OK", "Content-Length: 7, 7").framing == .length(7))
     }
 
+    @Test("the connection's end: HTTP/1.0 closes unless kept alive, HTTP/1.1 stays open unless closed")
+    func connectionSemantics() throws {
+        #expect(try head("HTTP/1.0 204 No Content").closesConnection)
+        #expect(try head("HTTP/1.0 200 OK", "Content-Length: 0", "Connection: Keep-Alive").closesConnection == false)
+        #expect(try head("HTTP/1.0 200 OK", "Content-Length: 0", "Connection: keep-alive, close").closesConnection)
+        #expect(try head("HTTP/1.1 204 No Content").closesConnection == false)
+        #expect(try head("HTTP/1.1 204 No Content", "Connection: upgrade", "connection: CLOSE").closesConnection)
+    }
+
     @Test(
         "a head that is ambiguous or broken is refused",
         arguments: [

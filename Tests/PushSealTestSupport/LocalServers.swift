@@ -190,14 +190,17 @@ package final class MockPushService: @unchecked Sendable {
 
     /// Starts the mock, decrypting with the receiver keys in `receiverFile` (webpush-v1.md's JSON
     /// form) and, when given, accepting only tokens whose `k` is `vapidPublicKey`; with `http1`, it
-    /// speaks HTTP/1.1 only.
+    /// speaks HTTP/1.1 only (closing a connection idle for `idleCloseMilliseconds`, when given);
+    /// `maximumStreams` limits an HTTP/2 connection's concurrent streams.
     package init(
         receiverFile: String, vapidPublicKey: String? = nil, slowMilliseconds: Int? = nil, http1: Bool = false,
-        in directory: TemporaryDirectory
+        idleCloseMilliseconds: Int? = nil, maximumStreams: Int? = nil, in directory: TemporaryDirectory
     ) throws {
         log = directory.file(http1 ? "mock-push-http1-requests.jsonl" : "mock-push-requests.jsonl")
         var options = ["serve", "--receiver", receiverFile, "--log", log, "--lifetime", "300"]
         if http1 { options.append("--http1") }
+        if let idleCloseMilliseconds { options += ["--idle-close-ms", "\(idleCloseMilliseconds)"] }
+        if let maximumStreams { options += ["--max-streams", "\(maximumStreams)"] }
         if let vapidPublicKey { options += ["--vapid-public-key", vapidPublicKey] }
         if let slowMilliseconds { options += ["--slow-ms", "\(slowMilliseconds)"] }
         server = try LocalServer(script: "mock_push_service.py", options, in: directory)
@@ -236,16 +239,31 @@ package enum RandomName {
 
 /// The webhook receiver of `interop/python/webhook_receiver.py`: it verifies every message with
 /// PyPI's `standardwebhooks` under each of its secrets, and answers as the path scripts
-/// (`/hooks/ok/…`, `/hooks/fail/N/…`, `/hooks/down/…`).
+/// (`/hooks/ok/…`, `/hooks/fail/N/…`, `/hooks/down/…`, `/hooks/huge/…`).
 package final class WebhookReceiver: @unchecked Sendable {
     private let server: LocalServer
     private let log: String
 
+    /// How the receiver treats its connections.
+    package enum Connections: Sendable {
+        /// Kept alive for as long as the client keeps them.
+        case keptAlive
+        /// Python's stock `http.server`: an `HTTP/1.0` answer, then the connection closed.
+        case stockHTTP10
+        /// Kept alive, and closed after this many idle seconds.
+        case idleTimeout(Double)
+    }
+
     /// Starts the receiver, verifying with each of `secrets` (`whsec_…`) on its own.
-    package init(secrets: [String], in directory: TemporaryDirectory) throws {
+    package init(secrets: [String], connections: Connections = .keptAlive, in directory: TemporaryDirectory) throws {
         log = directory.file("webhook-requests.jsonl")
-        server = try LocalServer(
-            script: "webhook_receiver.py", ["--log", log] + secrets.flatMap { ["--secret", $0] }, in: directory)
+        var options = ["--log", log] + secrets.flatMap { ["--secret", $0] }
+        switch connections {
+        case .keptAlive: break
+        case .stockHTTP10: options.append("--http10")
+        case .idleTimeout(let seconds): options += ["--idle-timeout", "\(seconds)"]
+        }
+        server = try LocalServer(script: "webhook_receiver.py", options, in: directory)
     }
 
     /// The receiver's self-signed certificate.

@@ -20,15 +20,22 @@ Answers are scripted by the endpoint's path, `/push/<script>/<anything>`:
     busy      503 with Retry-After: 3600 always (longer than a client waits)
     flaky     500 once for its path, then 201
     slow      201 after --slow-ms (default 3000) milliseconds
+    huge      201 with a body of 50 MB (HTTP/1.1 only), to prove a client stops reading
+    dropreused  HTTP/1.1 only: the first time its path comes on a connection that answered before,
+              the connection is closed unanswered (a server that closed an idle connection as the
+              request came); then as ok
 
 Each request appends one JSON line to the log: path, status, ttl, urgency, topic, the VAPID
 claims, the decrypted content (base64url) and the connection's number.
 
 With `--http1` it speaks HTTP/1.1 only (ALPN `http/1.1`, kept-alive connections, one request at
-a time), as a push service without HTTP/2 does; the checks and scripts are the same.
+a time), as a push service without HTTP/2 does; the checks and scripts are the same; with
+`--idle-close-ms` too, it closes a kept-alive connection left idle that long, as many servers do.
+With `--max-streams N` (HTTP/2), it allows N concurrent streams per connection.
 
     python mock_push_service.py serve --receiver RECEIVER.json --log requests.jsonl --ready ready.json
                                       [--vapid-public-key K] [--slow-ms 3000] [--port 0] [--http1]
+                                      [--idle-close-ms MS] [--max-streams N]
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ import h2.config
 import h2.connection
 import h2.events
 import h2.exceptions
+import h2.settings
 import http_ece
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -63,6 +71,7 @@ class Service:
         self.vapid_public_key = arguments.vapid_public_key
         self.log = open(arguments.log, "a", encoding="utf-8")
         self.seen: dict[str, int] = {}
+        self.dropped: set[str] = set()
         self.connections = 0
         self.origin = ""
 
@@ -123,11 +132,14 @@ class Service:
         self.log.flush()
 
 
-async def serve_connection(service: Service, reader, writer, slow_ms: float) -> None:
+async def serve_connection(service: Service, reader, writer, arguments) -> None:
     service.connections += 1
     number = service.connections
+    slow_ms = arguments.slow_ms
     connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
     connection.initiate_connection()
+    if arguments.max_streams:
+        connection.update_settings({h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: arguments.max_streams})
     writer.write(connection.data_to_send())
     loop = asyncio.get_running_loop()
     streams: dict[int, dict] = {}
@@ -175,15 +187,18 @@ async def serve_connection(service: Service, reader, writer, slow_ms: float) -> 
         writer.close()
 
 
-async def serve_http1_connection(service: Service, reader, writer, slow_ms: float) -> None:
+async def serve_http1_connection(service: Service, reader, writer, arguments) -> None:
     """HTTP/1.1 with keep-alive: each request's head and Content-Length body, answered in turn."""
     service.connections += 1
     number = service.connections
+    slow_ms = arguments.slow_ms
+    idle = arguments.idle_close_ms / 1000 if arguments.idle_close_ms else None
+    served = 0
     try:
         while True:
             try:
-                head = await reader.readuntil(b"\r\n\r\n")
-            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), idle)
+            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError):
                 break
             lines = head.decode("latin-1").split("\r\n")
             method, target, _ = lines[0].split(" ", 2)
@@ -193,15 +208,27 @@ async def serve_http1_connection(service: Service, reader, writer, slow_ms: floa
                     name, _, value = line.partition(":")
                     headers[name.strip().lower()] = value.strip()
             body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if "/dropreused/" in target and served > 0 and target not in service.dropped:
+                service.dropped.add(target)
+                service.write({"path": target, "status": None, "connection": number, "http1": True, "dropped": True})
+                break
+            served += 1
             status, extra, answer, record = service.answer(headers, body)
             record.update({"status": status, "connection": number, "http1": True})
             service.write(record)
             if "/slow/" in record["path"] and status == 201:
                 await asyncio.sleep(slow_ms / 1000)
-            response = f"HTTP/1.1 {status} Scripted\r\nContent-Length: {len(answer)}\r\n"
+            huge = "/huge/" in record["path"] and status == 201
+            length = 50 * 1024 * 1024 if huge else len(answer)
+            response = f"HTTP/1.1 {status} Scripted\r\nContent-Length: {length}\r\n"
             response += "".join(f"{name}: {value}\r\n" for name, value in extra.items())
             writer.write(response.encode() + b"\r\n" + answer)
             await writer.drain()
+            if huge:
+                block = b"x" * 65536
+                for _ in range(length // len(block)):
+                    writer.write(block)
+                    await writer.drain()
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
     finally:
@@ -217,7 +244,7 @@ async def serve(arguments) -> None:
     context.set_alpn_protocols(["http/1.1"] if arguments.http1 else ["h2"])
     handler = serve_http1_connection if arguments.http1 else serve_connection
     server = await asyncio.start_server(
-        lambda reader, writer: handler(service, reader, writer, arguments.slow_ms),
+        lambda reader, writer: handler(service, reader, writer, arguments),
         "127.0.0.1", arguments.port, ssl=context,
     )
     port = server.sockets[0].getsockname()[1]
@@ -238,6 +265,8 @@ def main() -> None:
     serve_command.add_argument("--cert-dir")
     serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
     serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a service without HTTP/2")
+    serve_command.add_argument("--idle-close-ms", type=float, help="HTTP/1.1: close a connection idle this long")
+    serve_command.add_argument("--max-streams", type=int, help="HTTP/2: concurrent streams allowed per connection")
     arguments = parser.parse_args()
     asyncio.run(serve(arguments))
 

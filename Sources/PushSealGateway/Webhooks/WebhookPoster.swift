@@ -2,32 +2,33 @@
     internal import PushSealHTTPS
     internal import PushSealURL
 
-    /// POSTs signed messages to one webhook endpoint over a kept-alive HTTPS connection (HTTP/1.1),
-    /// one at a time, each within ``answerTimeout``. The URL is the operator's, yet treated as
-    /// untrusted: every address its host resolves to is checked as the connection is made, and
-    /// local ones are refused unless the endpoint allows them. Used from one thread.
+    /// POSTs signed messages to one webhook endpoint over a kept-alive HTTPS connection (HTTP/1.1,
+    /// ``PushSealHTTPS/HTTP1PostClient``: an idle connection the receiver closed is not used, and a
+    /// request the receiver closed on unanswered goes once more on a fresh one), one at a time,
+    /// each within ``answerTimeout``. The URL is the operator's, yet treated as untrusted: every
+    /// address its host resolves to is checked as the connection is made, and local ones are
+    /// refused unless the endpoint allows them. Used from one thread.
     struct WebhookPoster {
         /// How long one request may take, connecting included.
         static let answerTimeout = Duration.seconds(10)
-        /// The most of an answer's body read (and dropped).
+        /// The most of an answer's body read (and dropped): past it, reading stops, the connection
+        /// is closed, and the answer's status still counts.
         static let maximumAnswerBody = 16 * 1024
 
         private let url: HTTPSURL?
-        private let context: TLSContext?
         private let setupFailure: String?
-        private let allowsLocalDestinations: Bool
         private let signer: WebhookSigner
-        private var connection: HTTPSPostConnection?
+        private var client: HTTP1PostClient?
 
         /// A poster to `settings`' URL, signing with `signer`.
         init(_ settings: WebhookSettings, signer: WebhookSigner) {
             self.signer = signer
-            allowsLocalDestinations = settings.allowsLocalDestinations
             do throws(HTTPSFailure) {
-                context = try TLSContext(caFile: settings.caFile, protocols: ["http/1.1"])
+                let context = try TLSContext(caFile: settings.caFile, protocols: ["http/1.1"])
+                client = HTTP1PostClient(context: context, allowsLocalDestinations: settings.allowsLocalDestinations)
                 setupFailure = nil
             } catch {
-                context = nil
+                client = nil
                 setupFailure = error.detail
             }
             url = try? HTTPSURL(settings.url)
@@ -46,7 +47,7 @@
 
         /// Sends `body` as the message `id`, signed at the current time; how it ended.
         mutating func post(id: String, body: [UInt8]) -> WebhookAttempt {
-            guard let url, let context else {
+            guard let url, var client else {
                 return .failed(reason: setupFailure ?? "the URL is not usable", retryAfterSeconds: nil)
             }
             let timestamp = GatewayClock.milliseconds() / 1_000
@@ -54,22 +55,9 @@
                 ("Content-Type", "application/json"), ("webhook-id", id), ("webhook-timestamp", "\(timestamp)"),
                 ("webhook-signature", signer.signature(id: id, timestamp: timestamp, body: body)),
             ]
-            let wait = TransferWait(deadline: .now + Self.answerTimeout, cancelled: { false })
-            let outcome = BrokenPipeGuard.run { () -> Result<HTTPSPostConnection.Response, HTTPSFailure> in
-                do throws(HTTPSFailure) {
-                    if connection?.isReusable != true {
-                        connection = try HTTPSPostConnection(
-                            to: url, context: context, allowLocal: allowsLocalDestinations, wait: wait)
-                    }
-                    guard let connection else { throw HTTPSFailure(.unreachable, "no connection") }
-                    return .success(
-                        try connection.post(
-                            target: url.target, headers: headers, body: body, maximumBody: Self.maximumAnswerBody,
-                            wait: wait))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            let outcome = client.post(
+                to: url, headers: headers, body: body, maximumBody: Self.maximumAnswerBody, timeout: Self.answerTimeout)
+            self.client = client
             switch outcome {
             case .success(let response) where (200..<300).contains(response.status):
                 return .delivered
@@ -78,7 +66,6 @@
                     reason: "HTTP \(response.status)",
                     retryAfterSeconds: response.retryAfter.flatMap { Int($0.trimmingPrefix(" ")) })
             case .failure(let error):
-                connection = nil
                 return .failed(reason: error.detail, retryAfterSeconds: nil)
             }
         }
