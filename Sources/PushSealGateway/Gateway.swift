@@ -170,9 +170,12 @@ public final class Gateway: Sendable {
             listener?.stop()
         #endif
         housekeeping.stop()
+        // Every kind of worker stops claiming at once, and all share the one deadline.
+        for pool in workers { pool.beginStopping() }
+        webhookWorkers?.beginStopping()
         var inFlight = 0
-        for pool in workers { inFlight += pool.stop(before: deadline) }
-        webhookWorkers?.stop(before: .now() + .seconds(max(1, drainSeconds / 4)))
+        for pool in workers { inFlight += pool.waitUntilStopped(before: deadline) }
+        webhookWorkers?.waitUntilStopped(before: deadline)
         if inFlight > 0 {
             log.write("drain-deadline", [("batches_in_flight", .number(JSONNumber(inFlight)))])
         }

@@ -50,6 +50,34 @@ struct GatewayLifecycleTests {
         world.kill(SIGTERM)
     }
 
+    @Test("SIGTERM with an APNs batch and a webhook request both unanswered: the process ends within drain_seconds")
+    func drainCoversEveryWorker() throws {
+        let secret = WebhookSigner.newSecret()
+        let receiverDirectory = TemporaryDirectory()
+        let receiver = try WebhookReceiver(secrets: [secret], slowSeconds: 30, in: receiverDirectory)
+        defer { receiver.stop() }
+        let secretFile = try receiverDirectory.write("whsec", secret + "\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secretFile)
+        let world = try GatewayProcessWorld(
+            extra: """
+                , "drain_seconds": 8, "webhooks": [{"name": "backend", "url": "\(receiver.url("slow"))",
+                  "secret_files": ["\(secretFile)"], "allow_local_destinations": true, "ca_file": "\(receiver.certificate)"}]
+                """, apnsDelayMilliseconds: 30_000)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
+        Thread.sleep(forTimeInterval: 1)  // claimed, and waiting for the late APNs
+        // Deleting the device ends its delivery: the event goes to the receiver, which answers late.
+        #expect(try world.send("DELETE", "/v1/devices/phone") == 204)
+        let deadline = Date().addingTimeInterval(10)
+        while receiver.requests().isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        let stopping = Date()
+        world.signal(SIGTERM)
+        #expect(world.waitForExit(seconds: 20), "the process ends")
+        let took = Date().timeIntervalSince(stopping)
+        #expect(took < 8.8, "every worker kind within drain_seconds (8), not 8 and a quarter more: \(took) s")
+    }
+
     @Test(
         "logs: RFC 3339 UTC times and a level on every line, a request line per request without secrets, started and stopped"
     )

@@ -254,10 +254,14 @@ package final class WebhookReceiver: @unchecked Sendable {
         case idleTimeout(Double)
     }
 
-    /// Starts the receiver, verifying with each of `secrets` (`whsec_…`) on its own.
-    package init(secrets: [String], connections: Connections = .keptAlive, in directory: TemporaryDirectory) throws {
+    /// Starts the receiver, verifying with each of `secrets` (`whsec_…`) on its own; its `slow`
+    /// script answers after `slowSeconds`.
+    package init(
+        secrets: [String], connections: Connections = .keptAlive, slowSeconds: Double = 3,
+        in directory: TemporaryDirectory
+    ) throws {
         log = directory.file("webhook-requests.jsonl")
-        var options = ["--log", log] + secrets.flatMap { ["--secret", $0] }
+        var options = ["--log", log, "--slow-seconds", "\(slowSeconds)"] + secrets.flatMap { ["--secret", $0] }
         switch connections {
         case .keptAlive: break
         case .stockHTTP10: options.append("--http10")

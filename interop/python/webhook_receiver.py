@@ -10,19 +10,19 @@ Answers are scripted by the path:
     /hooks/ok/<name>        204
     /hooks/fail/<n>/<name>  503 for the first n requests to the path, then 204
     /hooks/down/<name>      500 always
-    /hooks/slow/<name>      204 after 3 s
+    /hooks/slow/<name>      204 after --slow-seconds (3)
     /hooks/huge/<name>      200 with a body of 50 MB, to prove a client stops reading
 
 With `--http10` it is Python's stock `http.server` as it comes: it answers `HTTP/1.0` and closes
 the connection after every answer, without saying `Connection: close`. With `--idle-timeout S`
 it closes a kept-alive connection left idle for S seconds (as Node's server does after 5 s).
 
-Each request appends one JSON line to the log: path, status, the three webhook headers, which
+Each request appends one JSON line to the log as it arrives (a slow one before its wait): path, status, the three webhook headers, which
 secrets verified it (indices into the --secret list), and the body parsed as JSON.
 
     python webhook_receiver.py --secret whsec_... [--secret whsec_...] --log requests.jsonl
                                --ready ready.json --cert-dir DIR [--lifetime 300]
-                               [--http10 | --idle-timeout SECONDS]
+                               [--http10 | --idle-timeout SECONDS] [--slow-seconds 3]
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--ready", required=True)
     parser.add_argument("--cert-dir", required=True)
     parser.add_argument("--lifetime", type=float, default=300)
+    parser.add_argument("--slow-seconds", type=float, default=3)
     parser.add_argument("--http10", action="store_true", help="answer as the stock http.server: HTTP/1.0, then close")
     parser.add_argument("--idle-timeout", type=float, help="close a kept-alive connection idle this many seconds")
     arguments = parser.parse_args()
@@ -82,8 +83,6 @@ def main() -> None:
                 status = 500
             elif len(parts) >= 2 and parts[1] == "huge":
                 status = 200
-            elif len(parts) >= 2 and parts[1] == "slow":
-                time.sleep(3)
             try:
                 parsed = json.loads(body)
             except ValueError:
@@ -91,6 +90,8 @@ def main() -> None:
             line = {"path": self.path, "status": status, "headers": headers, "verified": verified, "body": parsed}
             with lock, open(arguments.log, "a") as log:
                 log.write(json.dumps(line) + "\n")
+            if len(parts) >= 2 and parts[1] == "slow":
+                time.sleep(arguments.slow_seconds)
             if len(parts) >= 2 and parts[1] == "huge":
                 self.send_response(status)
                 self.send_header("Content-Length", str(50 * 1024 * 1024))

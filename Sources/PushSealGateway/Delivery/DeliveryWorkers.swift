@@ -89,16 +89,18 @@ final class DeliveryWorkers: Sendable {
     /// push was accepted.
     func notify() { wake.notify() }
 
-    /// Stops claiming; returns once every worker has finished its batch in flight (the rest stays
-    /// queued for the next start), or at `deadline`. Returns how many workers were still sending
-    /// then: their batches stay leased, and are claimed again once the lease runs out.
-    @discardableResult
-    func stop(before deadline: ContinuousClock.Instant) -> Int {
+    /// Stops claiming: each worker ends once its batch in flight is done (the rest stays queued
+    /// for the next start). Returns at once; ``waitUntilStopped(before:)`` waits for them.
+    func beginStopping() {
         stopping.store(true, ordering: .sequentiallyConsistent)
         wake.wakeAll()
-        let left = ContinuousClock.now.duration(to: deadline).components
-        let nanoseconds = max(0, Int(left.seconds) * 1_000_000_000 + Int(left.attoseconds / 1_000_000_000))
-        guard running.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else { return 0 }
+    }
+
+    /// Waits until every worker has ended, or `deadline`. Returns how many workers were still
+    /// sending then: their batches stay leased, and are claimed again once the lease runs out.
+    func waitUntilStopped(before deadline: ContinuousClock.Instant) -> Int {
+        let left = ContinuousClock.now.duration(to: deadline).nanosecondsLeft
+        guard running.wait(timeout: .now() + .nanoseconds(left)) == .timedOut else { return 0 }
         return busy.load(ordering: .sequentiallyConsistent)
     }
 

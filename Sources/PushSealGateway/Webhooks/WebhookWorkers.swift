@@ -47,12 +47,17 @@ final class WebhookWorkers: Sendable {
         }
     }
 
-    /// Stops after each endpoint's request in flight, waiting until `deadline` at most; events
-    /// claimed and not sent are claimed again once their lease ends.
-    func stop(before deadline: DispatchTime) {
+    /// Stops claiming: each endpoint's worker ends after its request in flight. Returns at once;
+    /// ``waitUntilStopped(before:)`` waits for them.
+    func beginStopping() {
         stopping.store(true, ordering: .sequentiallyConsistent)
         for _ in endpoints { wake.signal() }
-        _ = running.wait(timeout: deadline)
+    }
+
+    /// Waits until every endpoint's worker has ended, or `deadline`; events claimed and not sent
+    /// are claimed again once their lease ends.
+    func waitUntilStopped(before deadline: ContinuousClock.Instant) {
+        _ = running.wait(timeout: .now() + .nanoseconds(ContinuousClock.now.duration(to: deadline).nanosecondsLeft))
     }
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
