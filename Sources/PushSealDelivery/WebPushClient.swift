@@ -96,8 +96,13 @@ public final class WebPushClient: Sendable {
 
     /// Sends every job, and calls `received` with each job's index and result as soon as its
     /// origin is done with it (from that origin's thread); returns once every job has its result.
-    /// A slow origin delays only its own jobs' results.
-    public func deliver(_ jobs: [WebPushJob], received: @escaping @Sendable (Int, WebPushResult) -> Void) {
+    /// A slow origin delays only its own jobs' results. Once `isCancelled` says so, no request is
+    /// begun: the jobs not yet sent end `failed`, transient, with no attempt and the reason
+    /// "not sent", while the requests in flight are answered (or time out) as usual.
+    public func deliver(
+        _ jobs: [WebPushJob], isCancelled: @escaping @Sendable () -> Bool = { false },
+        received: @escaping @Sendable (Int, WebPushResult) -> Void
+    ) {
         var byOrigin: [String: [Int]] = [:]
         for (index, job) in jobs.enumerated() { byOrigin[job.origin, default: []].append(index) }
         let group = DispatchGroup()
@@ -110,7 +115,7 @@ public final class WebPushClient: Sendable {
                     slots.signal()
                     group.leave()
                 }
-                let delivered = self.deliver(indices.map { jobs[$0] }, to: origin)
+                let delivered = self.deliver(indices.map { jobs[$0] }, to: origin, isCancelled: isCancelled)
                 for (index, result) in zip(indices, delivered) { received(index, result) }
             }
         }
@@ -125,8 +130,9 @@ public final class WebPushClient: Sendable {
         var refusals = 0
     }
 
-    /// The jobs of one origin, over one connection (a new one when it fails), from one thread.
-    private func deliver(_ jobs: [WebPushJob], to origin: String) -> [WebPushResult] {
+    /// The jobs of one origin, over one connection (a new one when it fails), from one thread;
+    /// none begun once `isCancelled`.
+    private func deliver(_ jobs: [WebPushJob], to origin: String, isCancelled: () -> Bool) -> [WebPushResult] {
         var results = [WebPushResult?](repeating: nil, count: jobs.count)
         func fail(_ reason: String) -> [WebPushResult] {
             jobs.map {
@@ -170,8 +176,8 @@ public final class WebPushClient: Sendable {
             }
         }
 
-        while !lacksHTTP2 && (!waiting.isEmpty || !inFlight.isEmpty) {
-            while inFlight.count < Self.concurrencyPerOrigin, client.hasRoom,
+        while !lacksHTTP2 && ((!waiting.isEmpty && !isCancelled()) || !inFlight.isEmpty) {
+            while inFlight.count < Self.concurrencyPerOrigin, client.hasRoom, !isCancelled(),
                 var attempt = waiting.popDue(by: clock.now)
             {
                 attempt.count += 1
@@ -201,7 +207,7 @@ public final class WebPushClient: Sendable {
         if lacksHTTP2 {
             var http1 = HTTP1Origin(
                 caFile: caFile, allowsLocalDestinations: allowsLocalDestinations, answerTimeout: answerTimeout)
-            while !waiting.isEmpty {
+            while !waiting.isEmpty && !isCancelled() {
                 guard var attempt = waiting.popDue(by: clock.now) else {
                     if let due = waiting.nextDue { HTTP1Origin.pause(until: due) }
                     continue

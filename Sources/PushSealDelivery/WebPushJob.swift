@@ -58,7 +58,7 @@ public struct WebPushJob: Sendable {
     }
 
     /// `https://host[:port]`: the origin a connection and a VAPID token serve.
-    var origin: String { "https://\(url.authority)" }
+    public var origin: String { "https://\(url.authority)" }
 }
 
 /// RFC 8030 §5.3's `Urgency`: how soon a device on battery should be woken for the message.

@@ -157,6 +157,49 @@ struct GatewayWebPushTests {
     }
 
     @Test(
+        "a push service answering one request at a time after 1.5 s (HTTP/1.1, and HTTP/2 with one stream) holds no other origin's delivery",
+        arguments: GatewayBackend.allCases)
+    func slowOriginsIsolated(_ backend: GatewayBackend) throws {
+        let (http1Directory, singleDirectory) = (TemporaryDirectory(), TemporaryDirectory())
+        let receiver = try WebPushReceiver.generate()
+        let receiverJSON = JSONWriter.string(.object(receiver.json))
+        let http1 = try MockPushService(
+            receiverFile: try http1Directory.write("receiver.json", receiverJSON), slowMilliseconds: 1_500,
+            http1: true, in: http1Directory)
+        let single = try MockPushService(
+            receiverFile: try singleDirectory.write("receiver.json", receiverJSON), slowMilliseconds: 1_500,
+            maximumStreams: 1, in: singleDirectory)
+        defer {
+            http1.stop()
+            single.stop()
+        }
+        let world = try GatewayWorld(backend, webPush: true, pushCertificates: [http1.certificate, single.certificate])
+        for index in 0..<4 {
+            for (name, service) in [("one", http1), ("single", single)] {
+                let subscription = try receiver.subscription(endpoint: service.endpoint("slow", "\(name)-\(index)"))
+                #expect(try world.registerSubscription("\(name)-\(index)", user: "mallory", subscription).status == 201)
+            }
+        }
+        try world.registerSubscription("laptop", user: "alice", service: 0)
+        // Enough of mallory's pushes for every Web Push worker to hold some of the slow deliveries.
+        for _ in 0..<2 {
+            _ = try Self.push(world, #"{"to":{"user":"mallory"},"payload":\#(Self.alert)}"#)
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        let id = try Self.push(world, #"{"to":{"user":"alice"},"payload":\#(Self.alert)}"#)
+        _ = try world.eventually(15) { try world.store.push(id: id)?.deliveries.first?.status == .sent }
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 1, "alice's delivery left \(took) s after it was accepted")
+        #expect(world.pushServices[0].requests().count == 1)
+        // The slow services still get every delivery, each lane holding only what it can start soon.
+        _ = world.eventually(40) { http1.requests().count >= 8 && single.requests().count >= 8 }
+        #expect(http1.requests().filter { $0["status"] as? Int == 201 }.count == 8)
+        #expect(single.requests().filter { $0["status"] as? Int == 201 }.count == 8)
+    }
+
+    @Test(
         "a subscription is checked member by member, against the configuration's push services, and kept apart from APNs members"
     )
     func registration() throws {

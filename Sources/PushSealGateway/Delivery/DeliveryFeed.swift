@@ -22,11 +22,19 @@ final class DeliveryFeed: @unchecked Sendable {
     private var ended = false
     private var closed = false
 
+    /// Whether the worker is stopping: a sender then begins no request it can leave for later.
+    let isStopping: @Sendable () -> Bool
+
     /// A feed that hands out `first`, then what `claim` returns (on its thread, named `name`),
     /// until it returns nothing; it claims again once no more than `lowWater` are left.
-    init(first: [OutboxDelivery], lowWater: Int, name: String, claim: @escaping @Sendable () -> [OutboxDelivery]) {
+    /// `isStopping` says when the worker stops.
+    init(
+        first: [OutboxDelivery], lowWater: Int, name: String, isStopping: @escaping @Sendable () -> Bool = { false },
+        claim: @escaping @Sendable () -> [OutboxDelivery]
+    ) {
         ready = first
         self.lowWater = lowWater
+        self.isStopping = isStopping
         self.claim = claim
         let thread = Thread { [self] in claimAhead() }
         thread.name = name
@@ -86,6 +94,17 @@ final class DeliveryFeed: @unchecked Sendable {
         position = ready.count
         claimIfLow()
         return batch
+    }
+
+    /// After a claim found none: claims once more, so that a sender whose earlier deliveries are
+    /// still being answered keeps taking new ones (a Web Push sender, whose slow push services
+    /// must not hold the others' deliveries). ``nextBatch()`` then waits for that claim.
+    func claimAgain() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard ended && !closed else { return }
+        ended = false
+        claimIfLow()
     }
 
     /// Ends the feed and its thread: the sender is done with it. Deliveries claimed and never

@@ -124,7 +124,8 @@ final class DeliveryWorkers: Sendable {
             busy.add(1, ordering: .sequentiallyConsistent)
             // Claims more as the sender takes them, until none is due (or the workers stop).
             let feed = DeliveryFeed(
-                first: first, lowWater: Self.claimSize, name: "pushseal-gateway.\(kind.rawValue).claims"
+                first: first, lowWater: Self.claimSize, name: "pushseal-gateway.\(kind.rawValue).claims",
+                isStopping: { [self] in stopping.load(ordering: .sequentiallyConsistent) }
             ) { [self] in
                 guard !stopping.load(ordering: .sequentiallyConsistent) else { return [] }
                 do {

@@ -1,56 +1,87 @@
 internal import PushSealDelivery
 
-/// Sends a worker's Web Push deliveries through ``PushSealDelivery/WebPushClient``: one
-/// connection per push service, every push service on a thread of its own, each delivery's
-/// outcome recorded as soon as its push service is done, so that a slow or dead one holds only
-/// its own deliveries.
+/// Sends a worker's Web Push deliveries through ``PushSealDelivery/WebPushClient``, each
+/// push-service origin in a lane of its own (``OriginLanes``), each delivery's outcome recorded as
+/// soon as its push service answers. The worker keeps claiming while lanes work, so a push service
+/// that answers slowly, or one request at a time, holds only its own deliveries: another origin's
+/// delivery leaves as soon as it is claimed, and what a busy lane has no room for goes back to the
+/// outbox, due once that lane should have drained, without counting as an attempt.
 struct WebPushSender: OutboxSender {
     /// How long a request waits for the push service's answer.
     static let answerTimeout = Duration.seconds(10)
+    /// The reason of a delivery sent back to the outbox because its push service's lane was full.
+    static let busyReason = "PushServiceBusy"
+    /// The reason of a delivery handed back unsent because the worker stopped.
+    static let notSentReason = "NotSent"
+    /// How often a worker whose lanes are still working claims again.
+    static let claimInterval = Duration.milliseconds(100)
 
     private let client: WebPushClient
+    private let lanes: OriginLanes
 
-    /// A sender through `client` (made with no retries of its own: the outbox retries).
-    init(client: WebPushClient) {
+    /// A sender through `client` (made with no retries of its own: the outbox retries), its lanes
+    /// bounded by `limits`.
+    init(client: WebPushClient, limits: OriginLanes.Limits = OriginLanes.Limits()) {
         self.client = client
+        lanes = OriginLanes(limits: limits)
     }
 
     mutating func send(
         _ feed: DeliveryFeed, record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
-        while case let batch = feed.nextBatch(), !batch.isEmpty { send(batch, record: record) }
+        while true {
+            let batch = feed.nextBatch()
+            if !batch.isEmpty {
+                send(batch, isStopping: feed.isStopping, record: record)
+                continue
+            }
+            // Nothing due: wait for the lanes a while, and claim again while they work.
+            if lanes.waitUntilIdle(atMost: feed.isStopping() ? .seconds(3_600) : Self.claimInterval) { return }
+            feed.claimAgain()
+        }
     }
 
+    /// Hands `batch` to its origins' lanes; what a lane has no room for is deferred.
     private func send(
-        _ batch: [OutboxDelivery], record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
+        _ batch: [OutboxDelivery], isStopping: @escaping @Sendable () -> Bool,
+        record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
         let now = GatewayClock.milliseconds()
-        var jobs: [WebPushJob] = []
-        var sending: [OutboxDelivery] = []
+        var byOrigin: [String: [(OutboxDelivery, WebPushJob)]] = [:]
         for delivery in batch {
             do {
-                jobs.append(
-                    try WebPushJob(
-                        line: jobs.count, endpoint: delivery.address, body: delivery.body,
-                        ttl: WebPushHeaders.ttl(expiration: delivery.expiration, now: now / 1_000),
-                        urgency: WebPushHeaders.urgency(delivery.headers), topic: WebPushHeaders.topic(delivery.headers)
-                    ))
-                sending.append(delivery)
+                let job = try WebPushJob(
+                    line: 0, endpoint: delivery.address, body: delivery.body,
+                    ttl: WebPushHeaders.ttl(expiration: delivery.expiration, now: now / 1_000),
+                    urgency: WebPushHeaders.urgency(delivery.headers), topic: WebPushHeaders.topic(delivery.headers))
+                byOrigin[job.origin, default: []].append((delivery, job))
             } catch {
                 record(delivery, .failed(reason: "\(error)"), delivery.attempts)
             }
         }
-        let deliveries = sending
-        client.deliver(jobs) { index, result in
-            let delivery = deliveries[index]
-            let attempts = delivery.attempts + result.attempts
-            record(delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts)
+        for (origin, pairs) in byOrigin {
+            let client = client
+            let admitted = lanes.admit(pairs.count, to: origin, at: now) { taken, answered in
+                let deliveries = pairs.prefix(taken).map(\.0)
+                let jobs = pairs.prefix(taken).map(\.1)
+                client.deliver(jobs, isCancelled: isStopping) { index, result in
+                    let delivery = deliveries[index]
+                    let attempts = delivery.attempts + result.attempts
+                    record(
+                        delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts)
+                    answered()
+                }
+            }
+            for (delivery, _) in pairs.dropFirst(admitted.taken) {
+                record(
+                    delivery, .retry(at: admitted.deferredUntil, reason: Self.busyReason), delivery.attempts)
+            }
         }
     }
 
     /// What a push service's answer means for the outbox: 2xx sent; 404 and 410 gone (the
-    /// subscription is marked unregistered, as APNs' 410 marks a token); 429, 5xx and a lost
-    /// connection tried again later, after the `Retry-After` the service gave
+    /// subscription is marked unregistered, as APNs' 410 marks a token); a job left unsent (the
+    /// worker stopped) due again at once; 429, 5xx and a lost connection tried again later, after the `Retry-After` the service gave
     /// (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``); any other answer fails
     /// for good with the service's status and words.
     static func outcome(_ result: WebPushResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
@@ -58,6 +89,8 @@ struct WebPushSender: OutboxSender {
         switch result.status {
         case .sent: return .sent(apnsID: nil)
         case .gone: return .unregistered(reason: reason, timestamp: nil)
+        case .failed where result.transient && result.attempts == 0:
+            return .retry(at: time, reason: notSentReason)
         case .failed:
             if result.transient,
                 let due = DeliveryWorkers.retryTime(
