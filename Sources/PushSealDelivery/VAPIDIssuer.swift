@@ -16,12 +16,16 @@ internal import PushSealURL
 /// (`https://host[:port]`), `exp`, ``lifetime`` (12 hours) from when it was made, inside RFC
 /// 8292's 24 hours, and `sub`, the contact the push service may use (`mailto:` or `https:`). A
 /// token is replaced once less than ``renewalMargin`` (1 hour) of it is left, so no request
-/// leaves with a token about to expire. Safe to use from any thread.
+/// leaves with a token about to expire. At most ``keptTokens`` origins' tokens are kept: past
+/// that, the ones too near their expiry to be used are dropped, then (if still too many) all, so
+/// that ever new origins cannot grow the process. Safe to use from any thread.
 public final class VAPIDIssuer: @unchecked Sendable {
     /// How long a token is valid: 12 hours.
     public static let lifetime = 12 * 3600
     /// A token with less than this left is replaced: 1 hour.
     public static let renewalMargin = 3600
+    /// The most origins whose tokens are kept.
+    public static let keptTokens = 1_024
 
     private let key: VAPIDKey
     private let subject: String
@@ -65,12 +69,19 @@ public final class VAPIDIssuer: @unchecked Sendable {
             if let current = tokens[origin], current.expires - moment > Self.renewalMargin { return current.token }
             let expires = moment + Self.lifetime
             let token = try mint(audience: origin, expires: expires)
+            if tokens.count >= Self.keptTokens {
+                tokens = tokens.filter { $0.value.expires - moment > Self.renewalMargin }
+                if tokens.count >= Self.keptTokens { tokens = [:] }
+            }
             tokens[origin] = (token, expires)
             minted += 1
             return token
         }
         return "vapid t=\(token), k=\(key.publicKey)"
     }
+
+    /// How many origins' tokens are kept now.
+    public var keptTokenCount: Int { queue.sync { tokens.count } }
 
     /// How many tokens were made so far.
     public var mintedCount: Int { queue.sync { minted } }

@@ -43,7 +43,8 @@ public final class WebPushClient: Sendable {
     ///   - caFile: certificates to trust instead of the system's (a mock push service's, in tests).
     ///   - allowsLocalDestinations: let endpoints reach loopback and local-network addresses
     ///     (tests, and push services run on the operator's own network).
-    ///   - allowedHosts: when given, the only push-service hosts messages may go to.
+    ///   - allowedHosts: when given, the only push-service hosts messages may go to: a name, or
+    ///     `*.` and a domain for every host below it (`*.notify.windows.com`, not the domain itself).
     ///   - answerTimeout: how long one request may wait for its answer (1 to 300 s).
     ///   - retries: how often a 429, a 5xx or a lost connection is tried again here (0 to 5), each
     ///     after its `Retry-After` when that is at most `maximumRetryAfter` seconds (else the
@@ -78,13 +79,27 @@ public final class WebPushClient: Sendable {
         } catch {
             return "is not a usable https URL: \(error.detail)"
         }
-        if let allowedHosts, !allowedHosts.contains(url.host.lowercased()) {
+        if !isAllowed(host: url.host) {
             return "names \(url.host), which is not one of the allowed push services"
         }
         if !allowsLocalDestinations, url.hostIsLocalAddress {
             return "names \(url.host), a loopback, private or link-local address"
         }
         return nil
+    }
+
+    /// Whether `host` is on the allow-list (any host, without one): named as it is, or below a
+    /// `*.domain` entry.
+    func isAllowed(host: String) -> Bool {
+        guard let allowedHosts else { return true }
+        let host = host.lowercased()
+        if allowedHosts.contains(host) { return true }
+        var rest = host[...]
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if allowedHosts.contains("*.\(rest)") { return true }
+        }
+        return false
     }
 
     /// Sends every job and returns one result per job, in the jobs' order.
@@ -141,7 +156,7 @@ public final class WebPushClient: Sendable {
                     retryAfterSeconds: nil, transient: false)
             }
         }
-        if let allowedHosts, let host = jobs.first?.url.host, !allowedHosts.contains(host.lowercased()) {
+        if let host = jobs.first?.url.host, !isAllowed(host: host) {
             return fail("\(host) is not one of the allowed push services")
         }
         let client: HTTP2Client

@@ -40,11 +40,31 @@ public struct WebPushSettings: Sendable {
         switch object["allowed_hosts"] {
         case nil: allowedHosts = nil
         case .array(let hosts)? where !hosts.isEmpty && hosts.allSatisfy({ !($0.stringValue ?? "").isEmpty }):
+            for (index, host) in hosts.enumerated() where !Self.isHostPattern(host.stringValue ?? "") {
+                throw GatewayConfiguration.invalid(
+                    path.member("allowed_hosts").element(index),
+                    "must be a host name, or *. and a domain of two labels or more (*.notify.windows.com)")
+            }
             allowedHosts = Set(hosts.compactMap { $0.stringValue?.lowercased() })
         default:
             throw GatewayConfiguration.invalid(path.member("allowed_hosts"), "must be a non-empty array of host names")
         }
         allowsLocalDestinations = try GatewayConfiguration.flag(object, "allow_local_destinations", at: path)
         caFile = try GatewayConfiguration.file(object, "ca_file", at: path, resolve: resolve)
+    }
+
+    /// A host name (letters, digits, `-` and `.`), or `*.` and a domain of two labels or more,
+    /// which allows every host below that domain.
+    static func isHostPattern(_ text: String) -> Bool {
+        let name = text.hasPrefix("*.") ? text.dropFirst(2) : text[...]
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        let named = labels.allSatisfy { label in
+            !label.isEmpty
+                && label.utf8.allSatisfy {
+                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                        || $0 == UInt8(ascii: "-")
+                }
+        }
+        return named && (!text.hasPrefix("*.") || labels.count >= 2)
     }
 }

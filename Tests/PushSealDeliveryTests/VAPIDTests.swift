@@ -36,6 +36,19 @@ struct VAPIDTests {
         return try #require(try JSONParser.parse(bytes).objectValue)
     }
 
+    @Test("tokens for ever new origins are not kept past keptTokens; a fresh one for a kept origin is reused")
+    func tokensBounded() throws {
+        let (key, _) = try Self.jwkKey()
+        let issuer = try VAPIDIssuer(key: key, subject: "mailto:ops@example.com")
+        for index in 0..<(VAPIDIssuer.keptTokens + 50) {
+            _ = try issuer.authorization(for: "https://push-\(index).example/s")
+            #expect(issuer.keptTokenCount <= VAPIDIssuer.keptTokens)
+        }
+        let made = issuer.mintedCount
+        _ = try issuer.authorization(for: "https://push-\(VAPIDIssuer.keptTokens + 49).example/other")
+        #expect(issuer.mintedCount == made, "the newest origin's token is still kept and reused")
+    }
+
     @Test("the authorization is vapid t=<ES256 JWT>, k=<the key's public point>; the JWT verifies under k")
     func authorization() throws {
         let (key, jwk) = try Self.jwkKey()

@@ -202,6 +202,20 @@ struct WebPushClientTests {
         #expect(service.requests().isEmpty)
     }
 
+    @Test(
+        "the allow-list takes names and *.domain entries: Edge's notify.windows.com hosts match, the domain alone does not"
+    )
+    func allowList() throws {
+        let client = try client(allowedHosts: ["fcm.googleapis.com", "*.notify.windows.com"])
+        #expect(client.isAllowed(host: "FCM.googleapis.com"))
+        #expect(client.isAllowed(host: "wns2-par02p.notify.windows.com"))
+        #expect(client.isAllowed(host: "a.b.notify.windows.com"))
+        #expect(!client.isAllowed(host: "notify.windows.com"))
+        #expect(!client.isAllowed(host: "evilnotify.windows.com"))
+        #expect(!client.isAllowed(host: "fcm.googleapis.com.evil.example"))
+        #expect(client.refusal(forEndpoint: "https://wns2-par02p.notify.windows.com/w/?token=x") == nil)
+    }
+
     @Test("jobs refuse what RFC 8030 forbids: a topic over 32 characters or outside base64url, a TTL over 28 days")
     func jobChecks() throws {
         let endpoint = service.endpoint("ok")

@@ -57,6 +57,26 @@ struct GatewaySlowClientTests {
                 && !metrics.output.contains(#"{cause="crowded"} 0"#), "\(metrics.output.suffix(400))")
     }
 
+    @Test(
+        "1,200 trickling heads from four addresses, reopened as they are dropped: a fifth address is answered within a second throughout"
+    )
+    func fourAddressesReopening() throws {
+        let world = try GatewayProcessWorld()
+        try world.start()
+        let attack = try SlowClients(
+            count: 1_200, to: world.port, from: (2...5).map { "127.0.0.\($0)" }, reopen: true)
+        defer { withExtendedLifetime(attack) {} }
+        Thread.sleep(forTimeInterval: 1.5)
+        var answers: [(status: Int, seconds: Double)] = []
+        for _ in 0..<24 {
+            answers.append(try Self.health(world.port, from: "127.0.0.6"))
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        let late = answers.filter { $0.status != 200 || $0.seconds >= 1 }
+        #expect(late.isEmpty, "\(late.count) of \(answers.count) not answered within a second: \(late.prefix(4))")
+        #expect(attack.openCount > 300, "the attack kept its connections up meanwhile")
+    }
+
     @Test("with 300 descriptors and 400 connections held, the workers still reach APNs and the database")
     func descriptorLimit() throws {
         let world = try GatewayProcessWorld()

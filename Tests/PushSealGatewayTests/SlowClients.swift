@@ -15,14 +15,17 @@ final class SlowClients: @unchecked Sendable {
     private var opened: Int?
 
     /// Opens `count` connections to `127.0.0.1:port`, spread evenly over `sources`, and returns
-    /// once they are made (a connection the server refuses at once is not counted as opened).
-    init(count: Int, to port: UInt16, from sources: [String], interval: Double = 2) throws {
+    /// once they are made (a connection the server refuses at once is not counted as opened);
+    /// with `reopen`, each one the server closes is opened again five times a second.
+    init(count: Int, to port: UInt16, from sources: [String], interval: Double = 2, reopen: Bool = false) throws {
         let output = Pipe()
         process.executableURL = try PythonPeer.interpreter.get()
-        process.arguments = [
-            PythonPeer.directory.appendingPathComponent("slow_clients.py").path, "--port", "\(port)", "--count",
-            "\(count)", "--sources", sources.joined(separator: ","), "--interval", "\(interval)", "--duration", "120",
-        ]
+        process.arguments =
+            [
+                PythonPeer.directory.appendingPathComponent("slow_clients.py").path, "--port", "\(port)", "--count",
+                "\(count)", "--sources", sources.joined(separator: ","), "--interval", "\(interval)", "--duration",
+                "120",
+            ] + (reopen ? ["--reopen"] : [])
         process.standardOutput = output
         process.standardInput = input
         try process.run()

@@ -7,9 +7,11 @@ process with more than a thousand descriptors open crashed Foundation's Process.
 test running at the same moment.
 
 Prints `opened N` once the connections are made, then `open N` (how many the server has not
-closed) every 0.2 s, until --duration passes or standard input closes.
+closed) every 0.2 s, until --duration passes or standard input closes. With --reopen, every
+connection the server closed is opened again from its address at each report, as an attacker
+who keeps the pressure on does.
 
-    python slow_clients.py --port 8080 --count 1100 --sources 127.0.0.1 --interval 2 --duration 60
+    python slow_clients.py --port 8080 --count 1100 --sources 127.0.0.1 --interval 2 --duration 60 [--reopen]
 """
 
 import argparse
@@ -54,15 +56,24 @@ def main() -> None:
     parser.add_argument("--sources", required=True, help="loopback addresses to connect from, comma-separated")
     parser.add_argument("--interval", type=float, default=2)
     parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--reopen", action="store_true", help="open again each connection the server closed")
     arguments = parser.parse_args()
     sources = arguments.sources.split(",")
-    clients = [connect(arguments.port, sources[index % len(sources)]) for index in range(arguments.count)]
-    clients = [client for client in clients if client is not None]
-    print(f"opened {len(clients)}", flush=True)
+    slots = [(sources[index % len(sources)], connect(arguments.port, sources[index % len(sources)]))
+             for index in range(arguments.count)]
+    print(f"opened {sum(1 for _, client in slots if client is not None)}", flush=True)
     end = time.monotonic() + arguments.duration
     next_byte = time.monotonic() + arguments.interval
     while time.monotonic() < end:
-        print(f"open {sum(1 for client in clients if is_open(client))}", flush=True)
+        open_now = [client is not None and is_open(client) for _, client in slots]
+        print(f"open {sum(open_now)}", flush=True)
+        if arguments.reopen:
+            for index, (source, client) in enumerate(slots):
+                if not open_now[index]:
+                    if client is not None:
+                        client.close()
+                    slots[index] = (source, connect(arguments.port, source))
+        clients = [client for _, client in slots if client is not None]
         if time.monotonic() >= next_byte:
             next_byte += arguments.interval
             for client in clients:

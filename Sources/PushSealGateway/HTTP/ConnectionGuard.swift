@@ -8,8 +8,12 @@ internal import Synchronization
 /// Bounds the time each connection may spend on a request, as totals a trickling client cannot
 /// stretch: the head must be in within ``HTTPLimits/headSeconds`` of the connection's start (or of
 /// its previous answer, on a kept-alive connection), the body within ``HTTPLimits/bodySeconds``
-/// of the head. When the server holds nine tenths of its connections, a connection that has been
-/// waiting for a head for over a second is closed, so that capacity stays for new clients.
+/// of the head. Under pressure it keeps room for requests that complete: when the server holds
+/// nine tenths of its connections, a connection that has been waiting for a head for over a
+/// second is closed; and a connection that arrives when all but ``roomKept`` are taken closes the
+/// one that has waited longest for its head or body, so a new client is always let in, and only
+/// a client that never finishes its request loses its place (however many addresses an attacker
+/// trickles from, each new one displaces the oldest trickle, never a request being answered).
 ///
 /// A connection over its time is shut down (`shutdown(2)`, both ways); libmicrohttpd then sees the
 /// end of its input and closes it. The table and the shutdown share one lock with the close
@@ -22,7 +26,8 @@ final class ConnectionGuard: Sendable {
         case slowHead = "slow-head"
         /// Its body took longer than ``HTTPLimits/bodySeconds``.
         case slowBody = "slow-body"
-        /// The server was crowded and it had sent no complete head for a second.
+        /// The server was crowded and it had sent no complete head for a second, or it had waited
+        /// longest for its head or body when a new connection needed its place.
         case crowded
     }
 
@@ -48,6 +53,9 @@ final class ConnectionGuard: Sendable {
 
     private let limits: HTTPLimits
     private let capacity: Int
+    /// Connections kept free for arrivals: past `capacity - roomKept`, each arrival closes the
+    /// oldest unfinished request.
+    let roomKept: Int
     private let onClose: @Sendable (Cause) -> Void
     private let connections = Mutex<[UInt: Tracked]>([:])
     private let queue = DispatchQueue(label: "pushseal-gateway.connection-guard")
@@ -57,6 +65,7 @@ final class ConnectionGuard: Sendable {
     init(limits: HTTPLimits, capacity: Int, onClose: @escaping @Sendable (Cause) -> Void) {
         self.limits = limits
         self.capacity = capacity
+        roomKept = max(4, capacity / 16)
         self.onClose = onClose
         scheduleCheck()
     }
@@ -70,9 +79,21 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    /// A connection was accepted on `socket`: its head is awaited from now.
+    /// A connection was accepted on `socket`: its head is awaited from now. When all but
+    /// ``roomKept`` connections are taken, the one that has waited longest for its head or body
+    /// is closed to make room.
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        connections.withLock { $0[Self.key(connection)] = Tracked(socket: socket, phase: .head, since: .now) }
+        let displaced = connections.withLock { tracked -> Bool in
+            tracked[Self.key(connection)] = Tracked(socket: socket, phase: .head, since: .now)
+            guard tracked.values.count(where: { !$0.shutDown }) > capacity - roomKept else { return false }
+            let oldest = tracked.filter { !$0.value.shutDown && $0.value.phase != .answering }
+                .min { $0.value.since < $1.value.since }
+            guard let (key, victim) = oldest else { return false }
+            shutdown(victim.socket, Int32(SHUT_RDWR))
+            tracked[key]?.shutDown = true
+            return true
+        }
+        if displaced { onClose(.crowded) }
     }
 
     /// The connection's request head is in: its body is awaited from now.

@@ -21,6 +21,12 @@ struct InboundMessage: Sendable {
     /// - Throws: ``APIError``: 400 for a header that is missing or wrong (the content coding, the
     ///   TTL, the urgency, the topic, the message's own header), 413 for a body too long.
     init(_ request: HTTPRequest, maximumBody: Int) throws(APIError) {
+        guard !request.body.isEmpty || request.bodyTooLarge else {
+            throw .webPush(
+                400,
+                "a message with no content is not relayed: an iPhone shows only what its extension opens (gateway-v1.md, \"Web Push in\")"
+            )
+        }
         switch request.header("content-encoding")?.lowercased() {
         case "aes128gcm"?: break
         case "aesgcm"?:
@@ -29,10 +35,10 @@ struct InboundMessage: Sendable {
         case let other?: throw .webPush(400, "Content-Encoding \(other) is not aes128gcm")
         case nil: throw .webPush(400, "Content-Encoding is missing: a Web Push message is aes128gcm (RFC 8291)")
         }
-        guard let text = request.header("ttl"), !text.isEmpty, text.utf8.count <= 10,
-            text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let ttl = Int(text)
+        // RFC 8030 §5.2: 1*DIGIT, any length; a push service keeps what it will and says so.
+        guard let text = request.header("ttl"), !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
         else { throw .webPush(400, "TTL must be a number of seconds (RFC 8030 §5.2)") }
-        self.ttl = min(ttl, Self.maximumTTL)
+        ttl = text.utf8.count > 9 ? Self.maximumTTL : min(Int(text) ?? Self.maximumTTL, Self.maximumTTL)
         switch request.header("urgency")?.lowercased() {
         case nil: urgency = "normal"
         case let value? where ["very-low", "low", "normal", "high"].contains(value): urgency = value

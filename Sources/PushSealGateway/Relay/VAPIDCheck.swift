@@ -19,14 +19,11 @@ enum VAPIDCheck {
             throw .webPush(
                 401, "this endpoint takes messages signed with VAPID (RFC 8292): Authorization: vapid t=…, k=…")
         }
-        var token: String?
-        var key: String?
-        for part in authorization.dropFirst(6).split(separator: ",") {
-            let pair = part.trimmingPrefix(" ")
-            if pair.hasPrefix("t=") { token = String(pair.dropFirst(2)) }
-            if pair.hasPrefix("k=") { key = String(pair.dropFirst(2)) }
+        guard let parameters = Self.parameters(authorization.utf8.dropFirst(6)) else {
+            throw .webPush(401, "the vapid authorization's parameters are not name=value pairs (RFC 7235 §2.1)")
         }
-        guard let token, let key, let keyBytes = Base64URL.decode(key), let pinnedBytes = Base64URL.decode(pinned)
+        guard let token = parameters["t"], let key = parameters["k"], let keyBytes = Base64URL.decode(key),
+            let pinnedBytes = Base64URL.decode(pinned)
         else { throw .webPush(401, "the vapid authorization needs t= (the token) and k= (the key), in base64url") }
         guard keyBytes.count == pinnedBytes.count, ConstantTime.equals(keyBytes, pinnedBytes) else {
             throw .webPush(403, "the VAPID key is not the one this endpoint was registered for")
@@ -48,5 +45,60 @@ enum VAPIDCheck {
         guard let expiry = claims["exp"]?.numberValue?.intValue.map(Int64.init), expiry > now,
             expiry <= now + maximumLifetime
         else { throw .webPush(401, "the VAPID token's exp must be in the next 24 hours") }
+    }
+
+    /// The auth-params of RFC 7235 §2.1 in `text`: `name = value` pairs separated by commas, with
+    /// optional white space around each, the names compared without case (lowered here), each
+    /// value a token or a quoted string (unescaped here); nil when `text` is not such a list or
+    /// names a parameter twice.
+    static func parameters(_ text: Substring.UTF8View) -> [String: String]? {
+        let bytes = Array(text)
+        var parameters: [String: String] = [:]
+        var index = 0
+        func skipSpaces() { while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 } }
+        func run(while accepted: (UInt8) -> Bool) -> [UInt8] {
+            let start = index
+            while index < bytes.count, accepted(bytes[index]) { index += 1 }
+            return Array(bytes[start..<index])
+        }
+        while true {
+            skipSpaces()
+            while index < bytes.count, bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                skipSpaces()
+            }
+            guard index < bytes.count else { return parameters }
+            let name = run(while: isTokenCharacter).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            skipSpaces()
+            guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "=") else { return nil }
+            index += 1
+            skipSpaces()
+            var value: [UInt8]
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                value = []
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
+                    guard index < bytes.count else { return nil }
+                    value.append(bytes[index])
+                    index += 1
+                }
+                guard index < bytes.count else { return nil }
+                index += 1
+            } else {
+                value = run(while: { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") })
+            }
+            let key = String(decoding: name, as: UTF8.self)
+            guard parameters[key] == nil else { return nil }
+            parameters[key] = String(decoding: value, as: UTF8.self)
+            skipSpaces()
+            guard index == bytes.count || bytes[index] == UInt8(ascii: ",") else { return nil }
+        }
+    }
+
+    /// RFC 9110's tchar.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
 }
