@@ -55,6 +55,30 @@ struct GatewayLimitsTests {
         #expect(metrics.contains(#"pushseal_gateway_rate_limited_total{limit="deliveries"} 1"#))
     }
 
+    @Test("a token's bucket never holds more than its burst, however long it rested")
+    func bucketCappedAtBurst() throws {
+        let limiter = RateLimiter(RateLimitSettings.messages(perSecond: 1, burst: 2))
+        try limiter.spend(2, of: .messages, token: "t")
+        Thread.sleep(forTimeInterval: 3.2)  // enough rest to refill 3.2, were the burst not the cap
+        try limiter.spend(2, of: .messages, token: "t")
+        #expect(throws: APIError.self, "only the burst came back") { try limiter.spend(1, of: .messages, token: "t") }
+    }
+
+    @Test("max_deliveries_per_push: a push reaching exactly the limit is taken, one more device is 422")
+    func deliveriesPerPushAtTheLimit() throws {
+        let world = try GatewayWorld(settings: #""max_deliveries_per_push": 3"#)
+        for index in 1...7 {  // user three has three devices, user four four
+            try world.registerDevice(
+                "phone-\(index)", user: index <= 3 ? "three" : "four", token: GatewayWorld.deviceToken("00aa", index))
+        }
+        let exactly = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"three"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(exactly.status == 202 && exactly.json?["deliveries"] == .number(JSONNumber(3)), "\(exactly.status)")
+        let over = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"four"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(over.status == 422 && over.errorCode == "too-many-deliveries", "\(over.status)")
+    }
+
     @Test("limits are checked: a burst needs its rate, values are 1 to 1,000,000")
     func configuration() throws {
         func refusal(_ limits: String) -> String {
