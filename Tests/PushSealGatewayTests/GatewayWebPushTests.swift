@@ -253,7 +253,8 @@ struct GatewayWebPushTests {
     @Test(
         "a payload whose service-worker content does not fit in a Web Push message is refused with 422, nothing stored")
     func tooLarge() throws {
-        let world = try GatewayWorld(webPush: true)
+        let world = try GatewayWorld(
+            settings: #""limits": {"deliveries_per_second": 1, "deliveries_burst": 1}"#, webPush: true)
         try world.registerSubscription("laptop", user: "u1", service: 0)
         let filler = String(repeating: "x", count: 3_990)
         let answer = try world.request(
@@ -261,6 +262,10 @@ struct GatewayWebPushTests {
             token: world.adminToken)
         #expect(answer.status == 422 && answer.json?["error"]?.objectValue?["path"] == .string("$.payload"))
         #expect(try world.store.statistics().deliveries.isEmpty)
+        let next = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
+            token: world.adminToken)
+        #expect(next.status == 202, "the refused push gave back the delivery it spent: \(next.status)")
     }
 
     @Test("truncate shortens a long alert body for APNs and for Web Push alike, as pushseal encrypt --truncate does")

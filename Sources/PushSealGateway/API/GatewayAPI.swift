@@ -398,17 +398,25 @@ final class GatewayAPI: Sendable {
             throw APIError.tooManyDeliveries(active.count, limit: maximumDeliveriesPerPush)
         }
         try spend(active.count, of: .deliveries, token: token)
-        var deliveries: [NewDelivery] = []
-        for device in active {
-            deliveries.append(try sealer.delivery(of: payload, push, collapseID: collapseID, to: device))
-        }
         let time = GatewayClock.milliseconds()
         let id = TimeOrderedUUID.make(milliseconds: time)
         // The request's hash is compared only when its idempotency key comes again.
         let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
-        switch try store.acceptPush(
-            id: id, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time, deliveries: deliveries)
-        {
+        let deliveries: [NewDelivery]
+        let acceptance: PushAcceptance
+        do {
+            // A push refused while sealing (a content too large for one subscription) or storing
+            // stores nothing, so the deliveries it spent come back.
+            deliveries = try active.map { (device) throws(APIError) in
+                try sealer.delivery(of: payload, push, collapseID: collapseID, to: device)
+            }
+            acceptance = try store.acceptPush(
+                id: id, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time, deliveries: deliveries)
+        } catch {
+            limiter.refund(active.count, of: .deliveries, token: token)
+            throw error
+        }
+        switch acceptance {
         case .accepted: break
         case .conflict(let earlier):
             limiter.refund(active.count, of: .deliveries, token: token)
