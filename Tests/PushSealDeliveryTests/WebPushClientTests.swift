@@ -40,6 +40,22 @@ struct WebPushClientTests {
             answerTimeout: .seconds(10), retries: retries)
     }
 
+    /// A mock push service of its own that speaks HTTP/1.1 only (closing connections idle for
+    /// `idleCloseMilliseconds`, when given), a client that trusts it, and the directory that holds
+    /// its log (keep it while reading).
+    func http1Service(retries: Int, idleCloseMilliseconds: Int? = nil) throws -> (
+        MockPushService, WebPushClient, TemporaryDirectory
+    ) {
+        let own = TemporaryDirectory()
+        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
+        let http1 = try MockPushService(
+            receiverFile: receiverFile, http1: true, idleCloseMilliseconds: idleCloseMilliseconds, in: own)
+        let client = try WebPushClient(
+            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
+            retries: retries)
+        return (http1, client, own)
+    }
+
     @Test("201 is sent; the service got the headers, a valid VAPID token, and a message it decrypts to the content")
     func sent() throws {
         let results = try client().deliver([
@@ -102,12 +118,8 @@ struct WebPushClientTests {
 
     @Test("a push service without HTTP/2 is reached over one kept-alive HTTP/1.1 connection, with the same answers")
     func http1() throws {
-        let own = TemporaryDirectory()
-        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
-        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, in: own)
-        let client = try WebPushClient(
-            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
-            retries: 1)
+        let (http1, client, own) = try http1Service(retries: 1)
+        defer { withExtendedLifetime(own) { http1.stop() } }
         let scripts = ["ok", "ok", "gone", "toolarge", "throttle"]
         let results = client.deliver(
             try scripts.enumerated().map { try job($0.offset, http1.endpoint($0.element), "content \($0.offset)") })
@@ -126,12 +138,8 @@ struct WebPushClientTests {
 
     @Test("over HTTP/1.1, a 201 whose body runs to 50 MB is read no further than 64 KiB and fails as over HTTP/2")
     func http1AnswerBounded() throws {
-        let own = TemporaryDirectory()
-        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
-        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, in: own)
-        let client = try WebPushClient(
-            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
-            retries: 0)
+        let (http1, client, own) = try http1Service(retries: 0)
+        defer { withExtendedLifetime(own) { http1.stop() } }
         let started = ContinuousClock.now
         let results = client.deliver([
             try job(0, http1.endpoint("huge"), "a"), try job(1, http1.endpoint("ok"), "b"),
@@ -146,12 +154,8 @@ struct WebPushClientTests {
 
     @Test("over HTTP/1.1, a kept-alive connection the service closed while idle is checked and not used")
     func http1IdleClose() throws {
-        let own = TemporaryDirectory()
-        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
-        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, idleCloseMilliseconds: 200, in: own)
-        let client = try WebPushClient(
-            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
-            retries: 1)
+        let (http1, client, own) = try http1Service(retries: 1, idleCloseMilliseconds: 200)
+        defer { withExtendedLifetime(own) { http1.stop() } }
         // 429 with Retry-After: 1, so the connection sits idle past the service's 200 ms before the retry.
         let results = client.deliver([try job(0, http1.endpoint("throttle"), "a")])
         #expect(results[0].status == .sent && results[0].attempts == 2, "\(results[0])")
@@ -161,12 +165,8 @@ struct WebPushClientTests {
 
     @Test("over HTTP/1.1, a request whose reused connection closed unanswered goes once more, and is no failure")
     func http1ClosedBeforeAnswering() throws {
-        let own = TemporaryDirectory()
-        let receiverFile = try own.write("receiver.json", JSONWriter.string(.object(receiver.json)))
-        let http1 = try MockPushService(receiverFile: receiverFile, http1: true, in: own)
-        let client = try WebPushClient(
-            vapid: vapid, caFile: http1.certificate, allowsLocalDestinations: true, answerTimeout: .seconds(10),
-            retries: 0)
+        let (http1, client, own) = try http1Service(retries: 0)
+        defer { withExtendedLifetime(own) { http1.stop() } }
         let results = client.deliver([
             try job(0, http1.endpoint("ok"), "a"), try job(1, http1.endpoint("dropreused"), "b"),
         ])
