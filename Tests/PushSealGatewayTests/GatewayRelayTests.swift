@@ -235,6 +235,37 @@ struct GatewayRelayTests {
         #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 410, "APNs said 410")
     }
 
+    @Test(
+        "an endpoint belongs to its registration: the same registration again keeps it; another user, another token, or a 410 ends it for good",
+        arguments: GatewayBackend.allCases)
+    func endsWithItsRegistration(_ backend: GatewayBackend) throws {
+        let relay = try Relay(backend)
+        let world = relay.world
+        let message = try relay.message(count: 300)
+        let token = GatewayWorld.deviceToken("00aa", 1)
+        let kept = try relay.endpoint()
+        #expect(
+            try world.registerDevice("phone", user: "u1", token: token).status == 200, "registered again, as at launch")
+        #expect(try relay.post(message, to: kept.local, headers: Self.standardHeaders).0 == 201)
+        #expect(try world.registerDevice("phone", user: "u2", token: token).status == 200)
+        #expect(try relay.post(message, to: kept.local, headers: Self.standardHeaders).0 == 410, "another user")
+        let second = try relay.endpoint()
+        #expect(try world.registerDevice("phone", user: "u2", token: GatewayWorld.deviceToken("00aa", 2)).status == 200)
+        #expect(try relay.post(message, to: second.local, headers: Self.standardHeaders).0 == 410, "another token")
+
+        let leaving = try Relay(backend, token: GatewayWorld.deviceToken("0411", 3))
+        let endpoint = try leaving.endpoint()
+        let gone = try leaving.message(count: 300)
+        #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 201)
+        #expect(try leaving.world.eventually { try leaving.world.store.device(id: "phone")?.unregisteredAt != nil })
+        #expect(
+            try leaving.world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("0411", 3)).status
+                == 200)
+        #expect(
+            try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 410,
+            "APNs' 410 ended it; registering again does not bring it back")
+    }
+
     @Test("a registration that pinned the sender's VAPID key takes that key alone, signed for this origin")
     func pinnedVAPID() throws {
         let relay = try Relay()

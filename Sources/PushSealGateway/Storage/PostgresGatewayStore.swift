@@ -204,8 +204,12 @@
 
         func putDevice(_ device: Device) throws -> Bool {
             // `xmax = 0` holds for a row this statement inserted, not for one it updated.
+            let (ending, endingValues) = device.endingReplacedInboxes { "$\($0)" }
             let (statement, values) = device.upsert { "$\($0)" }
-            let rows = try pool.withConnection { try $0.query(statement + " RETURNING (xmax = 0)", values) }
+            let rows = try pool.transaction { connection in
+                try connection.query(ending, endingValues)
+                return try connection.query(statement + " RETURNING (xmax = 0)", values)
+            }
             return rows.first?.first?.integer == 1
         }
 

@@ -170,6 +170,8 @@ final class SQLiteGatewayStore: GatewayStore {
     func putDevice(_ device: Device) throws -> Bool {
         try database.transaction { sql in
             let existed = !(try sql.query("SELECT 1 FROM devices WHERE id = ?", [.text(device.id)])).isEmpty
+            let (ending, endingValues) = device.endingReplacedInboxes { "?\($0)" }
+            try sql.query(ending, endingValues)
             let (statement, values) = device.upsert { "?\($0)" }
             try sql.query(statement, values)
             return !existed

@@ -57,6 +57,24 @@ extension Device {
             unregisteredAt: row[11].integer)
     }
 
+    /// The statement that ends the relay endpoints of the device's registration in the store when
+    /// registering this one replaces it with another (gateway-v1.md, "Web Push in"): another user,
+    /// another token (or no longer an APNs device), or a registration APNs had said was gone. An
+    /// endpoint belongs to the registration it was made for, not to the device id: registering
+    /// the same user and token again (as apps do at each launch) keeps it. Run before
+    /// ``upsert(placeholder:)``, in its transaction.
+    func endingReplacedInboxes(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+        let token: String
+        if case .apns(let apnsToken, _, _, _) = channel { token = apnsToken } else { token = "" }
+        let statement = """
+            UPDATE webpush_inboxes SET removed_at = \(placeholder(1))
+            WHERE device_id = \(placeholder(2)) AND removed_at IS NULL AND EXISTS (
+                SELECT 1 FROM devices AS d WHERE d.id = \(placeholder(2)) AND (d.user_id <> \(placeholder(3))
+                    OR COALESCE(d.token, '') <> \(placeholder(4)) OR d.unregistered_at IS NOT NULL))
+            """
+        return (statement, [.integer(registeredAt), .text(id), .text(user), .text(token)])
+    }
+
     /// The statement that registers or updates the device, for either store (`placeholder(n)`
     /// writes the n-th parameter's marker), with its parameters. Registering again replaces the
     /// channel whole (a device may move from APNs to Web Push), sets the registration time and
@@ -357,6 +375,10 @@ enum OutboxFinish {
                     .integer(timestamp ?? delivery.acceptedAt),
                 ])
             if let user = marked.first?[0].text {
+                // Its relay endpoints end with the registration, and stay ended if it registers again.
+                try sql(
+                    "UPDATE webpush_inboxes SET removed_at = \(p1) WHERE device_id = \(p2) AND removed_at IS NULL",
+                    [.integer(time), .text(delivery.deviceID)])
                 events.append(
                     .deviceUnregistered(
                         device: delivery.deviceID, user: user, kind: delivery.kind, reason: reason,
