@@ -1,0 +1,162 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// Every operation of `docs/gateway-v1.openapi.json` that names a scope, tried with every scope,
+/// with no token, a revoked one and an expired one (gateway-v1.md, "Access tokens"): a token
+/// without the scope is 403 and changes nothing, no valid token is 401, and a token with the
+/// scope (or `admin`) gets the operation's documented success. An operation the document adds
+/// without a request here fails the test, so the matrix follows the document.
+@Suite("pushseal-gateway access matrix", .serialized)
+struct GatewayAccessMatrixTests {
+    /// One operation as the matrix sends it.
+    struct Operation {
+        let method: String
+        /// The document's path, with its parameters named.
+        let template: String
+        /// Makes what a request needs (a device to delete, an endpoint to remove), as admin, and
+        /// gives the path and body to send.
+        let prepare: (GatewayWorld) throws -> (path: String, body: String?)
+        /// The status a permitted request gets.
+        let success: Int
+    }
+
+    static let alert = #"{"aps":{"alert":{"title":"Order 1042","body":"Shipped"}}}"#
+
+    /// A device registration body for `user` with a device key made by the CLI.
+    static func deviceBody(_ world: GatewayWorld, user: String, index: Int) throws -> String {
+        let store = "store-matrix-\(index)"
+        _ = try CLIRunner.run(["keys", "init", "--store", store], in: world.directory.path)
+        let key = try CLIRunner.run(["keys", "rotate", "--store", store], in: world.directory.path).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = GatewayWorld.deviceToken("00aa", 100 + index)
+        return
+            #"{"user":"\#(user)","token":"\#(token)","topic":"com.example.shop","environment":"production","key":\#(key)}"#
+    }
+
+    /// A new device of user `u1`, registered as admin; its id.
+    static func newDevice(_ world: GatewayWorld) throws -> String {
+        let id = "matrix-\(RandomName.make())"
+        let answer = try world.request(
+            "PUT", "/v1/devices/\(id)", json: try deviceBody(world, user: "u1", index: Int.random(in: 0..<10_000)),
+            token: world.adminToken)
+        #expect(answer.status == 201)
+        return id
+    }
+
+    static func operations(pushID: String) -> [Operation] {
+        [
+            Operation(method: "GET", template: "/v1/devices", prepare: { _ in ("/v1/devices", nil) }, success: 200),
+            Operation(
+                method: "PUT", template: "/v1/devices/{device_id}",
+                prepare: { world in
+                    ("/v1/devices/put-\(RandomName.make())", try deviceBody(world, user: "u2", index: 1))
+                },
+                success: 201),
+            Operation(
+                method: "GET", template: "/v1/devices/{device_id}", prepare: { _ in ("/v1/devices/phone", nil) },
+                success: 200),
+            Operation(
+                method: "DELETE", template: "/v1/devices/{device_id}",
+                prepare: { world in ("/v1/devices/\(try newDevice(world))", nil) }, success: 204),
+            Operation(
+                method: "POST", template: "/v1/devices/{device_id}/test",
+                prepare: { _ in ("/v1/devices/phone/test", "{}") }, success: 200),
+            Operation(
+                method: "GET", template: "/v1/users/{user}/devices", prepare: { _ in ("/v1/users/u1/devices", nil) },
+                success: 200),
+            Operation(
+                method: "POST", template: "/v1/pushes",
+                prepare: { _ in ("/v1/pushes", #"{"to":{"user":"u1"},"payload":\#(alert)}"#) }, success: 202),
+            Operation(
+                method: "GET", template: "/v1/pushes/{push_id}", prepare: { _ in ("/v1/pushes/\(pushID)", nil) },
+                success: 200),
+            Operation(method: "GET", template: "/v1/status", prepare: { _ in ("/v1/status", nil) }, success: 200),
+            Operation(
+                method: "POST", template: "/v1/devices/{device_id}/webpush",
+                prepare: { _ in ("/v1/devices/phone/webpush", "{}") }, success: 201),
+            Operation(
+                method: "DELETE", template: "/v1/webpush/{endpoint_id}",
+                prepare: { world in
+                    let made = try world.request(
+                        "POST", "/v1/devices/phone/webpush", json: "{}", token: world.adminToken)
+                    let endpoint = made.json?["endpoint"]?.stringValue ?? ""
+                    return ("/v1/webpush/\(endpoint.suffix(WebPushInbox.idLength))", nil)
+                }, success: 204),
+        ]
+    }
+
+    /// The document's operations that name a scope, as `METHOD path` and the scope.
+    static func documentedScopes() throws -> [String: AccessScope] {
+        let path = TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json")
+        let document = try #require(try JSONParser.parse(Array(try Data(contentsOf: path))).objectValue)
+        var scopes: [String: AccessScope] = [:]
+        for (template, item) in document["paths"]?.objectValue ?? JSONObject([]) {
+            for (method, operation) in item.objectValue ?? JSONObject([]) {
+                guard case .array(let requirements)? = operation.objectValue?["security"],
+                    let bearer = requirements.first?.objectValue?["bearer"], case .array(let names) = bearer,
+                    let name = names.first?.stringValue, let scope = AccessScope(rawValue: name)
+                else { continue }
+                scopes["\(method.uppercased()) \(template)"] = scope
+            }
+        }
+        return scopes
+    }
+
+    @Test(
+        "every scoped operation: 403 and nothing changed without its scope, 401 with no, a revoked or an expired token, success with it",
+        arguments: GatewayBackend.allCases)
+    func matrix(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend, settings: #""relay": {"public_url": "https://relay.example"}"#)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let pushed = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let pushID = try #require(pushed.json?["id"]?.stringValue)
+        let now = GatewayClock.milliseconds()
+        var tokens: [(name: String, text: String?, scopes: Set<AccessScope>)] = [("none", nil, [])]
+        for scope in AccessScope.allCases {
+            tokens.append((scope.rawValue, try GatewayWorld.token(in: world.store, scopes: [scope]), [scope]))
+        }
+        let revoked = AccessTokens.make(scopes: Set(AccessScope.allCases), at: now)
+        try world.store.addAccessToken(revoked.record)
+        #expect(try world.store.revokeAccessToken(id: revoked.record.id, at: now))
+        tokens.append(("revoked", revoked.text, []))
+        let expired = AccessTokens.make(scopes: Set(AccessScope.allCases), at: now - 10_000, expiresAt: now - 1)
+        try world.store.addAccessToken(expired.record)
+        tokens.append(("expired", expired.text, []))
+        tokens.append(("malformed", "psg_not_a_token", []))
+
+        let documented = try Self.documentedScopes()
+        let operations = Self.operations(pushID: pushID)
+        let tried = Set(operations.map { "\($0.method) \($0.template)" })
+        #expect(tried == Set(documented.keys), "the matrix and the document name the same operations")
+        for operation in operations {
+            let key = "\(operation.method) \(operation.template)"
+            let scope = try #require(documented[key], "\(key) is in the document")
+            for token in tokens {
+                let (path, body) = try operation.prepare(world)
+                let before = try world.store.statistics()
+                let answer = try world.request(operation.method, path, json: body, token: token.text)
+                let permitted = token.scopes.contains(scope) || token.scopes.contains(.admin)
+                let expected = permitted ? operation.success : (token.scopes.isEmpty ? 401 : 403)
+                #expect(
+                    answer.status == expected,
+                    "\(key) with \(token.name): \(answer.status), expected \(expected): \(String(decoding: answer.body.prefix(200), as: UTF8.self))"
+                )
+                if !permitted {
+                    let after = try world.store.statistics()
+                    #expect(
+                        after.activeDevices == before.activeDevices
+                            && after.deliveries.values.reduce(0, +) == before.deliveries.values.reduce(0, +),
+                        "\(key) with \(token.name) changed nothing")
+                    if operation.method == "DELETE", path.hasPrefix("/v1/devices/") {
+                        #expect(try world.store.device(id: String(path.dropFirst(12))) != nil, "still registered")
+                    }
+                }
+            }
+        }
+    }
+}
