@@ -252,6 +252,12 @@ struct GatewayRelayTests {
         let second = try relay.endpoint()
         #expect(try world.registerDevice("phone", user: "u2", token: GatewayWorld.deviceToken("00aa", 2)).status == 200)
         #expect(try relay.post(message, to: second.local, headers: Self.standardHeaders).0 == 410, "another token")
+        let third = try relay.endpoint()
+        #expect(try world.request("DELETE", "/v1/devices/phone", token: world.adminToken).status == 204)
+        #expect(try world.registerDevice("phone", user: "u2", token: GatewayWorld.deviceToken("00aa", 2)).status == 201)
+        #expect(
+            try relay.post(message, to: third.local, headers: Self.standardHeaders).0 == 410,
+            "deleted, then the same registration made anew: the endpoint ended with the deletion")
 
         let leaving = try Relay(backend, token: GatewayWorld.deviceToken("0411", 3))
         let endpoint = try leaving.endpoint()
