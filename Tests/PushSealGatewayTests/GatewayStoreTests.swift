@@ -291,6 +291,24 @@ struct GatewayStoreTests {
         #expect(try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w").isEmpty)
     }
 
+    @Test(
+        "retention keeps a push while any record of its deliveries remains, ended or not, and deletes it once none does",
+        arguments: GatewayBackend.allCases)
+    func retentionKeepsPushesWithRecords(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(backend, in: directory)
+        #expect(try Self.acceptPush(of: 1, in: store) == .accepted)  // accepted at 200
+        let claimed = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 60_000, owner: "w")
+        try store.finish(claimed[0], .sent(apnsID: "A"), attempts: 1, at: 10_000, routing: .none)
+        // Past the push's acceptance, before its delivery's end: the record stays, and so must the push.
+        #expect(try store.deleteFinishedDeliveries(endedBefore: 5_000, limit: 10) == 0)
+        #expect(try store.deleteEmptyPushes(acceptedBefore: 5_000, limit: 10) == 0)
+        #expect(try store.push(id: "p")?.deliveries.count == 1)
+        #expect(try store.deleteFinishedDeliveries(endedBefore: 20_000, limit: 10) == 1)
+        #expect(try store.deleteEmptyPushes(acceptedBefore: 20_000, limit: 10) == 1)
+        #expect(try store.push(id: "p") == nil)
+    }
+
     /// The statements a running gateway repeats on its writer, whatever the outbox's size: a
     /// worker's lease renewal (every third of a lease) and the retention sweep's (every minute).
     static let repeatedStatements: [(name: String, sql: @Sendable ((Int) -> String) -> String)] = [
