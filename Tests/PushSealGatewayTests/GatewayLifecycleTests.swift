@@ -78,6 +78,22 @@ struct GatewayLifecycleTests {
         #expect(took < 8.8, "every worker kind within drain_seconds (8), not 8 and a quarter more: \(took) s")
     }
 
+    @Test("a batch slower than its lease is renewed while it is sent: another worker never claims it, APNs gets it once")
+    func slowBatchSentOnce() throws {
+        let world = try GatewayProcessWorld(
+            extra: #", "workers": 2, "lease_seconds": 5"#, apnsDelayMilliseconds: 12_000)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && world.apns.requests().isEmpty { Thread.sleep(forTimeInterval: 0.2) }
+        // The mock logs a request as it answers it, 12 s late: one sent again once the 5 s lease
+        // lapsed (at about 5 s) would be answered by about 18 s.
+        Thread.sleep(forTimeInterval: 7)
+        #expect(world.apns.requests().count == 1, "two lease periods and more in flight, sent once")
+        world.kill(SIGTERM)
+    }
+
     @Test(
         "logs: RFC 3339 UTC times and a level on every line, a request line per request without secrets, started and stopped"
     )
