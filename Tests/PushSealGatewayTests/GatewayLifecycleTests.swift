@@ -94,6 +94,30 @@ struct GatewayLifecycleTests {
         world.kill(SIGTERM)
     }
 
+    @Test("after SIGTERM no worker claims: a delivery queued during the drain is left unclaimed for the next start")
+    func noClaimAfterStop() throws {
+        let world = try GatewayProcessWorld(
+            extra: #", "workers": 2, "drain_seconds": 3"#, apnsDelayMilliseconds: 8_000)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
+        Thread.sleep(forTimeInterval: 1)  // one worker holds it, waiting for the late APNs; the other is idle
+        world.signal(SIGTERM)
+        Thread.sleep(forTimeInterval: 0.3)
+        // Queued behind the API's back (it answers 503 while draining), as another instance would.
+        let store = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
+        let device = try #require(try store.device(id: "phone"))
+        let late = NewDelivery(device: device, headers: [("apns-topic", "com.example.shop")], body: [1], expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "late", idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(), deliveries: [late])
+                == .accepted)
+        #expect(world.waitForExit(seconds: 10))
+        let claimable = try store.claimDeliveries(
+            .apns, limit: 5, at: GatewayClock.milliseconds(), leaseMilliseconds: 1_000, owner: "next-start")
+        #expect(claimable.map(\.pushID) == ["late"], "never claimed by the stopping gateway")
+    }
+
     @Test(
         "logs: RFC 3339 UTC times and a level on every line, a request line per request without secrets, started and stopped"
     )
