@@ -78,7 +78,8 @@ struct GatewayLifecycleTests {
         #expect(took < 8.8, "every worker kind within drain_seconds (8), not 8 and a quarter more: \(took) s")
     }
 
-    @Test("a batch slower than its lease is renewed while it is sent: another worker never claims it, APNs gets it once")
+    @Test(
+        "a batch slower than its lease is renewed while it is sent: another worker never claims it, APNs gets it once")
     func slowBatchSentOnce() throws {
         let world = try GatewayProcessWorld(
             extra: #", "workers": 2, "lease_seconds": 5"#, apnsDelayMilliseconds: 12_000)
@@ -107,7 +108,8 @@ struct GatewayLifecycleTests {
         // Queued behind the API's back (it answers 503 while draining), as another instance would.
         let store = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
         let device = try #require(try store.device(id: "phone"))
-        let late = NewDelivery(device: device, headers: [("apns-topic", "com.example.shop")], body: [1], expiration: nil)
+        let late = NewDelivery(
+            device: device, headers: [("apns-topic", "com.example.shop")], body: [1], expiration: nil)
         #expect(
             try store.acceptPush(
                 id: "late", idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(), deliveries: [late])

@@ -200,6 +200,36 @@ struct GatewayWebPushTests {
     }
 
     @Test(
+        "without allow_local_destinations, an endpoint whose name resolves to loopback is refused as it is connected to",
+        arguments: GatewayBackend.allCases)
+    func localDestinationRefusedAtConnect(_ backend: GatewayBackend) throws {
+        let serviceDirectory = TemporaryDirectory()
+        let receiver = try WebPushReceiver.generate()
+        let service = try MockPushService(
+            receiverFile: try serviceDirectory.write("receiver.json", JSONWriter.string(.object(receiver.json))),
+            in: serviceDirectory)
+        defer { service.stop() }
+        let world = try GatewayWorld(
+            backend,
+            settings:
+                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "ca_file": "\#(service.certificate)"}"#,
+            vapidKey: true)
+        let literal = try receiver.subscription(endpoint: service.endpoint("ok", "literal"))
+        let refused = try world.registerSubscription("literal", user: "u1", literal)
+        #expect(refused.status == 400 || refused.status == 422, "a loopback address is refused at registration")
+        let byName = service.endpoint("ok", "named").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        #expect(
+            try world.registerSubscription("named", user: "u1", try receiver.subscription(endpoint: byName)).status
+                == 201)
+        let id = try Self.push(world, #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#)
+        let states = try Self.states(world, push: id)
+        let delivery = try #require(states["named"])
+        #expect(delivery.status == .failed, "\(delivery.status) \(delivery.reason ?? "")")
+        #expect(delivery.reason?.contains("local addresses") == true, "\(delivery.reason ?? "")")
+        #expect(service.requests().isEmpty, "the push service was never reached")
+    }
+
+    @Test(
         "a subscription is checked member by member, against the configuration's push services, and kept apart from APNs members"
     )
     func registration() throws {
