@@ -42,6 +42,19 @@ struct OriginLanesTests {
         #expect(lanes.waitUntilIdle(atMost: .seconds(5)))
     }
 
+    @Test("a lane holds at most perOrigin deliveries even while nothing is known of its origin")
+    func perOriginCap() throws {
+        var limits = OriginLanes.Limits()
+        limits.perOrigin = 3
+        let lanes = OriginLanes(limits: limits)
+        let release = DispatchSemaphore(value: 0)
+        let first = lanes.admit(5, to: "https://new.example", at: 0, run: Self.held(release))
+        #expect(first.taken == 3 && first.deferredUntil >= 1_000, "\(first)")
+        #expect(lanes.admit(1, to: "https://new.example", at: 0, run: Self.held(release)).taken == 0)
+        for _ in 0..<3 { release.signal() }
+        #expect(lanes.waitUntilIdle(atMost: .seconds(5)))
+    }
+
     @Test("at most `lanes` origins at once; a delivery to another waits a second, and is taken once one closes")
     func laneCount() throws {
         var limits = OriginLanes.Limits()
