@@ -272,6 +272,25 @@ struct GatewayRelayTests {
             "APNs' 410 ended it; registering again does not bring it back")
     }
 
+    @Test(
+        "an endpoint is made only for a registered APNs device: 404 for none, 422 for a subscription or an unregistered one"
+    )
+    func endpointsOnlyForAPNsDevices() throws {
+        let world = try GatewayWorld(settings: #""relay": {"public_url": "\#(Self.publicURL)"}"#, webPush: true)
+        try world.registerSubscription("browser", user: "u1", service: 0)
+        try world.registerDevice("gone", user: "u1", token: GatewayWorld.deviceToken("0411", 1))
+        #expect(try world.request("POST", "/v1/devices/gone/test", token: world.adminToken).status == 200)
+        #expect(try world.eventually { try world.store.device(id: "gone")?.unregisteredAt != nil })
+        func make(_ id: String) throws -> GatewayHTTP.Answer {
+            try world.request("POST", "/v1/devices/\(id)/webpush", json: "{}", token: world.adminToken)
+        }
+        #expect(try make("nobody").status == 404)
+        let subscription = try make("browser")
+        #expect(subscription.status == 422 && subscription.json?["endpoint"] == nil, "\(subscription.status)")
+        let unregistered = try make("gone")
+        #expect(unregistered.status == 422 && unregistered.json?["endpoint"] == nil, "\(unregistered.status)")
+    }
+
     @Test("a registration that pinned the sender's VAPID key takes that key alone, signed for this origin")
     func pinnedVAPID() throws {
         let relay = try Relay()
