@@ -74,7 +74,14 @@ struct GatewaySlowClientTests {
         }
         let late = answers.filter { $0.status != 200 || $0.seconds >= 1 }
         #expect(late.isEmpty, "\(late.count) of \(answers.count) not answered within a second: \(late.prefix(4))")
-        #expect(attack.openCount > 300, "the attack kept its connections up meanwhile")
+        // The pressure was on throughout: the server had to close trickling connections for room.
+        let metrics = try CLIRunner.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "--interface", "127.0.0.6", "http://127.0.0.1:\(world.port)/metrics"], input: Data(), in: nil)
+        let crowded = metrics.output.split(separator: "\n").first {
+            $0.hasPrefix(#"pushseal_gateway_http_connections_closed_total{cause="crowded"} "#)
+        }
+        #expect(Int(crowded?.split(separator: " ").last ?? "") ?? 0 > 100, "\(crowded ?? "no crowded closes")")
     }
 
     @Test("with 300 descriptors and 400 connections held, the workers still reach APNs and the database")
