@@ -86,7 +86,7 @@ final class ConnectionGuard: Sendable {
         let displaced = connections.withLock { tracked -> Bool in
             tracked[Self.key(connection)] = Tracked(socket: socket, phase: .head, since: .now)
             guard tracked.values.count(where: { !$0.shutDown }) > capacity - roomKept else { return false }
-            let oldest = tracked.filter { !$0.value.shutDown && $0.value.phase != .answering }
+            let oldest = tracked.lazy.filter { !$0.value.shutDown && $0.value.phase != .answering }
                 .min { $0.value.since < $1.value.since }
             guard let (key, victim) = oldest else { return false }
             shutdown(victim.socket, Int32(SHUT_RDWR))
