@@ -36,6 +36,8 @@ final class HTTPServer: @unchecked Sendable {
     /// How long a connection may stay silent while its answer is written (the head and body have
     /// totals of their own).
     static let idleSeconds: UInt32 = 30
+    /// Connections the kernel may hold completed before the server accepts them.
+    static let acceptBacklog: Int32 = 4_096
     /// The stack of each connection's thread.
     static let threadStackBytes = 1 << 20
 
@@ -122,7 +124,10 @@ final class HTTPServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
         }
-        guard bound == 0, Glibc.listen(socket, 128) == 0 else {
+        // A deep accept queue (the kernel caps it at net.core.somaxconn): under a flood of
+        // connections, a client whose handshake finds the queue full waits a second for its SYN's
+        // retransmission, however quickly the server then frees room.
+        guard bound == 0, Glibc.listen(socket, Self.acceptBacklog) == 0 else {
             let reason = String(cString: strerror(errno))
             close(socket)
             throw Failure(description: "listen: cannot bind \(host) port \(port): \(reason)")
