@@ -48,6 +48,29 @@ final class ConnectionGuard: Sendable {
         var shutDown = false
     }
 
+    /// The connections open, and how many of them are not shut down yet.
+    private struct Table {
+        var entries: [UInt: Tracked] = [:]
+        var live = 0
+
+        mutating func insert(_ key: UInt, _ connection: Tracked) {
+            if let old = entries.updateValue(connection, forKey: key), !old.shutDown { live -= 1 }
+            live += 1
+        }
+
+        mutating func remove(_ key: UInt) {
+            if let old = entries.removeValue(forKey: key), !old.shutDown { live -= 1 }
+        }
+
+        /// Shuts the connection's socket down both ways; libmicrohttpd then closes it.
+        mutating func shutDown(_ key: UInt) {
+            guard let connection = entries[key], !connection.shutDown else { return }
+            shutdown(connection.socket, Int32(SHUT_RDWR))
+            entries[key]?.shutDown = true
+            live -= 1
+        }
+    }
+
     /// How long a head may wait on a crowded server.
     static let crowdedHeadLimit = Duration.seconds(1)
 
@@ -57,7 +80,7 @@ final class ConnectionGuard: Sendable {
     /// oldest unfinished request.
     let roomKept: Int
     private let onClose: @Sendable (Cause) -> Void
-    private let connections = Mutex<[UInt: Tracked]>([:])
+    private let connections = Mutex(Table())
     private let queue = DispatchQueue(label: "pushseal-gateway.connection-guard")
     private let stopped = Atomic<Bool>(false)
 
@@ -83,14 +106,13 @@ final class ConnectionGuard: Sendable {
     /// ``roomKept`` connections are taken, the one that has waited longest for its head or body
     /// is closed to make room.
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        let displaced = connections.withLock { tracked -> Bool in
-            tracked[Self.key(connection)] = Tracked(socket: socket, phase: .head, since: .now)
-            guard tracked.values.count(where: { !$0.shutDown }) > capacity - roomKept else { return false }
-            let oldest = tracked.lazy.filter { !$0.value.shutDown && $0.value.phase != .answering }
+        let displaced = connections.withLock { table -> Bool in
+            table.insert(Self.key(connection), Tracked(socket: socket, phase: .head, since: .now))
+            guard table.live > capacity - roomKept else { return false }
+            let oldest = table.entries.lazy.filter { !$0.value.shutDown && $0.value.phase != .answering }
                 .min { $0.value.since < $1.value.since }
-            guard let (key, victim) = oldest else { return false }
-            shutdown(victim.socket, Int32(SHUT_RDWR))
-            tracked[key]?.shutDown = true
+            guard let key = oldest?.key else { return false }
+            table.shutDown(key)
             return true
         }
         if displaced { onClose(.crowded) }
@@ -107,31 +129,28 @@ final class ConnectionGuard: Sendable {
 
     /// The connection is about to be closed: it is forgotten, before its socket is.
     func closed(_ connection: OpaquePointer) {
-        _ = connections.withLock { $0.removeValue(forKey: Self.key(connection)) }
+        connections.withLock { $0.remove(Self.key(connection)) }
     }
 
     /// Stops watching.
     func stop() { stopped.store(true, ordering: .relaxed) }
 
     private func move(_ connection: OpaquePointer, to phase: Phase) {
-        connections.withLock { tracked in
+        connections.withLock { table in
             let key = Self.key(connection)
-            guard var connection = tracked[key] else { return }
-            connection.phase = phase
-            connection.since = .now
-            tracked[key] = connection
+            table.entries[key]?.phase = phase
+            table.entries[key]?.since = .now
         }
     }
 
     /// Shuts down every connection over its time.
     private func enforce(at now: ContinuousClock.Instant) {
-        let causes: [Cause] = connections.withLock { tracked in
-            let crowded = tracked.count * 10 >= capacity * 9
+        let causes: [Cause] = connections.withLock { table in
+            let crowded = table.entries.count * 10 >= capacity * 9
             var causes: [Cause] = []
-            for (key, connection) in tracked where !connection.shutDown {
+            for (key, connection) in table.entries where !connection.shutDown {
                 guard let cause = cause(connection, at: now, crowded: crowded) else { continue }
-                shutdown(connection.socket, Int32(SHUT_RDWR))
-                tracked[key]?.shutDown = true
+                table.shutDown(key)
                 causes.append(cause)
             }
             return causes
