@@ -84,6 +84,35 @@ struct GatewaySlowClientTests {
         #expect(Int(crowded?.split(separator: " ").last ?? "") ?? 0 > 100, "\(crowded ?? "no crowded closes")")
     }
 
+    @Test("a request being answered is never closed to make room: a test push waiting on a late APNs gets its answer")
+    func answeringKeepsItsPlace() throws {
+        let world = try GatewayProcessWorld(apnsDelayMilliseconds: 3_000)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        let answered = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var status = ""
+        let port = world.port
+        let token = world.token
+        Thread.detachNewThread {
+            status =
+                (try? CLIRunner.run(
+                    executable: URL(fileURLWithPath: "/usr/bin/curl"),
+                    [
+                        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--interface", "127.0.0.2",
+                        "-X", "POST", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+                        "--data", "{}", "http://127.0.0.1:\(port)/v1/devices/phone/test",
+                    ], input: Data(), in: nil
+                ).output) ?? ""
+            answered.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.5)  // the request is in, the oldest connection, waiting for APNs
+        let attack = try SlowClients(
+            count: 1_200, to: world.port, from: (10..<30).map { "127.0.0.\($0)" }, reopen: true)
+        defer { withExtendedLifetime(attack) {} }
+        #expect(answered.wait(timeout: .now() + 15) == .success)
+        #expect(status == "200", "the test push was answered with its delivery: \(status)")
+    }
+
     @Test("with 300 descriptors and 400 connections held, the workers still reach APNs and the database")
     func descriptorLimit() throws {
         let world = try GatewayProcessWorld()
