@@ -13,6 +13,16 @@ import Testing
 struct GatewayLifecycleTests {
     static let push = #"{"to":{"user":"u"},"payload":{"aps":{"alert":{"title":"Order","body":"Shipped"}}}}"#
 
+    /// A gateway with `extra` configuration whose APNs answers `apnsDelayMilliseconds` late,
+    /// started, with device `phone` registered and one push to it accepted.
+    static func pushing(extra: String, apnsDelayMilliseconds: Int) throws -> GatewayProcessWorld {
+        let world = try GatewayProcessWorld(extra: extra, apnsDelayMilliseconds: apnsDelayMilliseconds)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
+        return world
+    }
+
     @Test(
         "SIGTERM: /readyz and the API answer 503 at once, the process ends by drain_seconds, and the push in flight is sent once more later"
     )
@@ -58,14 +68,11 @@ struct GatewayLifecycleTests {
         defer { receiver.stop() }
         let secretFile = try receiverDirectory.write("whsec", secret + "\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secretFile)
-        let world = try GatewayProcessWorld(
+        let world = try Self.pushing(
             extra: """
                 , "drain_seconds": 8, "webhooks": [{"name": "backend", "url": "\(receiver.url("slow"))",
                   "secret_files": ["\(secretFile)"], "allow_local_destinations": true, "ca_file": "\(receiver.certificate)"}]
                 """, apnsDelayMilliseconds: 30_000)
-        try world.start()
-        #expect(try world.registerDevice() == 201)
-        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
         Thread.sleep(forTimeInterval: 1)  // claimed, and waiting for the late APNs
         // Deleting the device ends its delivery: the event goes to the receiver, which answers late.
         #expect(try world.send("DELETE", "/v1/devices/phone") == 204)
@@ -81,11 +88,7 @@ struct GatewayLifecycleTests {
     @Test(
         "a batch slower than its lease is renewed while it is sent: another worker never claims it, APNs gets it once")
     func slowBatchSentOnce() throws {
-        let world = try GatewayProcessWorld(
-            extra: #", "workers": 2, "lease_seconds": 5"#, apnsDelayMilliseconds: 12_000)
-        try world.start()
-        #expect(try world.registerDevice() == 201)
-        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
+        let world = try Self.pushing(extra: #", "workers": 2, "lease_seconds": 5"#, apnsDelayMilliseconds: 12_000)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline && world.apns.requests().isEmpty { Thread.sleep(forTimeInterval: 0.2) }
         // The mock logs a request as it answers it, 12 s late: one sent again once the 5 s lease
@@ -97,11 +100,7 @@ struct GatewayLifecycleTests {
 
     @Test("after SIGTERM no worker claims: a delivery queued during the drain is left unclaimed for the next start")
     func noClaimAfterStop() throws {
-        let world = try GatewayProcessWorld(
-            extra: #", "workers": 2, "drain_seconds": 3"#, apnsDelayMilliseconds: 8_000)
-        try world.start()
-        #expect(try world.registerDevice() == 201)
-        #expect(try world.send("POST", "/v1/pushes", Self.push) == 202)
+        let world = try Self.pushing(extra: #", "workers": 2, "drain_seconds": 3"#, apnsDelayMilliseconds: 8_000)
         Thread.sleep(forTimeInterval: 1)  // one worker holds it, waiting for the late APNs; the other is idle
         world.signal(SIGTERM)
         Thread.sleep(forTimeInterval: 0.3)
