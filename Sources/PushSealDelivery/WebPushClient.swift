@@ -137,6 +137,26 @@ public final class WebPushClient: Sendable {
         group.wait()
     }
 
+    /// Sends every job from the calling thread, one origin after another, and returns one result
+    /// per job in the jobs' order; none is begun once `isCancelled` says so (those end as
+    /// ``deliver(_:isCancelled:received:)`` says). For a caller that gives each origin a thread of
+    /// its own already, as the gateway's lanes do: no other thread is used.
+    public func deliverOnThisThread(_ jobs: [WebPushJob], isCancelled: () -> Bool = { false }) -> [WebPushResult] {
+        var byOrigin: [String: [Int]] = [:]
+        var origins: [String] = []
+        for (index, job) in jobs.enumerated() {
+            if byOrigin[job.origin] == nil { origins.append(job.origin) }
+            byOrigin[job.origin, default: []].append(index)
+        }
+        var results = [WebPushResult?](repeating: nil, count: jobs.count)
+        for origin in origins {
+            let indices = byOrigin[origin] ?? []
+            let delivered = deliver(indices.map { jobs[$0] }, to: origin, isCancelled: isCancelled)
+            for (index, result) in zip(indices, delivered) { results[index] = result }
+        }
+        return results.compactMap { $0 }
+    }
+
     /// A job between attempts.
     private struct Attempt {
         let index: Int

@@ -188,6 +188,20 @@ struct WebPushClientTests {
         #expect(results.last?.status == .sent)
     }
 
+    @Test("on the calling thread: every job answered in order, origin after origin, and none begun once cancelled")
+    func onThisThread() throws {
+        let jobs = [
+            try job(0, service.endpoint("ok"), "a"), try job(1, "https://127.0.0.1:1/push/ok/x", "b"),
+            try job(2, service.endpoint("gone"), "c"),
+        ]
+        let results = try client(retries: 0).deliverOnThisThread(jobs)
+        #expect(results.map(\.line) == [0, 1, 2])
+        #expect(results.map(\.status) == [.sent, .failed, .gone])
+        let cancelled = try client(retries: 0).deliverOnThisThread(jobs, isCancelled: { true })
+        #expect(cancelled.allSatisfy { $0.status == .failed && $0.transient && $0.attempts == 0 }, "\(cancelled)")
+        #expect(service.requests().count == 2, "nothing sent once cancelled")
+    }
+
     @Test("local destinations are refused unless allowed, and hosts outside an allow-list are never contacted")
     func destinations() throws {
         let local = try WebPushClient(vapid: vapid, caFile: service.certificate, answerTimeout: .seconds(5), retries: 1)

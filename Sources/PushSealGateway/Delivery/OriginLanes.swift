@@ -20,8 +20,8 @@ final class OriginLanes: @unchecked Sendable {
         var perOrigin = 100
         /// The most time, by the lane's estimate, of deliveries one origin holds.
         var budget = Duration.seconds(10)
-        /// The most origins with deliveries at once.
-        var lanes = 64
+        /// The most origins with deliveries at once (each holds a thread while it sends).
+        var lanes = 32
         /// The shortest and longest wait of a delivery sent back for want of room.
         var deferral = Duration.seconds(1)...Duration.seconds(60)
     }

@@ -64,11 +64,11 @@ struct WebPushSender: OutboxSender {
             let admitted = lanes.admit(pairs.count, to: origin, at: now) { taken, answered in
                 let deliveries = pairs.prefix(taken).map(\.0)
                 let jobs = pairs.prefix(taken).map(\.1)
-                client.deliver(jobs, isCancelled: isStopping) { index, result in
-                    let delivery = deliveries[index]
+                let results = client.deliverOnThisThread(jobs, isCancelled: isStopping)
+                let time = GatewayClock.milliseconds()
+                for (delivery, result) in zip(deliveries, results) {
                     let attempts = delivery.attempts + result.attempts
-                    record(
-                        delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts)
+                    record(delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
                     answered()
                 }
             }
