@@ -177,6 +177,15 @@ struct WebPushClientTests {
         #expect(requests.filter { $0["status"] as? Int == 201 }.count == 2)
     }
 
+    @Test("over HTTP/1.1, a fresh connection closed unanswered is a failure, not sent again: the service got it once")
+    func http1FreshCloseNotRepeated() throws {
+        let (http1, client, own) = try http1Service(retries: 0)
+        defer { withExtendedLifetime(own) { http1.stop() } }
+        let results = client.deliver([try job(0, http1.endpoint("dropfresh"), "a")])
+        #expect(results[0].status == .failed && results[0].transient, "\(results[0])")
+        #expect(http1.requests().filter { $0["dropped"] as? Bool == true }.count == 1, "sent once")
+    }
+
     @Test("a batch naming more origins than are served at once still answers every job, in order")
     func manyOrigins() throws {
         // Ports nobody listens on: each origin fails at once (connection refused), on its own thread.

@@ -24,6 +24,7 @@ Answers are scripted by the endpoint's path, `/push/<script>/<anything>`:
     dropreused  HTTP/1.1 only: the first time its path comes on a connection that answered before,
               the connection is closed unanswered (a server that closed an idle connection as the
               request came); then as ok
+    dropfresh HTTP/1.1 only: a connection's first request on this path is closed unanswered, always
 
 Each request appends one JSON line to the log: path, status, ttl, urgency, topic, the VAPID
 claims, the decrypted content (base64url) and the connection's number.
@@ -208,6 +209,9 @@ async def serve_http1_connection(service: Service, reader, writer, arguments) ->
                     name, _, value = line.partition(":")
                     headers[name.strip().lower()] = value.strip()
             body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if "/dropfresh/" in target and served == 0:
+                service.write({"path": target, "status": None, "connection": number, "http1": True, "dropped": True})
+                break
             if "/dropreused/" in target and served > 0 and target not in service.dropped:
                 service.dropped.add(target)
                 service.write({"path": target, "status": None, "connection": number, "http1": True, "dropped": True})
