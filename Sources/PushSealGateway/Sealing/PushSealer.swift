@@ -156,7 +156,7 @@ final class PushSealer: Sendable {
     private static func contentTooLarge(_ count: Int) -> APIError {
         .unprocessable(
             JSONPath.root.member("payload"),
-            "is \(count) bytes as a Web Push message's content (gateway-v1.md, \"Web Push content\"); "
+            "is \(count) bytes as a Web Push message's content (gateway-v1.md, \"Web Push\"); "
                 + "at most \(WebPushMessage.maximumContentByteCount) fit, even with the alert body shortened")
     }
 

@@ -1,7 +1,7 @@
 internal import PushSealCore
 
 /// What a browser's service worker receives for a push, once it has decrypted the message
-/// (gateway-v1.md, "Web Push content"): the APNs payload mapped to what the Notifications API
+/// (gateway-v1.md, "Web Push", its content): the APNs payload mapped to what the Notifications API
 /// shows, so that one `POST /v1/pushes` serves iPhones and browsers alike.
 ///
 /// ```json
