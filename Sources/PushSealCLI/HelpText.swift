@@ -9,7 +9,7 @@ enum HelpText {
 
         Keys
           pushseal keys generate --suite x25519|p256|xchacha [--kid ID] [--out FILE]
-          pushseal keys public [FILE|-]
+          pushseal keys public [--application-server-key] [FILE|-]
           pushseal keys init    --store DIR
           pushseal keys import  --store DIR [--sender] [FILE|-]
           pushseal keys rotate  --store DIR [--suite x25519|p256|xchacha] [--repeat N]

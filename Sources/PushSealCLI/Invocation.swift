@@ -11,7 +11,7 @@ public enum Invocation: Equatable, Sendable {
     /// `keys generate --suite S [--kid ID] [--out FILE]`.
     case keysGenerate(suite: EnvelopeSuite, kid: String?, output: String?)
     /// `keys public [FILE|-]`.
-    case keysPublic(input: String?)
+    case keysPublic(input: String?, applicationServerKey: Bool)
     /// `keys init --store DIR`.
     case keysInit(store: String)
     /// `keys import --store DIR [--sender] [FILE|-]`.
@@ -108,8 +108,9 @@ public enum Invocation: Equatable, Sendable {
             return .keysGenerate(
                 suite: try suite(reader.required("suite"), name), kid: kid, output: reader.value("out"))
         case "public":
-            let reader = try ArgumentReader(rest, command: name, valued: [], switches: [])
-            return .keysPublic(input: try reader.inputFile())
+            let reader = try ArgumentReader(rest, command: name, valued: [], switches: ["application-server-key"])
+            return .keysPublic(
+                input: try reader.inputFile(), applicationServerKey: reader.flag("application-server-key"))
         case "init":
             let reader = try ArgumentReader(rest, command: name, valued: ["store"], switches: [])
             try noPositionals(reader)

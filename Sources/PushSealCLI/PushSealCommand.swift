@@ -26,8 +26,9 @@ public enum PushSealCommand {
             return .success
         case .keysGenerate(let suite, let kid, let output):
             return try KeysCommand.generate(suite: suite, kid: kid, output: output, console: console)
-        case .keysPublic(let input):
-            return try KeysCommand.publicKey(input: input, console: console)
+        case .keysPublic(let input, let applicationServerKey):
+            return try KeysCommand.publicKey(
+                input: input, applicationServerKey: applicationServerKey, console: console)
         case .keysInit(let store):
             return try KeysCommand.initialize(store: store, console: console)
         case .keysImport(let store, let sender, let input):

@@ -80,6 +80,10 @@ public final class VAPIDIssuer: @unchecked Sendable {
         return "vapid t=\(token), k=\(key.publicKey)"
     }
 
+    /// The application server's public key, the 65-byte uncompressed P-256 point in base64url: a
+    /// web page's `applicationServerKey`, and the `k` of every authorization.
+    public var publicKey: String { key.publicKey }
+
     /// How many origins' tokens are kept now.
     public var keptTokenCount: Int { queue.sync { tokens.count } }
 

@@ -68,6 +68,10 @@ public final class WebPushClient: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
     }
 
+    /// The VAPID key's public point (base64url of 65 bytes), the `applicationServerKey` a web
+    /// page subscribes with; nil when the client sends no VAPID.
+    public var applicationServerKey: String? { vapid?.publicKey }
+
     /// Why no message could ever go to `endpoint` under this client's rules, or nil: not a usable
     /// https URL, a host off the allow-list, or (unless local destinations are allowed) a host
     /// that is a local IP address. A name that resolves to a local address passes here, and is

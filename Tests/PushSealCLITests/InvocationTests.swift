@@ -11,8 +11,11 @@ struct InvocationTests {
         #expect(
             try Invocation.parse(["keys", "generate", "--suite", "p256", "--kid=k1", "--out", "f"])
                 == .keysGenerate(suite: .p256, kid: "k1", output: "f"))
-        #expect(try Invocation.parse(["keys", "public"]) == .keysPublic(input: nil))
-        #expect(try Invocation.parse(["keys", "public", "-"]) == .keysPublic(input: nil))
+        #expect(try Invocation.parse(["keys", "public"]) == .keysPublic(input: nil, applicationServerKey: false))
+        #expect(try Invocation.parse(["keys", "public", "-"]) == .keysPublic(input: nil, applicationServerKey: false))
+        #expect(
+            try Invocation.parse(["keys", "public", "--application-server-key", "vapid.jwk"])
+                == .keysPublic(input: "vapid.jwk", applicationServerKey: true))
         #expect(
             try Invocation.parse(["keys", "import", "--store", "s", "--sender", "k.jwk"])
                 == .keysImport(store: "s", sender: true, input: "k.jwk"))

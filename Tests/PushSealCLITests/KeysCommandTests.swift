@@ -1,5 +1,6 @@
 import Foundation
 import PushSealCore
+import PushSealPrimitives
 import PushSealTestSupport
 import Testing
 
@@ -30,6 +31,13 @@ struct KeysCommandTests {
             let jwk = try #require(
                 try JSONParser.parse(publicHalf.output.trimmingCharacters(in: .newlines)).objectValue)
             #expect(jwk["d"] == nil && jwk["kid"]?.stringValue == key.kid)
+        }
+        let serverKey = try CLIRunner.run(["keys", "public", "--application-server-key", "k.jwk"], in: temporary.path)
+        if suite == "p256" {
+            let point = Base64URL.decode(serverKey.output.trimmingCharacters(in: .newlines))
+            #expect(serverKey.status == 0 && point?.count == 65 && point?.first == 0x04, "\(serverKey.output)")
+        } else {
+            #expect(serverKey.status == 2, "only a P-256 key is an applicationServerKey: \(serverKey.errors)")
         }
     }
 

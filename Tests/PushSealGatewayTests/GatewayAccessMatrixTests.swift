@@ -76,6 +76,9 @@ struct GatewayAccessMatrixTests {
                 success: 200),
             Operation(method: "GET", template: "/v1/status", prepare: { _ in ("/v1/status", nil) }, success: 200),
             Operation(
+                method: "GET", template: "/v1/webpush/vapid", prepare: { _ in ("/v1/webpush/vapid", nil) },
+                success: 200),
+            Operation(
                 method: "POST", template: "/v1/devices/{device_id}/webpush",
                 prepare: { _ in ("/v1/devices/phone/webpush", "{}") }, success: 201),
             Operation(
@@ -110,7 +113,8 @@ struct GatewayAccessMatrixTests {
         "every scoped operation: 403 and nothing changed without its scope, 401 with no, a revoked or an expired token, success with it",
         arguments: GatewayBackend.allCases)
     func matrix(_ backend: GatewayBackend) throws {
-        let world = try GatewayWorld(backend, settings: #""relay": {"public_url": "https://relay.example"}"#)
+        let world = try GatewayWorld(
+            backend, settings: #""relay": {"public_url": "https://relay.example"}"#, webPush: true)
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let pushed = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)

@@ -229,6 +229,23 @@ struct GatewayWebPushTests {
         #expect(service.requests().isEmpty, "the push service was never reached")
     }
 
+    @Test("GET /v1/webpush/vapid is the VAPID key's public point, as the browser takes it; 404 without webpush")
+    func applicationServerKey() throws {
+        let world = try GatewayWorld(webPush: true)
+        let answer = try world.request("GET", "/v1/webpush/vapid", token: world.adminToken)
+        let key = try #require(answer.json?["application_server_key"]?.stringValue)
+        let point = try #require(Base64URL.decode(key))
+        #expect(point.count == 65 && point.first == 0x04, "the uncompressed P-256 point")
+        var keyFile = Array(try Data(contentsOf: URL(fileURLWithPath: world.directory.file("vapid.jwk"))))
+        #expect(key == (try VAPIDKey(wipingFileBytes: &keyFile)).publicKey, "the configured key's")
+        let cli = try CLIRunner.run(
+            ["keys", "public", "--application-server-key", "vapid.jwk"], in: world.directory.path)
+        #expect(cli.status == 0 && cli.output == key + "\n", "the CLI prints the same: \(cli.output) \(cli.errors)")
+        let without = try GatewayWorld()
+        let missing = try without.request("GET", "/v1/webpush/vapid", token: without.adminToken)
+        #expect(missing.status == 404 && missing.errorCode == "not-found")
+    }
+
     @Test(
         "a subscription is checked member by member, against the configuration's push services, and kept apart from APNs members"
     )

@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealDecryptor
+internal import PushSealPrimitives
 
 /// `pushseal keys generate|public|init|import|rotate|retire|list|policy`.
 enum KeysCommand {
@@ -25,12 +26,25 @@ enum KeysCommand {
         return .success
     }
 
-    static func publicKey(input: String?, console: Console) throws(UsageError) -> ExitStatus {
+    /// `keys public`: the public JWK of a private key; with `applicationServerKey`, a P-256 key's
+    /// public point as a web page's `PushManager.subscribe()` takes it (65 bytes in base64url).
+    static func publicKey(input: String?, applicationServerKey: Bool, console: Console) throws(UsageError)
+        -> ExitStatus
+    {
         let key = try KeyFiles.privateKey(input)
         guard let publicKey = key.publicKey else {
             throw UsageError("keys public: \(input ?? "the key") is a shared (oct) key, which has no public half")
         }
-        console.output.writeLine(JSONWriter.bytes(.object(publicKey.jwk)))
+        guard applicationServerKey else {
+            console.output.writeLine(JSONWriter.bytes(.object(publicKey.jwk)))
+            return .success
+        }
+        guard publicKey.suite == .p256 else {
+            throw UsageError(
+                "keys public --application-server-key: \(input ?? "the key") is a \(publicKey.suite.name) key; "
+                    + "a VAPID key is P-256 (pushseal keys generate --suite p256)")
+        }
+        console.output.writeLine(Base64URL.encode(publicKey.rawRepresentation))
         return .success
     }
 

@@ -122,7 +122,7 @@ final class GatewayAPI: Sendable {
 
     /// The resources of the API.
     private enum Endpoint {
-        case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus, devices
+        case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus, devices, applicationServerKey
         case device(String)
         case deviceTest(String)
         case deviceWebPush(String)
@@ -148,6 +148,7 @@ final class GatewayAPI: Sendable {
             case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "test": self = .deviceTest(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "webpush":
                 self = .deviceWebPush(parts[2])
+            case 3 where parts[0] == "v1" && parts[1] == "webpush" && parts[2] == "vapid": self = .applicationServerKey
             case 3 where parts[0] == "v1" && parts[1] == "webpush": self = .webPushEndpoint(parts[2])
             default: return nil
             }
@@ -168,6 +169,7 @@ final class GatewayAPI: Sendable {
             case .deviceTest: "/v1/devices/{device_id}/test"
             case .deviceWebPush: "/v1/devices/{device_id}/webpush"
             case .webPushEndpoint: "/v1/webpush/{endpoint_id}"
+            case .applicationServerKey: "/v1/webpush/vapid"
             case .userDevices: "/v1/users/{user}/devices"
             case .push: "/v1/pushes/{push_id}"
             }
@@ -178,7 +180,7 @@ final class GatewayAPI: Sendable {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusJSON: true
             case .pushes, .device, .deviceTest, .deviceWebPush, .webPushEndpoint, .userDevices, .push, .apiStatus,
-                .devices:
+                .devices, .applicationServerKey:
                 false
             }
         }
@@ -186,7 +188,9 @@ final class GatewayAPI: Sendable {
         /// The path parameter, named as in the OpenAPI document, if the endpoint has one.
         var parameter: (name: String, value: String)? {
             switch self {
-            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus, .devices: nil
+            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus, .devices,
+                .applicationServerKey:
+                nil
             case .device(let id), .deviceTest(let id), .deviceWebPush(let id): ("device_id", id)
             case .webPushEndpoint(let id): ("endpoint_id", id)
             case .userDevices(let user): ("user", user)
@@ -197,7 +201,8 @@ final class GatewayAPI: Sendable {
         /// The methods the endpoint answers, for a 405's `Allow` header.
         var methods: [String] {
             switch self {
-            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus, .devices:
+            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus, .devices,
+                .applicationServerKey:
                 ["GET"]
             case .pushes, .deviceTest, .deviceWebPush: ["POST"]
             case .webPushEndpoint: ["POST", "DELETE"]
@@ -264,6 +269,12 @@ final class GatewayAPI: Sendable {
         case ("GET", .apiStatus):
             try authorize(.read)
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
+        case ("GET", .applicationServerKey):
+            try authorize(.read)
+            guard let key = webPush?.applicationServerKey else {
+                throw APIError.notFound("a VAPID key (the configuration has no webpush)")
+            }
+            return .json(200, .object(JSONObject([("application_server_key", .string(key))])))
         case ("PUT", .device(let id)):
             try authorize(.devices)
             return try putDevice(id, request)
