@@ -64,6 +64,30 @@ struct GatewayOpenAPITests {
         }
     }
 
+    @Test("every inline object a oneOf offers has a title, so that generated clients give its type a name")
+    func inlineAlternativesNamed() throws {
+        let path = TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json")
+        let document = try #require(try JSONParser.parse(Array(try Data(contentsOf: path))).objectValue)
+        var unnamed: [String] = []
+        func visit(_ value: JSONValue, at location: String) {
+            switch value {
+            case .object(let object):
+                if case .array(let alternatives)? = object["oneOf"] {
+                    for (index, alternative) in alternatives.enumerated() {
+                        guard let member = alternative.objectValue, member["$ref"] == nil else { continue }
+                        if member["title"]?.stringValue == nil { unnamed.append("\(location)/oneOf/\(index)") }
+                    }
+                }
+                for (name, member) in object.members { visit(member, at: "\(location)/\(name)") }
+            case .array(let elements):
+                for (index, element) in elements.enumerated() { visit(element, at: "\(location)/\(index)") }
+            default: break
+            }
+        }
+        visit(.object(document), at: "#")
+        #expect(unnamed.isEmpty, "without a title a generator names them Type0, Type1…: \(unnamed)")
+    }
+
     @Test("schemathesis finds no failure", arguments: GatewayBackend.allCases)
     func schemathesisRun(_ backend: GatewayBackend) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.schemathesis.path) else {
