@@ -82,8 +82,9 @@ $(SCHEMATHESIS_VENV)/requirements.stamp: interop/python/schemathesis-requirement
 	cp interop/python/schemathesis-requirements.txt $@
 
 ## python-client: the gateway's Python client, generated from docs/gateway-v1.openapi.json by openapi-python-client
-## (PyPI), as a backend team would generate it; the gateway tests drive a running gateway through it
-python-client: $(PYTHON_CLIENT)/pushseal_gateway_client/__init__.py
+## (PyPI) as an installable package (pyproject.toml, pdm-backend), and installed into .build/client-venv as a backend
+## team would install it; the gateway tests drive a running gateway through it
+python-client: $(PYTHON_CLIENT)/.installed
 
 $(CLIENT_VENV)/requirements.stamp: interop/python/client-requirements.txt
 	rm -rf $(CLIENT_VENV)
@@ -91,11 +92,14 @@ $(CLIENT_VENV)/requirements.stamp: interop/python/client-requirements.txt
 	$(CLIENT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/client-requirements.txt
 	cp interop/python/client-requirements.txt $@
 
-$(PYTHON_CLIENT)/pushseal_gateway_client/__init__.py: $(CLIENT_VENV)/requirements.stamp docs/gateway-v1.openapi.json
+$(PYTHON_CLIENT)/.installed: $(CLIENT_VENV)/requirements.stamp docs/gateway-v1.openapi.json interop/python/client-config.yaml
 	rm -rf $(PYTHON_CLIENT)
-	mkdir -p $(PYTHON_CLIENT)
 	PATH="$(CURDIR)/$(CLIENT_VENV)/bin:$$PATH" $(CLIENT_VENV)/bin/openapi-python-client generate \
-		--path docs/gateway-v1.openapi.json --meta none --output-path $(PYTHON_CLIENT)/pushseal_gateway_client
+		--path docs/gateway-v1.openapi.json --meta pdm --config interop/python/client-config.yaml \
+		--output-path $(PYTHON_CLIENT)
+	$(CLIENT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
+		--force-reinstall $(PYTHON_CLIENT)
+	touch $@
 
 ## python-peer: the Python implementation's virtual environment (interop tests and bench)
 python-peer: $(PEER_VENV)/requirements.stamp

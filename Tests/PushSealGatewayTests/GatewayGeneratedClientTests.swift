@@ -6,7 +6,8 @@ import Testing
 @testable import PushSealGateway
 
 /// The Python client that `openapi-python-client` (PyPI, `make python-client`) generates from
-/// `docs/gateway-v1.openapi.json`, driving a running gateway as a backend would
+/// `docs/gateway-v1.openapi.json` as a package (`pushseal-gateway-client`, a pyproject.toml) and
+/// pip installs into its virtual environment, driving a running gateway as a backend would
 /// (`interop/python/gateway_client_exercise.py`): register, push, follow the push, page through a
 /// user's devices, read a 409 through the generated error model; and the webhook that push causes,
 /// verified by PyPI's `standardwebhooks`. A document a generator misreads, or an answer the
@@ -20,9 +21,9 @@ struct GatewayGeneratedClientTests {
     @Test("register, push, status, pages and errors through the generated client; the push's webhook verifies")
     func generatedClient() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python.path),
-            FileManager.default.fileExists(atPath: Self.client.appendingPathComponent("pushseal_gateway_client").path)
+            FileManager.default.fileExists(atPath: Self.client.appendingPathComponent(".installed").path)
         else {
-            Issue.record("the generated client is not there: run make python-client (make test does)")
+            Issue.record("the generated client is not installed: run make python-client (make test does)")
             return
         }
         let hooked = try GatewayWebhookTests.Hooked(extra: #", "events": ["delivery.sent"]"#)
@@ -36,12 +37,15 @@ struct GatewayGeneratedClientTests {
         let run = try CLIRunner.run(
             executable: Self.python,
             [
-                script, "--client-dir", Self.client.path, "--url", "http://127.0.0.1:\(world.gateway.port)",
+                script, "--url", "http://127.0.0.1:\(world.gateway.port)",
                 "--token", world.adminToken, "--device-key", keyFile, "--device-token",
                 GatewayWorld.deviceToken("00aa", 1),
             ], input: Data(), in: world.directory.path)
         #expect(run.status == 0, "\(run.errors.suffix(3_000))")
         let seen = try #require(try JSONParser.parse(run.output.trimmingCharacters(in: .newlines)).objectValue)
+        #expect(
+            seen["package"]?.stringValue?.contains("/site-packages/pushseal_gateway_client/") == true,
+            "imported as an installed package: \(seen["package"]?.stringValue ?? "")")
         #expect(seen["register_status"] == .number(JSONNumber(201)) && seen["registered_id"] == .string("phone"))
         #expect(seen["deliveries"] == .number(JSONNumber(1)))
         #expect(seen["delivery_statuses"] == .array([.string("sent")]) && seen["sent_count"] == .number(JSONNumber(1)))

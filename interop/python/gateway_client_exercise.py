@@ -1,31 +1,29 @@
 """Drives pushseal-gateway through a Python client generated from docs/gateway-v1.openapi.json by
-openapi-python-client (PyPI), as a backend team would use it: register a device, push to its
-user, follow the push until its delivery ends, list the user's devices page by page, and read
-an error as the generated models give it. Prints one JSON line of what it saw; any exception
-(a model that cannot parse an answer) fails the run.
+openapi-python-client (PyPI) and installed as a package (`pushseal-gateway-client`, make
+python-client), as a backend team would use it: register a device, push to its user, follow the
+push until its delivery ends, list the user's devices page by page, and read an error as the
+generated models give it. Prints one JSON line of what it saw, with where the package was
+imported from; any exception (a model that cannot parse an answer) fails the run.
 
-    python gateway_client_exercise.py --client-dir DIR --url URL --token TOKEN
-                                      --device-key KEY.json --device-token HEX
+    python gateway_client_exercise.py --url URL --token TOKEN --device-key KEY.json --device-token HEX
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--client-dir", required=True)
     parser.add_argument("--url", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--device-key", required=True)
     parser.add_argument("--device-token", required=True)
     arguments = parser.parse_args()
-    sys.path.insert(0, arguments.client_dir)
 
+    import pushseal_gateway_client
     from pushseal_gateway_client import AuthenticatedClient
     from pushseal_gateway_client.api.devices import list_user_devices, put_device
     from pushseal_gateway_client.api.pushes import create_push, get_push
@@ -34,7 +32,7 @@ def main() -> None:
     with open(arguments.device_key) as handle:
         key = json.load(handle)
     client = AuthenticatedClient(base_url=arguments.url, token=arguments.token)
-    seen: dict = {}
+    seen: dict = {"package": pushseal_gateway_client.__file__}
     with client as client:
         registration = DeviceRegistration.from_dict(
             {"user": "u1", "token": arguments.device_token, "topic": "com.example.shop",
