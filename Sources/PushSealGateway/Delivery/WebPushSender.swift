@@ -19,11 +19,10 @@ struct WebPushSender: OutboxSender {
     private let client: WebPushClient
     private let lanes: OriginLanes
 
-    /// A sender through `client` (made with no retries of its own: the outbox retries), its lanes
-    /// bounded by `limits`.
-    init(client: WebPushClient, limits: OriginLanes.Limits = OriginLanes.Limits()) {
+    /// A sender through `client` (made with no retries of its own: the outbox retries).
+    init(client: WebPushClient) {
         self.client = client
-        lanes = OriginLanes(limits: limits)
+        lanes = OriginLanes()
     }
 
     mutating func send(
