@@ -11,8 +11,8 @@ internal import PushSealCore
 /// (what its runs took, and how long the run under way has gone without an answer), and holds at
 /// most ``Limits/budget`` of them by that estimate, and never more than ``Limits/perOrigin``.
 /// What a lane has no room for goes back to the outbox, due once the lane should have drained
-/// (``Admission/deferred(until:)``), without counting as an attempt: the outbox is the queue, not
-/// memory. At most ``Limits/lanes`` origins are served at once.
+/// (``admit(_:to:at:run:)`` says when), without counting as an attempt: the outbox is the queue,
+/// not memory. At most ``Limits/lanes`` origins are served at once.
 final class OriginLanes: @unchecked Sendable {
     /// A lane's bounds.
     struct Limits: Sendable {
@@ -24,15 +24,6 @@ final class OriginLanes: @unchecked Sendable {
         var lanes = 32
         /// The shortest and longest wait of a delivery sent back for want of room.
         var deferral = Duration.seconds(1)...Duration.seconds(60)
-    }
-
-    /// Whether a lane took a delivery.
-    enum Admission: Equatable {
-        /// It is queued in its origin's lane.
-        case taken
-        /// The lane (or the worker) has no room: the delivery goes back to the outbox, due then
-        /// (milliseconds since 1970).
-        case deferred(until: Int64)
     }
 
     /// One origin's deliveries.
@@ -56,13 +47,6 @@ final class OriginLanes: @unchecked Sendable {
 
     /// Lanes bounded by `limits`.
     init(limits: Limits = Limits()) { self.limits = limits }
-
-    /// Whether no delivery is held.
-    var isIdle: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return lanes.isEmpty
-    }
 
     /// Waits until no delivery is held, at most `timeout`; whether none is.
     func waitUntilIdle(atMost timeout: Duration) -> Bool {

@@ -80,9 +80,9 @@ struct WebPushSender: OutboxSender {
 
     /// What a push service's answer means for the outbox: 2xx sent; 404 and 410 gone (the
     /// subscription is marked unregistered, as APNs' 410 marks a token); a job left unsent (the
-    /// worker stopped) due again at once; 429, 5xx and a lost connection tried again later, after the `Retry-After` the service gave
-    /// (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``); any other answer fails
-    /// for good with the service's status and words.
+    /// worker stopped) due again at once; 429, 5xx and a lost connection tried again later, after
+    /// the `Retry-After` the service gave (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``);
+    /// any other answer fails for good with the service's status and words.
     static func outcome(_ result: WebPushResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
         let reason = result.reason ?? result.httpStatus.map { "HTTP \($0)" } ?? "failed"
         switch result.status {
