@@ -99,8 +99,7 @@ final class DeliveryWorkers: Sendable {
     /// Waits until every worker has ended, or `deadline`. Returns how many workers were still
     /// sending then: their batches stay leased, and are claimed again once the lease runs out.
     func waitUntilStopped(before deadline: ContinuousClock.Instant) -> Int {
-        let left = ContinuousClock.now.duration(to: deadline).nanosecondsLeft
-        guard running.wait(timeout: .now() + .nanoseconds(left)) == .timedOut else { return 0 }
+        guard running.wait(timeout: .at(deadline)) == .timedOut else { return 0 }
         return busy.load(ordering: .sequentiallyConsistent)
     }
 

@@ -57,7 +57,7 @@ final class WebhookWorkers: Sendable {
     /// Waits until every endpoint's worker has ended, or `deadline`; events claimed and not sent
     /// are claimed again once their lease ends.
     func waitUntilStopped(before deadline: ContinuousClock.Instant) {
-        _ = running.wait(timeout: .now() + .nanoseconds(ContinuousClock.now.duration(to: deadline).nanosecondsLeft))
+        _ = running.wait(timeout: .at(deadline))
     }
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
