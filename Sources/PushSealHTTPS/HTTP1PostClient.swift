@@ -30,21 +30,19 @@
         ) -> Result<HTTPSPostConnection.Response, HTTPSFailure> {
             let wait = TransferWait(deadline: .now + timeout, cancelled: { false })
             let outcome = BrokenPipeGuard.run { () -> Result<HTTPSPostConnection.Response, HTTPSFailure> in
+                func exchange(on used: HTTPSPostConnection) throws(HTTPSFailure) -> HTTPSPostConnection.Response {
+                    try used.post(
+                        target: url.target, headers: headers, body: body, maximumBody: maximumBody, wait: wait)
+                }
                 do throws(HTTPSFailure) {
-                    let kept = connection.flatMap { $0.isReadyForReuse ? $0 : nil }
-                    let used: HTTPSPostConnection
-                    if let kept { used = kept } else { used = try connect(to: url, wait: wait) }
-                    do throws(HTTPSFailure) {
-                        return .success(
-                            try used.post(
-                                target: url.target, headers: headers, body: body, maximumBody: maximumBody, wait: wait))
-                    } catch {
-                        guard kept != nil, used.closedBeforeAnswering else { throw error }
+                    if let kept = connection, kept.isReadyForReuse {
+                        do throws(HTTPSFailure) {
+                            return .success(try exchange(on: kept))
+                        } catch {
+                            guard kept.closedBeforeAnswering else { throw error }
+                        }
                     }
-                    let fresh = try connect(to: url, wait: wait)
-                    return .success(
-                        try fresh.post(
-                            target: url.target, headers: headers, body: body, maximumBody: maximumBody, wait: wait))
+                    return .success(try exchange(on: try connect(to: url, wait: wait)))
                 } catch {
                     return .failure(error)
                 }
