@@ -1,3 +1,5 @@
+internal import PushSealURL
+
 /// The head of an HTTP/1.1 response: its status, how its body is framed, and where a redirect
 /// points. Parsed strictly (RFC 9112), since the server may be hostile: a status line, then header
 /// lines each ended by CRLF, no line folding, one agreed `Content-Length`, no `Content-Length`
@@ -151,7 +153,7 @@ package struct HTTPResponseHead: Equatable, Sendable {
     /// `name ":" OWS value OWS`, the name a token (lowercased here), the value visible ASCII and spaces.
     private static func field(_ line: ArraySlice<UInt8>, number: Int) throws(HTTPSFailure) -> (String, String) {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-            line[..<colon].allSatisfy(isTokenCharacter)
+            line[..<colon].allSatisfy(HTTPToken.isCharacter)
         else { throw HTTPSFailure(.malformed, "line \(number) of the response head is not a header field") }
         let value = line[(colon + 1)...]
         guard value.allSatisfy({ $0 == 0x09 || (0x20...0x7E).contains($0) || $0 >= 0x80 }) else {
@@ -161,12 +163,6 @@ package struct HTTPResponseHead: Equatable, Sendable {
             String(decoding: line[..<colon], as: UTF8.self).lowercased(),
             String(String(decoding: value, as: UTF8.self).trimmingSpaces)
         )
-    }
-
-    /// RFC 9110's tchar.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
 }
 

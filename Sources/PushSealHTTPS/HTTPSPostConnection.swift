@@ -28,8 +28,6 @@
         private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         /// Whether another request may be sent on this connection.
         package private(set) var isReusable = true
-        /// How many exchanges were begun on this connection.
-        package private(set) var exchanges = 0
         /// Whether the last exchange failed because the connection was closed (or reset) before a
         /// byte of its answer came: on a kept-alive connection, the server most likely closed it
         /// while idle and never read the request, so it may be sent again on a fresh connection.
@@ -62,7 +60,6 @@
             guard isReusable else { throw HTTPSFailure(.unreachable, "the connection is closed") }
             isReusable = false
             closedBeforeAnswering = false
-            exchanges += 1
             connection.wait = wait
             let readBefore = connection.bytesRead
             var head = "POST \(target) HTTP/1.1\r\nHost: \(url.authority)\r\nUser-Agent: pushseal\r\n"

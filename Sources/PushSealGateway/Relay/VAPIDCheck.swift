@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealPrimitives
+internal import PushSealURL
 
 /// Checks a Web Push request's VAPID authorization (RFC 8292) for an endpoint whose registration
 /// pinned the sender's application server key (§4): `Authorization: vapid t=<JWT>, k=<key>`,
@@ -68,7 +69,7 @@ enum VAPIDCheck {
                 skipSpaces()
             }
             guard index < bytes.count else { return parameters }
-            let name = run(while: isTokenCharacter).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            let name = run(while: HTTPToken.isCharacter).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
             skipSpaces()
             guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "=") else { return nil }
             index += 1
@@ -94,11 +95,5 @@ enum VAPIDCheck {
             skipSpaces()
             guard index == bytes.count || bytes[index] == UInt8(ascii: ",") else { return nil }
         }
-    }
-
-    /// RFC 9110's tchar.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
 }
