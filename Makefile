@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind nodejs
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind nodejs jq
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -17,7 +17,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 VECTORS_STAMP := .build/vectors/.checked
 
 .PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway bench-gateway-instructions python-peer \
-	vectors demo keys lint format docs clean
+	vectors demo trial trial-stop docs-run keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -43,11 +43,19 @@ release: deps
 ## test: every test on both crypto backends (libsodium + OpenSSL, then CryptoKit), and the two against each other
 test: test-default test-cryptokit
 
-## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL
+## test-default: build with warnings as errors, then run every test (vectors included) on libsodium + OpenSSL,
+## then every shell block of the README and the guides
 test-default: deps python-peer schemathesis python-client vectors
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./scripts/typecheck-apple.sh
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory docs-run
+
+## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
+## where the documents show it (scripts/run-docs.py; blocks marked as needing an Apple key or a device are counted)
+GUIDES := README.md docs/ios.md docs/web.md docs/android.md docs/backend.md docs/operations.md
+docs-run: release python-peer
+	python3 scripts/run-docs.py --self-test $(GUIDES)
 
 ## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's
 ## own tests, and cross-backend interop against the default build's pushseal (built by test-default)
@@ -159,6 +167,15 @@ demo: release
 ## demo-gateway: pushseal-gateway against the local mock APNs: register, push, status, with curl
 demo-gateway: release python-peer
 	@PUSHSEAL=$(CURDIR)/$(PUSHSEAL) ./scripts/demo-gateway.sh
+
+## trial: the local trial, no Apple account needed: pushseal-gateway with a local APNs stand-in and a local Web Push
+## service, in the background in .trial/ (scripts/trial.sh); the README's "Five minutes" runs against it
+trial: release python-peer
+	@./scripts/trial.sh start
+
+## trial-stop: stop the local trial and remove .trial/
+trial-stop:
+	@./scripts/trial.sh stop
 
 ## keys: development-only keys in keys/dev (never ship them)
 keys: release

@@ -5,11 +5,12 @@
 #     sources, in Swift 6 mode, against this toolchain's corelibs Foundation (whose URLSession API
 #     is Apple's) and stand-ins of UserNotifications and of the SDK's SQLite3 module
 #     (Tests/AppleStandIns: Apple's names and signatures, each naming its documentation symbol);
-#   - the example app's two targets, examples/ios (the extension, and the app's registration),
-#     against that module.
+#   - the example app's two targets, examples/ios (the extension, and the app's delegate and
+#     registration), against that module and a UIKit stand-in; and the app's reading of its
+#     provisioning profile is run on sample profiles (Tests/ExampleChecks).
 # A type check keeps this code from rotting unseen; what it cannot prove (that Apple's SDK
 # declares the same signatures at the deployment target, and how the code behaves on a phone) the
-# README says. Needs the debug build (`swift build`), whose module files it reads.
+# docs/ios.md says. Needs the debug build (`swift build`), whose module files it reads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 description=.build/debug/description.json
@@ -28,9 +29,11 @@ apple_maps=(-Xcc "-fmodule-map-file=Tests/AppleStandIns/SQLite3/module.modulemap
 features=(-enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny
     -enable-upcoming-feature InternalImportsByDefault)
 
-# Apple's API, as the stand-in declares it (Swift 5 mode: Objective-C APIs are imported so).
+# Apple's API, as the stand-ins declare it (Swift 5 mode: Objective-C APIs are imported so).
 swiftc -emit-module -swift-version 5 -module-name UserNotifications -emit-module-path "$out/UserNotifications.swiftmodule" \
     Tests/AppleStandIns/UserNotifications.swift
+swiftc -emit-module -swift-version 5 -module-name UIKit -emit-module-path "$out/UIKit.swiftmodule" \
+    Tests/AppleStandIns/UIKit.swift
 
 # The decryptor with its Apple-only files, as an iOS build compiles it.
 swiftc -emit-module -swift-version 6 -warnings-as-errors -module-name PushSealDecryptor -package-name "$package" \
@@ -42,4 +45,8 @@ swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name Notification
     -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" examples/ios/NotificationService/*.swift
 swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name ExampleApp \
     -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" examples/ios/App/*.swift
-echo "typecheck-apple: the Apple-only sources and examples/ios type-check (corelibs Foundation, UserNotifications and SQLite3 stand-ins)"
+# The app's reading of its provisioning profile is Foundation alone: run it on sample profiles.
+swiftc -swift-version 6 -warnings-as-errors -o "$out/aps-environment-check" \
+    examples/ios/App/APSEnvironment.swift Tests/ExampleChecks/APSEnvironment/main.swift
+"$out/aps-environment-check"
+echo "typecheck-apple: the Apple-only sources and examples/ios type-check (corelibs Foundation, UIKit, UserNotifications and SQLite3 stand-ins)"

@@ -52,6 +52,6 @@ enum HelpText {
 
         Exit status: 0 success; 1 some items failed (degraded, invalid or too large payload, bad batch
         line); 2 usage error or unreadable input. Results are JSON on standard output; messages go to
-        standard error. See README.md and docs/cli-v1.md.
+        standard error. See docs/backend.md and docs/cli-v1.md.
         """
 }

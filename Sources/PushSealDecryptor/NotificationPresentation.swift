@@ -3,7 +3,7 @@ public import PushSealCore
 /// Every decision the extension makes in handing ``NotificationContent`` to Apple's
 /// `UNMutableNotificationContent`, made here, in code Linux compiles and tests: only the last
 /// assignment of each member to Apple's type is Apple-only (`NotificationContent+UserNotifications.swift`).
-/// README, "Apple's content, member by member", lists where each member goes.
+/// docs/ios.md, "Apple's content, member by member", lists where each member goes.
 ///
 /// The rules, as Apple documents the payload keys:
 /// - A text is localized when its key is given (`title-loc-key`, `subtitle-loc-key`, `loc-key`):

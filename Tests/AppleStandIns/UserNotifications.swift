@@ -1,5 +1,5 @@
 // A stand-in for Apple's UserNotifications framework, for `scripts/typecheck-apple.sh` alone: it
-// declares exactly the API that PushSeal's Apple-only files and the README's extension call,
+// declares exactly the API that PushSeal's Apple-only files and docs/ios.md's extension call,
 // with Apple's names and signatures, so that those files type-check on Linux. Each declaration
 // names the symbol of Apple's documentation it stands for. Nothing here runs: every body traps.
 
@@ -111,6 +111,30 @@ extension FileManager {
     /// Documentation: Foundation/FileManager/containerURL(forSecurityApplicationGroupIdentifier:),
     /// which corelibs Foundation lacks (app groups are Apple's).
     public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
+        fatalError("stand-in")
+    }
+}
+
+/// Documentation: UserNotifications/UNAuthorizationOptions.
+public struct UNAuthorizationOptions: OptionSet, Sendable {
+    /// The options' bits.
+    public let rawValue: UInt
+    /// UNAuthorizationOptions.init(rawValue:).
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// UNAuthorizationOptions.badge.
+    public static let badge = UNAuthorizationOptions(rawValue: 1 << 0)
+    /// UNAuthorizationOptions.sound.
+    public static let sound = UNAuthorizationOptions(rawValue: 1 << 1)
+    /// UNAuthorizationOptions.alert.
+    public static let alert = UNAuthorizationOptions(rawValue: 1 << 2)
+}
+
+/// Documentation: UserNotifications/UNUserNotificationCenter (Sendable in Apple's SDK).
+open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
+    /// UNUserNotificationCenter.current().
+    open class func current() -> UNUserNotificationCenter { fatalError("stand-in") }
+    /// UNUserNotificationCenter.requestAuthorization(options:), the async form.
+    open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         fatalError("stand-in")
     }
 }

@@ -3,7 +3,7 @@ import PushSealDecryptor
 import Testing
 
 /// Every decision of the adapter to Apple's `UNMutableNotificationContent`, pinned on Linux
-/// (README, "Apple's content, member by member").
+/// (docs/ios.md, "Apple's content, member by member").
 @Suite("Apple's content, member by member")
 struct NotificationPresentationTests {
     static func presentation(_ aps: String, extra: String = "") throws -> NotificationPresentation {

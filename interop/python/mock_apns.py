@@ -27,6 +27,10 @@ Failures are scripted by the device token's first four hex digits:
 With `--http1` it speaks HTTP/1.1 only (ALPN `http/1.1`) and answers every request 200: a
 server that is not APNs, which a client must refuse rather than use.
 
+With `--inbox DIR`, each body answered 200 is also written to `DIR/<device token>.json`
+(replacing the token's previous one), what the phone would receive: the local trial
+(`make trial`) opens it with `pushseal decrypt`.
+
 Each request appends one JSON line to the log: token, status, reason, a digest of the
 provider token (so tests can count how many distinct provider tokens were used), the body, the
 `apns-` and `content-type` headers, `streams_open`, the requests begun on the connection and not
@@ -53,6 +57,7 @@ unless told otherwise:
     python mock_apns.py make-key --out AuthKey.p8
     python mock_apns.py serve --auth-key AuthKey.p8 --key-id KEY --team-id TEAM --log requests.jsonl \\
                               --ready ready.json [--port 0] [--delay-ms 50] [--max-concurrent-streams 5]
+                              [--inbox DIR]
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ import ipaddress
 import json
 import os
 import ssl
+import string
 import tempfile
 import threading
 import time
@@ -98,8 +104,11 @@ def b64url_decode(text: str) -> bytes:
 class Behaviour:
     """The checks and the scripted answers; one instance for the server's life."""
 
-    def __init__(self, public_key, key_id: str, team_id: str, log_path: str):
+    def __init__(self, public_key, key_id: str, team_id: str, log_path: str, inbox: str | None = None):
         self.public_key = public_key
+        # With --inbox: the last body accepted for each device token, as <token>.json, as the phone
+        # would receive it (the local trial opens it with `pushseal decrypt`).
+        self.inbox = inbox
         self.key_id = key_id
         self.team_id = team_id
         # Flushed whenever the server writes to a client (see serve_connection), so a line is in
@@ -217,6 +226,16 @@ class Behaviour:
                 name: value for name, value in headers.items() if name.startswith("apns-") or name == "content-type"
             }
         self.log.write(json.dumps(entry) + "\n")
+        if self.inbox and status == 200 and body and token and all(c in string.hexdigits for c in token):
+            write_atomically(os.path.join(self.inbox, f"{token}.json"), body)
+
+
+def write_atomically(path: str, content: bytes) -> None:
+    """Writes `content` to `path` through a temporary file and a rename, so a reader never sees
+    half of it."""
+    with open(path + ".tmp", "wb") as handle:
+        handle.write(content)
+    os.replace(path + ".tmp", path)
 
 
 async def serve_connection(behaviour: Behaviour, reader, writer, options) -> None:
@@ -428,7 +447,9 @@ def self_signed_certificate(
 async def serve(arguments) -> None:
     with open(arguments.auth_key, "rb") as handle:
         public_key = serialization.load_pem_private_key(handle.read(), password=None).public_key()
-    behaviour = Behaviour(public_key, arguments.key_id, arguments.team_id, arguments.log)
+    if arguments.inbox:
+        os.makedirs(arguments.inbox, exist_ok=True)
+    behaviour = Behaviour(public_key, arguments.key_id, arguments.team_id, arguments.log, arguments.inbox)
     directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-apns-")
     certificate, key = self_signed_certificate(directory)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -488,6 +509,7 @@ def main() -> None:
     serve_command.add_argument("--ready", required=True, help="written with the port and certificate once listening")
     serve_command.add_argument("--port", type=int, default=0)
     serve_command.add_argument("--cert-dir")
+    serve_command.add_argument("--inbox", help="write each accepted body to INBOX/<device token>.json")
     serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
     serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a server that is not APNs")
     serve_command.add_argument("--delay-ms", type=float, default=0, help="answer each request this many ms late")

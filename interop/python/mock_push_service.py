@@ -8,8 +8,12 @@ For every request it checks what a push service checks and what PushSeal promise
   32 base64url characters (else 400);
 - the VAPID authorization (RFC 8292): the ES256 token verifies under its `k`, which must be
   `--vapid-public-key` when given; `aud` is this service's origin; `exp` within 24 hours (else 403);
-- the body: at most 4,096 bytes (else 413), and a message that http_ece opens with
-  `--receiver`'s keys (else 400 with "cannot decrypt", a reason of this mock's own).
+- the body: at most 4,096 bytes (else 413), and, with `--receiver`, a message that http_ece opens
+  with its keys (else 400 with "cannot decrypt", a reason of this mock's own).
+
+With `--inbox DIR`, each message answered 201 is kept as `DIR/<the endpoint's last path
+segment>.bin`, the bytes the browser would be handed: the local trial (`make trial`) opens it
+with `pushseal webpush open`.
 
 Answers are scripted by the endpoint's path, `/push/<script>/<anything>`:
 
@@ -34,9 +38,9 @@ a time), as a push service without HTTP/2 does; the checks and scripts are the s
 `--idle-close-ms` too, it closes a kept-alive connection left idle that long, as many servers do.
 With `--max-streams N` (HTTP/2), it allows N concurrent streams per connection.
 
-    python mock_push_service.py serve --receiver RECEIVER.json --log requests.jsonl --ready ready.json
+    python mock_push_service.py serve [--receiver RECEIVER.json] --log requests.jsonl --ready ready.json
                                       [--vapid-public-key K] [--slow-ms 3000] [--port 0] [--http1]
-                                      [--idle-close-ms MS] [--max-streams N]
+                                      [--idle-close-ms MS] [--max-streams N] [--inbox DIR]
 """
 
 from __future__ import annotations
@@ -65,10 +69,14 @@ BASE64URL = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
 
 class Service:
     def __init__(self, arguments) -> None:
-        receiver = load_json(arguments.receiver)
-        scalar = int.from_bytes(b64decode(receiver["private_key"]["d"]), "big")
-        self.private_key = ec.derive_private_key(scalar, ec.SECP256R1())
-        self.auth = b64decode(receiver["auth"])
+        # Without --receiver, the message is not opened: a real push service cannot open it either.
+        self.private_key = self.auth = None
+        if arguments.receiver:
+            receiver = load_json(arguments.receiver)
+            scalar = int.from_bytes(b64decode(receiver["private_key"]["d"]), "big")
+            self.private_key = ec.derive_private_key(scalar, ec.SECP256R1())
+            self.auth = b64decode(receiver["auth"])
+        self.inbox = arguments.inbox
         self.vapid_public_key = arguments.vapid_public_key
         self.log = open(arguments.log, "a", encoding="utf-8")
         self.seen: dict[str, int] = {}
@@ -101,11 +109,12 @@ class Service:
         record["vapid"] = vapid["claims"]
         if len(body) > 4096:
             return 413, {}, b"Payload Too Large", record
-        try:
-            content = http_ece.decrypt(body, private_key=self.private_key, auth_secret=self.auth, version="aes128gcm")
-        except Exception:
-            return 400, {}, b"cannot decrypt", record
-        record["content"] = b64encode(content)
+        if self.private_key is not None:
+            try:
+                content = http_ece.decrypt(body, private_key=self.private_key, auth_secret=self.auth, version="aes128gcm")
+            except Exception:
+                return 400, {}, b"cannot decrypt", record
+            record["content"] = b64encode(content)
         script = path.split("/")[2] if path.count("/") >= 2 else "ok"
         count = self.seen.get(path, 0)
         self.seen[path] = count + 1
@@ -126,7 +135,19 @@ class Service:
             return 503, {"retry-after": "3600"}, b"Service Unavailable", record
         if script == "flaky" and count == 0:
             return 500, {}, b"Internal Server Error", record
+        self.keep(path, body)
         return created
+
+    def keep(self, path: str, body: bytes) -> None:
+        """With --inbox, the message as the browser would be handed it, in INBOX/<last segment>.bin
+        (written whole, then renamed, so a reader never sees half of it)."""
+        name = path.rsplit("/", 1)[-1]
+        if not self.inbox or not name or not set(name) <= BASE64URL:
+            return
+        target = os.path.join(self.inbox, name + ".bin")
+        with open(target + ".tmp", "wb") as handle:
+            handle.write(body)
+        os.replace(target + ".tmp", target)
 
     def write(self, record: dict) -> None:
         self.log.write(json.dumps(record) + "\n")
@@ -240,6 +261,8 @@ async def serve_http1_connection(service: Service, reader, writer, arguments) ->
 
 
 async def serve(arguments) -> None:
+    if arguments.inbox:
+        os.makedirs(arguments.inbox, exist_ok=True)
     service = Service(arguments)
     directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-push-")
     certificate, key = self_signed_certificate(directory, stem="mock-push")
@@ -260,7 +283,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="mock_push_service.py", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     serve_command = commands.add_parser("serve", help="run the mock")
-    serve_command.add_argument("--receiver", required=True, help="webpush-v1.md's receiver keys, to decrypt with")
+    serve_command.add_argument("--receiver", help="webpush-v1.md's receiver keys, to decrypt with (else not opened)")
+    serve_command.add_argument("--inbox", help="write each created message to INBOX/<last path segment>.bin")
     serve_command.add_argument("--log", required=True)
     serve_command.add_argument("--ready", required=True, help="written with the port and certificate once listening")
     serve_command.add_argument("--vapid-public-key", help="the application server key every token must carry")
