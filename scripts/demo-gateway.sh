@@ -52,7 +52,8 @@ cat > gateway.json <<CONFIG
           "ca_file": "mock-apns-cert.pem"},
  "workers": 2,
  "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com",
-             "allow_local_destinations": true, "ca_file": "push-service/mock-push-cert.pem"}}
+             "allow_local_destinations": true, "ca_file": "push-service/mock-push-cert.pem",
+             "navigate": "https://shop.example.com/notifications"}}
 CONFIG
 cat gateway.json
 

@@ -101,7 +101,8 @@ start() {
   },
   "webpush": {
     "vapid_key_file": "vapid.jwk", "subject": "mailto:trial@example.com",
-    "allow_local_destinations": true, "ca_file": "stand-ins/mock-push-cert.pem"
+    "allow_local_destinations": true, "ca_file": "stand-ins/mock-push-cert.pem",
+    "navigate": "https://shop.example.com/notifications"
   }
 }
 CONFIG

@@ -2,7 +2,7 @@ internal import PushSealCore
 
 /// `pushseal help`.
 enum HelpText {
-    static let version = "pushseal 1.0.0 (envelope v1, cli v1; crypto: \(cryptoBackendName))"
+    static let version = "pushseal \(PushSealRelease.version) (envelope v1, cli v1; crypto: \(cryptoBackendName))"
 
     static let usage = """
         pushseal: end-to-end encrypted APNs payloads (envelope v1)

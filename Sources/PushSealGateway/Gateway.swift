@@ -38,7 +38,8 @@ public final class Gateway: Sendable {
         let log = EventLog(enabled: logging)
         let (store, _) = try Self.openStore(configuration)
         let sealer = try PushSealer(
-            senderKeyFiles: configuration.senderKeyFiles, contractFile: configuration.contractFile)
+            senderKeyFiles: configuration.senderKeyFiles, contractFile: configuration.contractFile,
+            subscriptionContent: configuration.webPush?.content)
         var authKey = try ConfiguredFile.secret(configuration.authKeyFile)
         let tokens: ProviderTokenIssuer
         do {

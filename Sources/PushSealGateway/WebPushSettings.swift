@@ -21,13 +21,20 @@ public struct WebPushSettings: Sendable {
     public let allowsLocalDestinations: Bool
     /// Certificates to trust for push services instead of the system's (a mock, in tests).
     public let caFile: String?
+    /// How a subscription's content is made: its shape, and the URL a notification opens when
+    /// the push names none.
+    let content: SubscriptionContent
 
     /// Reads the `webpush` member `object` (at `path`); relative files go through `resolve`.
     /// - Throws: ``GatewayError`` naming the member at fault.
     init(_ object: JSONObject, at path: JSONPath, resolve: (String) -> String) throws(GatewayError) {
         try GatewayConfiguration.refuseUnknown(
             object,
-            ["vapid_key_file", "subject", "workers", "allowed_hosts", "allow_local_destinations", "ca_file"], at: path)
+            [
+                "vapid_key_file", "subject", "workers", "allowed_hosts", "allow_local_destinations", "ca_file",
+                "content",
+                "navigate",
+            ], at: path)
         guard let key = object["vapid_key_file"]?.stringValue, !key.isEmpty else {
             throw GatewayConfiguration.invalid(path.member("vapid_key_file"), "must be a non-empty string")
         }
@@ -51,6 +58,37 @@ public struct WebPushSettings: Sendable {
         }
         allowsLocalDestinations = try GatewayConfiguration.flag(object, "allow_local_destinations", at: path)
         caFile = try GatewayConfiguration.file(object, "ca_file", at: path, resolve: resolve)
+        content = try Self.content(object, at: path)
+    }
+
+    /// The `content` and `navigate` members: the declarative form (the default) needs a URL to
+    /// open, and 1.3's form is kept for service workers written for it.
+    private static func content(_ object: JSONObject, at path: JSONPath) throws(GatewayError) -> SubscriptionContent {
+        let forms = SubscriptionContent.Form.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        var form = SubscriptionContent.Form.declarative
+        if let value = object["content"] {
+            guard let name = value.stringValue, let named = SubscriptionContent.Form(rawValue: name) else {
+                throw GatewayConfiguration.invalid(path.member("content"), "must be \(forms)")
+            }
+            form = named
+        }
+        var navigate: String?
+        if let value = object["navigate"] {
+            guard let url = value.stringValue, WebPushOptions.isWebURL(url) else {
+                throw GatewayConfiguration.invalid(
+                    path.member("navigate"),
+                    "must be an https URL of at most \(WebPushOptions.maximumURLByteCount) bytes")
+            }
+            navigate = url
+        }
+        if form == .declarative && navigate == nil {
+            throw GatewayConfiguration.invalid(
+                path.member("navigate"),
+                "is missing: the https URL a notification opens when a push names none (gateway-v1.md, \"Web Push\"), "
+                    + "which Declarative Web Push requires; or set \"content\": \"service-worker-1.3\" to keep "
+                    + "1.3's content for service workers that read title at the top")
+        }
+        return SubscriptionContent(form: form, navigate: navigate)
     }
 
     /// A host name (letters, digits, `-` and `.`), or `*.` and a domain of two labels or more,

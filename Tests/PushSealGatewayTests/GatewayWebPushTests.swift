@@ -54,7 +54,7 @@ struct GatewayWebPushTests {
         let expiration = Int(Date().timeIntervalSince1970) + 3_600
         let id = try Self.push(
             world,
-            #"{"to":{"user":"u1"},"payload":\#(Self.alert),"options":{"priority":10,"collapse_id":"order-1042","expiration":\#(expiration)}}"#
+            #"{"to":{"user":"u1"},"payload":\#(Self.alert),"options":{"priority":10,"collapse_id":"order-1042","expiration":\#(expiration)},"web":{"navigate":"https://shop.example.com/orders/1042","lang":"en"}}"#
         )
         let states = try Self.states(world, push: id)
         #expect(
@@ -77,10 +77,14 @@ struct GatewayWebPushTests {
             #expect(requests.count == 1 && requests.first?["status"] as? Int == 201, "\(requests)")
             let request = try #require(requests.first)
             let content = try Self.content(request)
-            #expect(content["title"] == .string("Order 1042"))
-            #expect(content["body"] == .string("Your parcel code is 7734-XQ"))
-            #expect(content["tag"] == .string("order-1042"))
-            let data = try #require(content["data"]?.objectValue)
+            #expect(content["web_push"] == .number(JSONNumber(8030)), "Declarative Web Push")
+            let notification = try #require(content["notification"]?.objectValue)
+            #expect(notification["title"] == .string("Order 1042"))
+            #expect(notification["body"] == .string("Your parcel code is 7734-XQ"))
+            #expect(notification["tag"] == .string("order-1042"))
+            #expect(notification["navigate"] == .string("https://shop.example.com/orders/1042"))
+            #expect(notification["lang"] == .string("en"))
+            let data = try #require(notification["data"]?.objectValue)
             #expect(data["note"] == .string("private-note-5521") && data["aps"] == nil)
             data["event_id"]?.stringValue.map { _ = eventIDs.insert($0) }
             #expect(request["urgency"] as? String == "high" && request["topic"] as? String == "order-1042")
@@ -212,7 +216,7 @@ struct GatewayWebPushTests {
         let world = try GatewayWorld(
             backend,
             settings:
-                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "ca_file": "\#(service.certificate)"}"#,
+                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "ca_file": "\#(service.certificate)", "navigate": "https://shop.example.com/"}"#,
             vapidKey: true)
         let literal = try receiver.subscription(endpoint: service.endpoint("ok", "literal"))
         let refused = try world.registerSubscription("literal", user: "u1", literal)
@@ -252,7 +256,7 @@ struct GatewayWebPushTests {
     func registration() throws {
         let world = try GatewayWorld(
             settings:
-                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"]}"#,
+                #""webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "allowed_hosts": ["push.example.com"], "navigate": "https://shop.example.com/"}"#,
             vapidKey: true)
         let receiver = try WebPushReceiver.generate()
         let good = try receiver.subscription(endpoint: "https://push.example.com/s/1").json
@@ -338,7 +342,7 @@ struct GatewayWebPushTests {
         let line = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
         let apnsBody = try #require(line["notification"]?.objectValue?["body"]?.stringValue)
         let content = try Self.content(try #require(world.pushServices[0].requests().first))
-        let webBody = try #require(content["body"]?.stringValue)
+        let webBody = try #require(content["notification"]?.objectValue?["body"]?.stringValue)
         for body in [apnsBody, webBody] {
             #expect(body.hasSuffix("…") && long.hasPrefix(String(body.dropLast())) && body.count < long.count)
         }
@@ -375,8 +379,11 @@ struct GatewayTestPushTests {
             ["decrypt", "--store", "store-phone"], input: Data(body.utf8), in: world.directory.path)
         #expect(opened.output.contains(GatewayConfiguration.defaultTestNotification.title), "\(opened.output)")
         let content = try GatewayWebPushTests.content(try #require(world.pushServices[0].requests().first))
-        #expect(content["title"] == .string(GatewayConfiguration.defaultTestNotification.title))
-        #expect(content["data"]?.objectValue?["pushseal_test"] == .bool(true))
+        let notification = content["notification"]?.objectValue
+        #expect(notification?["title"] == .string(GatewayConfiguration.defaultTestNotification.title))
+        #expect(
+            notification?["navigate"] == .string("https://shop.example.com/notifications"), "the configured default")
+        #expect(notification?["data"]?.objectValue?["pushseal_test"] == .bool(true))
 
         #expect(try world.request("POST", "/v1/devices/nobody/test", token: world.adminToken).status == 404)
         let reader = try GatewayWorld.token(in: world.store, scopes: [.read])

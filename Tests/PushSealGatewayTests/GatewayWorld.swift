@@ -95,7 +95,8 @@ final class GatewayWorld: @unchecked Sendable {
             _ = try directory.write("push-services.pem", certificates.joined(separator: "\n"))
             webPushMember = """
                 , "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com",
-                              "allow_local_destinations": true, "ca_file": "push-services.pem"}
+                              "allow_local_destinations": true, "ca_file": "push-services.pem",
+                              "navigate": "https://shop.example.com/notifications"}
                 """
         } else {
             receivers = []

@@ -14,7 +14,7 @@ struct PushSealerTests {
     @Test("three pushes to two devices: two agreements computed, and every delivery opens as the sender's")
     func agreementsKept() throws {
         let sender = try PrivateKey.generate(suite: .x25519, kid: "sender")
-        let sealer = PushSealer(senders: [sender], contract: nil)
+        let sealer = PushSealer(senders: [sender], contract: nil, subscriptionContent: nil)
         let request = try PushRequest(try #require(try JSONParser.parse(Self.push).objectValue))
         let (payload, _) = try sealer.prepare(request)
         let keys = try (0..<2).map { try PrivateKey.generate(suite: .x25519, kid: "device-\($0)") }

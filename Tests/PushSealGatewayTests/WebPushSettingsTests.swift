@@ -1,3 +1,4 @@
+import PushSealCore
 import Testing
 
 @testable import PushSealGateway
@@ -12,6 +13,48 @@ struct WebPushSettingsTests {
         }
         for bad in ["*.com", "*notify.windows.com", "notify.*.com", "*", "a..b", "host:443", "*.", ".example.org"] {
             #expect(!WebPushSettings.isHostPattern(bad), "\(bad)")
+        }
+    }
+}
+
+/// `webpush.content` and `webpush.navigate` (gateway-v1.md, "Web Push", its content).
+@Suite("webpush content settings")
+struct WebPushContentSettingsTests {
+    static func settings(_ members: String) throws -> WebPushSettings {
+        let json = #"{"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com"\#(members)}"#
+        let object = try #require(try JSONParser.parse(Array(json.utf8)).objectValue)
+        return try WebPushSettings(object, at: JSONPath.root.member("webpush"), resolve: { $0 })
+    }
+
+    @Test("declarative by default, which needs navigate: without it the gateway does not start, and says both ways out")
+    func navigateRequired() throws {
+        let declarative = try Self.settings(#", "navigate": "https://shop.example.com/n""#)
+        #expect(
+            declarative.content.form == .declarative && declarative.content.navigate == "https://shop.example.com/n")
+        do {
+            _ = try Self.settings("")
+            Issue.record("a declarative webpush without navigate started")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains("$.webpush.navigate is missing") && message.contains(#""service-worker-1.3""#))
+        }
+        let kept = try Self.settings(#", "content": "service-worker-1.3""#)
+        #expect(kept.content.form == .serviceWorker13 && kept.content.navigate == nil)
+    }
+
+    @Test("a content of another name, or a navigate that is not an https URL, is refused naming the member")
+    func refused() {
+        for (members, member) in [
+            (#", "content": "legacy", "navigate": "https://a.example/""#, "$.webpush.content"),
+            (#", "navigate": "http://a.example/""#, "$.webpush.navigate"),
+            (#", "navigate": 7"#, "$.webpush.navigate"),
+        ] {
+            do {
+                _ = try Self.settings(members)
+                Issue.record("\(members) was taken")
+            } catch {
+                #expect("\(error)".contains(member), "\(members): \(error)")
+            }
         }
     }
 }

@@ -211,6 +211,9 @@ package final class MockPushService: @unchecked Sendable {
     /// The mock's self-signed certificate.
     package var certificate: String { server.certificate }
 
+    /// The mock's log: one JSON line per request (see `requests()`), for a process that reads it.
+    package var logFile: String { log }
+
     /// An endpoint on this mock that answers as `script` says.
     package func endpoint(_ script: String, _ name: String = RandomName.make()) -> String {
         "\(server.url)/push/\(script)/\(name)"

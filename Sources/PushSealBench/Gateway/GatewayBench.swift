@@ -69,7 +69,8 @@ enum GatewayBench {
             _ = ProcessBench.run([cli, "keys", "generate", "--suite", "p256", "--out", "\(directory)/vapid.jwk"])
             webPushMember = """
                 , "webpush": {"vapid_key_file": "\(directory)/vapid.jwk", "subject": "mailto:bench@example.com",
-                              "allow_local_destinations": true, "ca_file": "\(pushService.certificate)"}
+                              "allow_local_destinations": true, "ca_file": "\(pushService.certificate)",
+                              "navigate": "https://bench.example.com/"}
                 """
         }
         defer { pushService?.stop() }

@@ -2,7 +2,8 @@ internal import PushSealCore
 internal import PushSealEncryptor
 
 /// The body of `POST /v1/pushes`, checked member by member (gateway-v1.md, "Pushes"):
-/// `{"to": {"user"|"users"|"devices": …}, "payload": {…}, "options": {…}, "idempotency_key": "…"}`.
+/// `{"to": {"user"|"users"|"devices": …}, "payload": {…}, "options": {…}, "web": {…},
+/// "idempotency_key": "…"}`.
 struct PushRequest: Sendable {
     /// Whom the push is for.
     enum Audience: Sendable {
@@ -24,6 +25,8 @@ struct PushRequest: Sendable {
     let collapseID: String?
     /// A media descriptor to put into the payload's `media` member.
     let media: MediaDescriptor?
+    /// What a browser shows beyond the payload: the click's target, an icon, the text's language.
+    let web: WebPushOptions
     /// The caller's key that makes a repeated request return the first push.
     let idempotencyKey: String?
 
@@ -34,13 +37,14 @@ struct PushRequest: Sendable {
     /// - Throws: ``APIError`` naming the JSON path.
     init(_ body: JSONObject) throws(APIError) {
         let root = JSONPath.root
-        try RequestReader.refuseUnknown(body, ["to", "payload", "options", "idempotency_key"], at: root)
+        try RequestReader.refuseUnknown(body, ["to", "payload", "options", "web", "idempotency_key"], at: root)
         audience = try Self.audience(body["to"], at: root.member("to"))
         guard let payload = body["payload"]?.objectValue else {
             throw .invalid(root.member("payload"), "must be an APNs payload object")
         }
         self.payload = payload
         idempotencyKey = try RequestReader.optionalASCII(body, "idempotency_key", at: root, maximum: 128)
+        web = try WebPushOptions(body["web"], at: root.member("web"))
         let optionsPath = root.member("options")
         let options: JSONObject
         switch body["options"] {

@@ -4,7 +4,7 @@ internal import PushSealEncryptor
 /// Seals one push once per device: for an APNs device with that device's public key and the
 /// gateway's sender key of the same suite (auth mode), exactly as `pushseal encrypt` does (Apple's
 /// payload rules, the contract when the configuration names one, the size limit); for a Web Push
-/// subscription with RFC 8291, the content mapped by ``ServiceWorkerContent``. What it returns is
+/// subscription with RFC 8291, the content mapped by ``SubscriptionContent``. What it returns is
 /// ready for the outbox: headers and the sealed message, never the content.
 final class PushSealer: Sendable {
     /// The most devices whose static Diffie-Hellman with the sender key is kept: some 4.4 MB of
@@ -13,19 +13,25 @@ final class PushSealer: Sendable {
 
     private let senders: [PrivateKey]
     private let contract: PayloadContract?
+    /// How a subscription's content is made; nil without `webpush` (no subscription registers).
+    private let subscriptionContent: SubscriptionContent?
     /// Auth mode's static Diffie-Hellman of the sender key with each device key sealed for lately,
     /// so that a seal costs two scalar multiplications instead of three.
     let agreements = HPKE.SenderAgreements(capacity: agreementCapacity)
 
-    /// A sealer with these sender keys (one per suite) and `contract`.
-    init(senders: [PrivateKey], contract: PayloadContract?) {
+    /// A sealer with these sender keys (one per suite), `contract`, and subscriptions' content
+    /// made as `subscriptionContent` says.
+    init(senders: [PrivateKey], contract: PayloadContract?, subscriptionContent: SubscriptionContent?) {
         self.senders = senders
         self.contract = contract
+        self.subscriptionContent = subscriptionContent
     }
 
     /// Reads the sender keys (each file 0600, wiped after reading) and the contract.
     /// - Throws: ``GatewayError`` naming the file at fault.
-    convenience init(senderKeyFiles: [String], contractFile: String?) throws(GatewayError) {
+    convenience init(senderKeyFiles: [String], contractFile: String?, subscriptionContent: SubscriptionContent?)
+        throws(GatewayError)
+    {
         var senders: [PrivateKey] = []
         for file in senderKeyFiles {
             var bytes = try ConfiguredFile.secret(file)
@@ -54,7 +60,7 @@ final class PushSealer: Sendable {
                 throw GatewayError("\(contractFile) is not a payload contract: \(error)")
             }
         }
-        self.init(senders: senders, contract: contract)
+        self.init(senders: senders, contract: contract, subscriptionContent: subscriptionContent)
     }
 
     /// Whether a device key of `suite` can be sealed for (the configuration has a sender key of it).
@@ -110,18 +116,26 @@ final class PushSealer: Sendable {
                 throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
             }
         case .webPush(let endpoint, let p256dh, let auth):
-            var content = JSONWriter.bytes(.object(ServiceWorkerContent.json(payload: payload, collapseID: collapseID)))
+            guard let subscriptionContent else {
+                // A subscription registers only with `webpush`: only a row changed by hand gets here.
+                throw .unprocessable(JSONPath.root.member("to"), "device \(device.id): the gateway has no webpush")
+            }
+            func content(_ payload: JSONObject) -> [UInt8] {
+                JSONWriter.bytes(
+                    .object(subscriptionContent.json(payload: payload, collapseID: collapseID, web: request.web)))
+            }
+            var message = content(payload)
             let budget = WebPushMessage.maximumContentByteCount
-            let truncating = request.encryption.overflow == .truncateBody && content.count > budget
+            let truncating = request.encryption.overflow == .truncateBody && message.count > budget
             if truncating {
-                content = try Self.truncatedContent(payload, collapseID: collapseID, budget: budget)
+                message = try Self.truncated(payload, budget: budget, content: content)
             }
             let body: [UInt8]
             do {
                 let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
-                body = try WebPushMessage.seal(content, for: subscription)
+                body = try WebPushMessage.seal(message, for: subscription)
             } catch  where error.reason == .messageTooLarge {
-                throw Self.contentTooLarge(content.count)
+                throw Self.contentTooLarge(message.count)
             } catch {
                 // Checked when it was registered: only a row changed by hand gets here.
                 throw .unprocessable(JSONPath.root.member("to"), "device \(device.id): \(error.detail)")
@@ -132,15 +146,11 @@ final class PushSealer: Sendable {
         }
     }
 
-    /// The service-worker content of `payload` with the alert body shortened as `pushseal encrypt
-    /// --truncate` does it (on a character boundary, ending in `…`) until it is at most `budget`
-    /// bytes.
-    private static func truncatedContent(_ payload: JSONObject, collapseID: String?, budget: Int) throws(APIError)
-        -> [UInt8]
+    /// The `content` of `payload` with the alert body shortened as `pushseal encrypt --truncate`
+    /// does it (on a character boundary, ending in `…`) until it is at most `budget` bytes.
+    private static func truncated(_ payload: JSONObject, budget: Int, content: (JSONObject) -> [UInt8])
+        throws(APIError) -> [UInt8]
     {
-        func content(_ payload: JSONObject) -> [UInt8] {
-            JSONWriter.bytes(.object(ServiceWorkerContent.json(payload: payload, collapseID: collapseID)))
-        }
         let whole = content(payload).count
         do {
             let shortened = try BodyTruncation.shorten(

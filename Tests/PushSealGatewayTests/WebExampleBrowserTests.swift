@@ -1,0 +1,74 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// The web example (examples/web, docs/web.md) in a real browser: headless Chromium from Debian's
+/// packages, driven through the DevTools protocol by `interop/python/web_example_browser.py`,
+/// opens the page from the example's backend, which reaches this gateway. The page fetches the
+/// applicationServerKey, the service worker registers, the page registers a subscription, and a
+/// push that the gateway sealed with RFC 8291 (opened by the mock push service with the
+/// subscription's keys, as the browser's push client would) is delivered to the service worker,
+/// whose notification is read back.
+@Suite("the web example in headless Chromium", .serialized)
+struct WebExampleBrowserTests {
+    static let chromium = "/usr/bin/chromium"
+
+    @Test(
+        "the page subscribes through its backend, and the service worker shows the gateway's push: title, body, badge, click target"
+    )
+    func pageAndServiceWorker() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
+            Issue.record("chromium is not installed (make test installs it)")
+            return
+        }
+        let world = try GatewayWorld(webPush: true)
+        let token = try GatewayWorld.token(in: world.store, scopes: [.devices, .pushes, .read])
+        let endpoint = world.pushServices[0].endpoint("ok", "browser-1")
+        let subscription = try world.receivers[0].subscription(endpoint: endpoint)
+        let subscriptionFile = try world.directory.write(
+            "subscription.json", JSONWriter.string(.object(subscription.json)))
+        let run = try CLIRunner.run(
+            executable: try PythonPeer.interpreter.get(),
+            [
+                PythonPeer.directory.appendingPathComponent("web_example_browser.py").path, "--subscription",
+                subscriptionFile, "--push-log", world.pushServices[0].logFile, "--user", "u1",
+            ], input: Data(), in: world.directory.path,
+            environment: ["GATEWAY": "http://127.0.0.1:\(world.gateway.port)", "TOKEN": token])
+        let seen = try #require(try JSONParser.parse(Array(run.output.utf8)).objectValue, "\(run.output)")
+        #expect(seen["error"] == nil, "\(run.output)")
+
+        #expect(seen["status"] == .string("Notifications are off."), "the page started")
+        #expect(seen["worker"] == .string("activated") && seen["permission"] == .string("granted"))
+        let vapid = try world.request("GET", "/v1/webpush/vapid", token: world.adminToken)
+        #expect(seen["application_server_key"] == vapid.json?["application_server_key"], "from the gateway")
+
+        let device = try #require(seen["device_id"]?.stringValue)
+        #expect(
+            device.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil,
+            "a random (version 4) device id kept by the browser: \(device)")
+        let registered = seen["registered"]?.objectValue
+        #expect(registered?["user"] == .string("u1"), "the backend chose the user, not the page")
+        #expect(registered?["subscription"]?.objectValue?["endpoint"] == .string(endpoint))
+        #expect(seen["push"]?.objectValue?["deliveries"] == .number(JSONNumber(1)))
+        #expect(seen["content"]?.objectValue?["web_push"] == .number(JSONNumber(8030)), "declarative content")
+
+        let shown = try #require(seen["notifications"]?.arrayValue?.first?.objectValue, "\(run.output)")
+        #expect(shown["title"] == .string("Order #1042"))
+        #expect(shown["body"] == .string("Arrives Thursday\nShipped today"), "the subtitle over the body")
+        #expect(shown["tag"] == .string("order-1042") && shown["lang"] == .string("en"))
+        #expect(shown["icon"] == .string("https://shop.example.com/icon-192.png"))
+        #expect(shown["silent"] == .bool(false), "the push had a sound")
+        #expect(shown["app_badge"] == .number(JSONNumber(3)))
+        #expect(shown["navigate"] == .string("https://shop.example.com/orders/1042"), "the click target")
+        #expect(shown["data"]?.objectValue?["order"] == .number(JSONNumber(1042)))
+
+        let both = seen["notifications_with_13_content"]?.arrayValue ?? []
+        let old = both.compactMap(\.objectValue).first { $0["tag"] == .string("table-12") }
+        #expect(old?["title"] == .string("Table 12") && old?["body"] == .string("Your table is ready"))
+        #expect(old?["navigate"] == .string("https://shop.example.com/tables/12"), "1.3's content, read too")
+        #expect(seen["after_unsubscribe"] == .number(JSONNumber(404)), "unsubscribing removed the device")
+    }
+}

@@ -1,0 +1,237 @@
+"""Runs PushSeal's web example (examples/web) in headless Chromium, against a running
+pushseal-gateway, and prints one JSON object of what the browser did, for
+`WebExampleBrowserTests` to check. Standard library alone: Chromium is driven through the
+DevTools protocol over a pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on
+descriptors 3 and 4).
+
+    GATEWAY=http://127.0.0.1:PORT TOKEN=psg_… python web_example_browser.py \\
+        --subscription SUBSCRIPTION.json --push-log PUSH-SERVICE-LOG.jsonl [--user u1]
+
+1. It starts examples/web/backend.py (the page, the service worker, and the three calls to the
+   gateway), opens the page, and grants the notification permission through the protocol.
+2. It tries the page's `PushManager.subscribe()`: in headless Chromium it never completes (its
+   push service is Google's, which this machine does not reach), so the subscription the page
+   registers, through its own `pushSealRegister`, is SUBSCRIPTION.json (made by
+   `pushseal webpush subscribe` for the mock push service).
+3. It pushes to the user through the gateway, waits until the mock push service has opened the
+   gateway's RFC 8291 message with the subscription's keys (its log's `content`), and delivers
+   that content to the service worker (`ServiceWorker.deliverPushMessage`), as the browser's
+   push service client would once it decrypted the message.
+4. It reads the notification the service worker showed (`registration.getNotifications()`),
+   does the same with 1.3's shape of content, and unsubscribes through the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "web")
+
+
+class DevTools:
+    """A headless Chromium and the DevTools protocol over its pipe."""
+
+    def __init__(self, profile: str) -> None:
+        commands_read, commands_write = os.pipe()
+        events_read, events_write = os.pipe()
+
+        def descriptors() -> None:
+            os.dup2(commands_read, 3)
+            os.dup2(events_write, 4)
+
+        self.process = subprocess.Popen(
+            ["chromium", "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+             "--no-first-run", "--no-default-browser-check", f"--user-data-dir={profile}", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=descriptors, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(profile, "chromium.log"), "w"),
+        )
+        os.close(commands_read)
+        os.close(events_write)
+        self.commands = os.fdopen(commands_write, "wb", buffering=0)
+        self.messages = os.fdopen(events_read, "rb", buffering=0)
+        self.pending = b""
+        self.last_id = 0
+        self.events: list[dict] = []
+        self.session: str | None = None
+
+    def read(self) -> dict:
+        while b"\0" not in self.pending:
+            chunk = self.messages.read(65536)
+            if not chunk:
+                raise RuntimeError("Chromium closed its DevTools pipe")
+            self.pending += chunk
+        message, self.pending = self.pending.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method: str, in_page: bool = True, **params) -> dict:
+        self.last_id += 1
+        message = {"id": self.last_id, "method": method, "params": params}
+        if in_page and self.session:
+            message["sessionId"] = self.session
+        self.commands.write(json.dumps(message).encode() + b"\0")
+        while True:
+            answer = self.read()
+            if answer.get("id") == self.last_id:
+                if "error" in answer:
+                    raise RuntimeError(f"{method}: {answer['error'].get('message')}")
+                return answer.get("result", {})
+            self.events.append(answer)
+
+    def open(self, url: str) -> None:
+        target = self.call("Target.createTarget", in_page=False, url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", in_page=False, targetId=target, flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime", "ServiceWorker"):
+            self.call(f"{domain}.enable")
+        self.call("Browser.grantPermissions", in_page=False, permissions=["notifications"], origin=url.rstrip("/"))
+        self.call("Page.navigate", url=url)
+
+    def evaluate(self, expression: str):
+        """The value of an expression in the page (a promise is awaited); an exception is raised."""
+        result = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise RuntimeError(details.get("exception", {}).get("description") or details.get("text"))
+        return result["result"].get("value")
+
+    def wait_for(self, expression: str, seconds: float = 15):
+        """Evaluates `expression` until it is truthy; its value."""
+        deadline = time.monotonic() + seconds
+        while True:
+            value = self.evaluate(expression)
+            if value or time.monotonic() > deadline:
+                return value
+            time.sleep(0.1)
+
+    def registration_id(self) -> str:
+        for event in reversed(self.events):
+            if event.get("method") == "ServiceWorker.workerRegistrationUpdated":
+                for registration in event["params"]["registrations"]:
+                    if not registration["isDeleted"]:
+                        return registration["registrationId"]
+        raise RuntimeError("no service worker registration was reported")
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def gateway(method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        os.environ["GATEWAY"] + path, method=method, data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {os.environ['TOKEN']}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else {}
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def delivered_content(log: str, endpoint_path: str, seconds: float = 20) -> str:
+    """The content the mock push service opened for `endpoint_path`, once it has."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.path.exists(log):
+            for line in open(log, encoding="utf-8"):
+                record = json.loads(line)
+                if record.get("path") == endpoint_path and record.get("status") == 201 and record.get("content"):
+                    content = record["content"]
+                    return base64.urlsafe_b64decode(content + "=" * (-len(content) % 4)).decode()
+        time.sleep(0.1)
+    raise RuntimeError(f"the push service received nothing for {endpoint_path}")
+
+
+NOTIFICATIONS = """navigator.serviceWorker.ready.then(r => r.getNotifications()).then(shown => shown.map(n => ({
+    title: n.title, body: n.body, tag: n.tag, lang: n.lang, dir: n.dir, icon: n.icon, silent: n.silent,
+    navigate: n.data && n.data.navigate, app_badge: n.data && n.data.app_badge, data: n.data && n.data.data})))"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--subscription", required=True)
+    parser.add_argument("--push-log", required=True)
+    parser.add_argument("--user", default="user-42")
+    arguments = parser.parse_args()
+    subscription = json.load(open(arguments.subscription))
+    seen: dict = {}
+    with tempfile.TemporaryDirectory(prefix="web-example-") as directory:
+        ready = os.path.join(directory, "backend.ready")
+        backend = subprocess.Popen(
+            [sys.executable, os.path.join(EXAMPLE, "backend.py"), "--port", "0", "--user", arguments.user,
+             "--ready", ready],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "backend.log"), "w"),
+        )
+        browser = None
+        try:
+            for _ in range(200):
+                if os.path.exists(ready):
+                    break
+                time.sleep(0.05)
+            origin = f"http://127.0.0.1:{open(ready).read().strip()}"
+            profile = os.path.join(directory, "profile")
+            os.mkdir(profile)
+            browser = DevTools(profile)
+            browser.open(origin + "/")
+            seen["status"] = browser.wait_for(
+                "(() => { const t = document.getElementById('status'); return t && t.textContent !== 'Loading…' && t.textContent })()")
+            seen["worker"] = browser.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
+            seen["permission"] = browser.evaluate("Notification.permission")
+            seen["application_server_key"] = browser.evaluate("pushSealApplicationServerKey()")
+            seen["browser_subscribe"] = browser.evaluate(
+                """navigator.serviceWorker.ready.then(async r => { try {
+                       await Promise.race([r.pushManager.subscribe({userVisibleOnly: true,
+                           applicationServerKey: await pushSealApplicationServerKey()}),
+                           new Promise((_, no) => setTimeout(() => no(new Error('no answer within 5 s')), 5000))]);
+                       return 'subscribed'; } catch (error) { return `${error.message}`; } })""")
+            device = browser.evaluate(
+                f"pushSealRegister({{toJSON: () => ({json.dumps(subscription)})}}).then(() => pushSealDeviceID())")
+            seen["device_id"] = device
+            seen["registered"] = gateway("GET", f"/v1/devices/{device}")[1]
+
+            status, accepted = gateway("POST", "/v1/pushes", {
+                "to": {"user": arguments.user},
+                "payload": {"aps": {"alert": {"title": "Order #1042", "subtitle": "Arrives Thursday",
+                                              "body": "Shipped today"}, "badge": 3, "sound": "default"},
+                            "order": 1042},
+                "options": {"collapse_id": "order-1042"},
+                "web": {"navigate": "https://shop.example.com/orders/1042",
+                        "icon": "https://shop.example.com/icon-192.png", "lang": "en"},
+            })
+            seen["push"] = {"status": status, "deliveries": accepted.get("deliveries")}
+            path = "/" + subscription["endpoint"].split("/", 3)[3]
+            content = delivered_content(arguments.push_log, path)
+            seen["content"] = json.loads(content)
+            registration = browser.registration_id()
+            browser.call("ServiceWorker.deliverPushMessage", origin=origin, registrationId=registration, data=content)
+            seen["notifications"] = browser.wait_for(f"{NOTIFICATIONS}.then(n => n.length ? n : null)")
+
+            old = {"title": "Table 12", "body": "Your table is ready", "tag": "table-12",
+                   "data": {"url": "https://shop.example.com/tables/12"}}
+            browser.call("ServiceWorker.deliverPushMessage", origin=origin, registrationId=registration,
+                         data=json.dumps(old))
+            seen["notifications_with_13_content"] = browser.wait_for(
+                f"{NOTIFICATIONS}.then(n => n.length > 1 ? n : null)")
+
+            browser.evaluate("pushSealUnregister()")
+            seen["after_unsubscribe"] = gateway("GET", f"/v1/devices/{device}")[0]
+        except Exception as error:
+            seen["error"] = f"{type(error).__name__}: {error}"
+        finally:
+            if browser:
+                browser.close()
+            backend.kill()
+            backend.wait()
+    print(json.dumps(seen))
+
+
+if __name__ == "__main__":
+    main()
