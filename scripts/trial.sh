@@ -84,6 +84,10 @@ start() {
     local apns_port push_port
     apns_port=$(ready_port stand-ins/apns.ready)
     push_port=$(ready_port stand-ins/push.ready)
+    # Push services trusted: the stand-in's certificate, and the system's authorities, so that a
+    # real browser's subscription (an endpoint of its vendor's push service) is delivered too.
+    cat stand-ins/mock-push-cert.pem > stand-ins/push-services.pem
+    [[ -r /etc/ssl/certs/ca-certificates.crt ]] && cat /etc/ssl/certs/ca-certificates.crt >> stand-ins/push-services.pem
 
     "$bin/pushseal" keys generate --suite x25519 --kid trial-sender --out sender.jwk
     "$bin/pushseal" keys public sender.jwk > sender.pub.jwk
@@ -101,7 +105,7 @@ start() {
   },
   "webpush": {
     "vapid_key_file": "vapid.jwk", "subject": "mailto:trial@example.com",
-    "allow_local_destinations": true, "ca_file": "stand-ins/mock-push-cert.pem",
+    "allow_local_destinations": true, "ca_file": "stand-ins/push-services.pem",
     "navigate": "https://shop.example.com/notifications"
   }
 }

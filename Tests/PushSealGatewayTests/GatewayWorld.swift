@@ -59,11 +59,12 @@ final class GatewayWorld: @unchecked Sendable {
     ///   - apnsHost: another APNs host than the mock (a hostile one), with its certificate.
     ///   - webPush: start ``pushServices`` and configure `webpush` to reach them (and the hosts of
     ///     `pushCertificates`, trusted too), local destinations allowed.
+    ///   - pushServiceHosts: with `webPush`, `webpush.allowed_hosts` (any host when nil).
     ///   - vapidKey: make `vapid.jwk` for a `webpush` member of `settings` (`webPush` makes it anyway).
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
         settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil, webPush: Bool = false,
-        pushCertificates: [String] = [], vapidKey: Bool = false
+        pushCertificates: [String] = [], pushServiceHosts: [String]? = nil, vapidKey: Bool = false
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
@@ -93,10 +94,13 @@ final class GatewayWorld: @unchecked Sendable {
                 try String(contentsOfFile: $0, encoding: .utf8)
             }
             _ = try directory.write("push-services.pem", certificates.joined(separator: "\n"))
+            let allowedHosts = pushServiceHosts.map {
+                #", "allowed_hosts": \#(JSONWriter.string(.array($0.map { JSONValue.string($0) })))"#
+            }
             webPushMember = """
                 , "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com",
                               "allow_local_destinations": true, "ca_file": "push-services.pem",
-                              "navigate": "https://shop.example.com/notifications"}
+                              "navigate": "https://shop.example.com/notifications"\(allowedHosts ?? "")}
                 """
         } else {
             receivers = []

@@ -36,7 +36,7 @@ struct WebExampleBrowserTests {
                 PythonPeer.directory.appendingPathComponent("web_example_browser.py").path, "--subscription",
                 subscriptionFile, "--push-log", world.pushServices[0].logFile, "--user", "u1",
             ], input: Data(), in: world.directory.path,
-            environment: ["GATEWAY": "http://127.0.0.1:\(world.gateway.port)", "TOKEN": token])
+            environment: ["GATEWAY": "http://127.0.0.1:\(world.gateway.port)", "TOKEN": token], timeout: 400)
         let seen = try #require(try JSONParser.parse(Array(run.output.utf8)).objectValue, "\(run.output)")
         #expect(seen["error"] == nil, "\(run.output)")
 

@@ -53,10 +53,12 @@ package enum CLIRunner {
 
     /// Runs any program, capturing both outputs. The child is started with `posix_spawn` and
     /// reaped with `waitpid` on its own id: Foundation's `Process.waitUntilExit` missed a child's
-    /// exit in a clean-clone CI run and spun for ever beside the zombie.
+    /// exit in a clean-clone CI run and spun for ever beside the zombie. It is killed after
+    /// `timeout` seconds (``timeoutSeconds`` unless a long run, such as a fuzzer's or a browser's,
+    /// says otherwise).
     package static func run(
         executable: URL, _ arguments: [String], input: Data, in directory: String?, outputFile: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], timeout: Double = timeoutSeconds
     ) throws -> Result {
         _ = pipeSignalIgnored
         let stdin = try closeOnExecPipe()
@@ -70,7 +72,7 @@ package enum CLIRunner {
         // The child has its own copies now; the parent keeps only its ends.
         for end in [stdin.read, stdout.write, stderr.write] { try? end.close() }
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }
         let inputWriter = InputWriter(stdin.write, input)
         let errorData = ErrorCollector(stderr.read)

@@ -142,7 +142,8 @@ class Service:
         """With --inbox, the message as the browser would be handed it, in INBOX/<last segment>.bin
         (written whole, then renamed, so a reader never sees half of it)."""
         name = path.rsplit("/", 1)[-1]
-        if not self.inbox or not name or not set(name) <= BASE64URL:
+        # Base64url, and the colon of FCM's registration tokens (`/fcm/send/<id>:<token>`).
+        if not self.inbox or not name or not set(name) <= BASE64URL | {":"}:
             return
         target = os.path.join(self.inbox, name + ".bin")
         with open(target + ".tmp", "wb") as handle:

@@ -101,7 +101,7 @@ class DevTools:
             raise RuntimeError(details.get("exception", {}).get("description") or details.get("text"))
         return result["result"].get("value")
 
-    def wait_for(self, expression: str, seconds: float = 15):
+    def wait_for(self, expression: str, seconds: float = 60):
         """Evaluates `expression` until it is truthy; its value."""
         deadline = time.monotonic() + seconds
         while True:
@@ -136,7 +136,7 @@ def gateway(method: str, path: str, body: dict | None = None) -> tuple[int, dict
         return error.code, json.loads(error.read() or b"{}")
 
 
-def delivered_content(log: str, endpoint_path: str, seconds: float = 20) -> str:
+def delivered_content(log: str, endpoint_path: str, seconds: float = 60) -> str:
     """The content the mock push service opened for `endpoint_path`, once it has."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
