@@ -85,6 +85,23 @@ public final class ProviderTokenIssuer: @unchecked Sendable {
         }
     }
 
+    /// The least time between two tokens made after refusals: APNs answers
+    /// `TooManyProviderTokenUpdates` to a provider that makes them more often than every 20 minutes.
+    public static let minimumRenewalInterval = 20 * 60
+
+    /// After APNs refused the token (`InvalidProviderToken`): makes a fresh one for the next
+    /// request when the one in use is at least ``minimumRenewalInterval`` old; true when it did.
+    /// A fresh `iat` is all a new token can change, so this helps a refusal that time can mend
+    /// (a clock that was wrong, a key Apple had not yet activated), not a revoked key.
+    @discardableResult
+    public func renewAfterRefusal() throws -> Bool {
+        try queue.sync {
+            guard let current, now() - current.issuedAt >= Self.minimumRenewalInterval else { return false }
+            _ = try mint()
+            return true
+        }
+    }
+
     /// How many tokens were minted so far.
     public var issuedCount: Int { queue.sync { issued } }
 

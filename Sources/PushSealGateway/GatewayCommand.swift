@@ -18,7 +18,7 @@ internal import PushSealPOSIX
 /// pushseal-gateway backup  --config FILE --to FILE
 /// pushseal-gateway webhook secret
 /// pushseal-gateway webhook enable --config FILE --name NAME
-/// pushseal-gateway help | --help | -h
+/// pushseal-gateway help [COMMAND] | COMMAND --help
 /// pushseal-gateway version | --version
 /// ```
 ///
@@ -34,30 +34,21 @@ public enum GatewayCommand {
         }
     }
 
-    private static let usage = """
-        usage: pushseal-gateway serve --config FILE
-               pushseal-gateway migrate --config FILE
-               pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
-                                             [--label TEXT] [--expires-days N]
-               pushseal-gateway token list --config FILE
-               pushseal-gateway token revoke --config FILE --id ID
-               pushseal-gateway backup --config FILE --to FILE
-               pushseal-gateway webhook secret
-               pushseal-gateway webhook enable --config FILE --name NAME
-               pushseal-gateway help
-               pushseal-gateway version
-        """
-
     private static func dispatch(_ arguments: [String]) throws(GatewayError) -> Int32 {
         switch arguments {
-        case ["help"], ["--help"], ["-h"]:
-            print(usage + "\n\nThe API, the configuration and the exit statuses: docs/gateway-v1.md.")
-            return 0
         case ["version"], ["--version"]:
             print(GatewayVersion.description)
             return 0
         case ["webhook", "secret"]:
             print(WebhookSigner.newSecret())
+            return 0
+        case let words where words.starts(with: ["webhook", "secret"]):
+            throw GatewayError(
+                "webhook secret takes no option: it prints a new secret (whsec_…) for a webhook's secret_files, "
+                    + "and reads no configuration")
+        case let words where words.first == "help" || words.contains("--help") || words.contains("-h"):
+            let topic = words.filter { $0 != "help" && $0 != "--help" && $0 != "-h" }
+            print(try GatewayHelp.text(for: topic))
             return 0
         default: break
         }
@@ -70,15 +61,15 @@ public enum GatewayCommand {
         var options: [String: [String]] = [:]
         while let name = words.first {
             guard name.hasPrefix("--") else {
-                throw GatewayError("\(name) is not an option (options begin with --)\n\(usage)")
+                throw GatewayError("\(name) is not an option (options begin with --)\n\(GatewayHelp.usage)")
             }
-            guard words.count >= 2 else { throw GatewayError("\(name) needs a value\n\(usage)") }
+            guard words.count >= 2 else { throw GatewayError("\(name) needs a value\n\(GatewayHelp.usage)") }
             options[String(name.dropFirst(2)), default: []].append(words[words.index(after: words.startIndex)])
             words = words.dropFirst(2)
         }
-        guard !command.isEmpty else { throw GatewayError("no command given\n\(usage)") }
+        guard !command.isEmpty else { throw GatewayError("no command given\n\(GatewayHelp.usage)") }
         guard let configPath = options["config"]?.last else {
-            throw GatewayError("\(command.joined(separator: " ")) needs --config FILE\n\(usage)")
+            throw GatewayError("\(command.joined(separator: " ")) needs --config FILE\n\(GatewayHelp.usage)")
         }
         let configuration = try GatewayConfiguration(json: try ConfiguredFile.contents(configPath), path: configPath)
         switch command {
@@ -156,6 +147,7 @@ public enum GatewayCommand {
                 throw GatewayError("database: \(error)")
             }
             guard revoked else { throw GatewayError("no token has the id \(id)") }
+            print("pushseal-gateway: token \(id) revoked; a request presenting it is refused from now on")
             return 0
         case ["webhook", "enable"]:
             guard let name = options["name"]?.last else { throw GatewayError("webhook enable needs --name NAME") }
@@ -172,7 +164,7 @@ public enum GatewayCommand {
             print("pushseal-gateway: webhook \(name) " + (enabled ? "enabled again" : "was not disabled"))
             return 0
         default:
-            throw GatewayError("unknown command \(command.joined(separator: " "))\n\(usage)")
+            throw GatewayError("unknown command \(command.joined(separator: " "))\n\(GatewayHelp.usage)")
         }
     }
 

@@ -59,8 +59,8 @@ public struct GatewayConfiguration: Sendable {
     public let retentionHours: Int
     /// How long a stop waits for deliveries in flight, in seconds (1 to 300; 20).
     public let drainSeconds: Int
-    /// Whether every request is logged (`request` lines).
-    public let accessLog: Bool
+    /// Which requests are logged (`request` lines).
+    public let accessLog: AccessLogMode
     /// The title and body of `POST /v1/devices/{id}/test`'s notification.
     public let testNotification: (title: String, body: String)
     /// The gateway as a Web Push service for its APNs devices (gateway-v1.md, "Web Push in");
@@ -117,7 +117,12 @@ public struct GatewayConfiguration: Sendable {
             relay = nil
         }
         webhooks = try WebhookSettings.list(root["webhooks"], at: JSONPath.root.member("webhooks"), resolve: resolve)
-        accessLog = try Self.flag(root, "access_log", at: .root)
+        switch root["access_log"] {
+        case nil, .bool(false)?: accessLog = .off
+        case .bool(true)?: accessLog = .requests
+        case .string("all")?: accessLog = .all
+        default: throw Self.invalid(JSONPath.root.member("access_log"), #"must be true, false or "all""#)
+        }
         guard case .array(let senders)? = root["sender_key_files"], !senders.isEmpty,
             senders.allSatisfy({ $0.stringValue != nil })
         else {

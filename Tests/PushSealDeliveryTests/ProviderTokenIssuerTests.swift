@@ -78,6 +78,22 @@ struct ProviderTokenIssuerTests {
         #expect(issuer.issuedCount == 2)
     }
 
+    @Test("after InvalidProviderToken a fresh token is made only once the one in use is 20 minutes old")
+    func renewalAfterRefusal() throws {
+        let clock = FakeClock()
+        let issuer = try ProviderTokenIssuer(authKeyPEM: Self.authKey, keyID: "KEY1234567", teamID: "TEAM123456") {
+            clock.now
+        }
+        #expect(try issuer.renewAfterRefusal() == false, "no token yet: nothing to renew")
+        let first = try issuer.token()
+        clock.now += 19 * 60
+        #expect(try issuer.renewAfterRefusal() == false, "APNs refuses updates more often than every 20 minutes")
+        #expect(try issuer.token() == first)
+        clock.now += 60
+        #expect(try issuer.renewAfterRefusal() == true)
+        #expect(try issuer.token() != first && issuer.issuedCount == 2)
+    }
+
     @Test("a key that is not an unencrypted P-256 PKCS#8 key is refused, as are empty ids")
     func badKeys() {
         #expect(throws: DeliveryError.self) {

@@ -141,15 +141,72 @@ struct GatewayDeliveryTests {
         transient.transient = true
         let permanent = DeliveryResult(
             line: 0, status: .failed, apnsID: nil, reason: "PayloadTooLarge", attempts: 1, timestamp: nil)
-        guard case .retry(let due, _) = APNsSender.outcome(transient, attempts: 2, at: 1_000) else {
+        guard case .retry(let due, _) = APNsSender.outcome(transient, attempts: 2, acceptedAt: 0, at: 1_000) else {
             Issue.record("not retried")
             return
         }
         let earliest: Int64 = 1_000 + 60_000
         let latest: Int64 = 1_000 + 120_000
         #expect(due >= earliest && due <= latest, "30 s doubled twice, jittered into its upper half")
-        #expect(APNsSender.outcome(transient, attempts: 12, at: 0) == .failed(reason: "TooManyRequests"))
-        #expect(APNsSender.outcome(permanent, attempts: 1, at: 0) == .failed(reason: "PayloadTooLarge"))
+        #expect(APNsSender.outcome(transient, attempts: 12, acceptedAt: 0, at: 0) == .failed(reason: "TooManyRequests"))
+        #expect(APNsSender.outcome(permanent, attempts: 1, acceptedAt: 0, at: 0) == .failed(reason: "PayloadTooLarge"))
+    }
+
+    @Test("a refused provider token holds the delivery: retried with backoff past the attempt limit, for 24 hours")
+    func providerTokenHold() {
+        let refused = DeliveryResult(
+            line: 0, status: .failed, apnsID: nil, reason: "InvalidProviderToken", attempts: 1, timestamp: nil)
+        guard case .retry(let due, let reason) = APNsSender.outcome(refused, attempts: 1, acceptedAt: 0, at: 1_000)
+        else {
+            Issue.record("a refused provider token failed the delivery")
+            return
+        }
+        #expect(reason == "InvalidProviderToken" && (16_000...31_000).contains(due), "30 s, jittered: \(due)")
+        guard case .retry(let later, _) = APNsSender.outcome(refused, attempts: 40, acceptedAt: 0, at: 1_000) else {
+            Issue.record("the hold ended at the transient limit")
+            return
+        }
+        #expect((301_000...601_000).contains(later), "at most 10 minutes apart: \(later)")
+        let expired = DeliveryResult(
+            line: 0, status: .failed, apnsID: nil, reason: "ExpiredProviderToken", attempts: 1, timestamp: nil)
+        #expect(
+            APNsSender.outcome(expired, attempts: 1, acceptedAt: 0, at: 1_000)
+                != .failed(reason: "ExpiredProviderToken"))
+        let day = DeliveryWorkers.providerTokenHold
+        #expect(
+            APNsSender.outcome(refused, attempts: 5, acceptedAt: 0, at: day) == .failed(reason: "InvalidProviderToken"),
+            "after 24 hours the delivery fails with the reason")
+    }
+
+    @Test(
+        "a refused provider token keeps deliveries queued; once APNs takes the key, the held delivery is sent",
+        arguments: GatewayBackend.allCases)
+    func providerTokenRefusedThenFixed(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        try world.registerDevice("revoked", user: "u1", token: GatewayWorld.deviceToken("4031", 1))
+        try world.registerDevice("activating", user: "u1", token: GatewayWorld.deviceToken("4032", 2))
+        let answer = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let id = try #require(answer.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually(20) {
+                try world.store.push(id: id)?.deliveries.allSatisfy { $0.attempts == 1 && $0.status == .queued } == true
+            }, "held, not failed")
+        let held = try #require(try world.store.push(id: id)?.deliveries)
+        #expect(held.allSatisfy { $0.reason == "InvalidProviderToken" }, "\(held.map { $0.reason ?? "" })")
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(
+            metrics.contains(#"pushseal_gateway_deliveries_total{status="queued",reason="InvalidProviderToken"} 2"#))
+        Thread.sleep(forTimeInterval: 1)
+        #expect(world.apns.requests().count == 2, "held for 30 s or so, not hammered")
+
+        try world.makeDueNow(push: id)
+        #expect(
+            try world.eventually(20) {
+                try world.store.push(id: id)?.deliveries.first { $0.deviceID == "activating" }?.status == .sent
+            }, "the key became valid: the held delivery went out")
+        let revoked = try #require(try world.store.push(id: id)?.deliveries.first { $0.deviceID == "revoked" })
+        #expect(revoked.status == .queued && revoked.attempts == 2, "still refused: still held")
     }
 
     @Test(

@@ -120,6 +120,27 @@ struct GatewayLifecycleTests {
     }
 
     @Test(
+        "access_log \"all\" logs the probes and scrapes too; a value other than true, false or \"all\" does not start")
+    func accessLogAll() throws {
+        let world = try GatewayProcessWorld(extra: #", "access_log": "all""#)
+        try world.start()
+        #expect(try world.send("GET", "/metrics") == 200)
+        world.kill(SIGTERM)
+        let routes = world.logLines().filter { $0["event"] == .string("request") }.compactMap {
+            $0["route"]?.stringValue
+        }
+        #expect(routes.contains("/healthz") && routes.contains("/metrics"), "\(routes)")
+        let configuration = try String(contentsOfFile: world.directory.file("gateway.json"), encoding: .utf8)
+        let invalid = try world.directory.write(
+            "bad.json",
+            configuration.replacingOccurrences(of: #""access_log": "all""#, with: #""access_log": "sometimes""#))
+        let migrated = try CLIRunner.run(
+            executable: GatewayOperationsTests.gateway, ["migrate", "--config", invalid], input: Data(),
+            in: world.directory.path)
+        #expect(migrated.status == 2 && migrated.errors.contains(#"$.access_log must be true, false or "all""#))
+    }
+
+    @Test(
         "logs: RFC 3339 UTC times and a level on every line, a request line per request without secrets, started and stopped"
     )
     func logs() throws {
@@ -143,6 +164,9 @@ struct GatewayLifecycleTests {
                 $0["route"] == .string("/v1/devices/{device_id}") && $0["status"] == .number(JSONNumber(404))
                     && $0["token_id"]?.stringValue.map { world.token.contains($0) } == true
             })
+        #expect(
+            !requests.contains { ["/healthz", "/readyz", "/metrics"].contains($0["route"]?.stringValue ?? "") },
+            "probes and scrapes are left out unless access_log is \"all\"")
         let text = (try? String(contentsOfFile: world.directory.file("gateway-0.log"), encoding: .utf8)) ?? ""
         let secret = Base64URL.encode(try #require(AccessTokens.parse(world.token)).secret)
         #expect(secret.count == 43 && !text.contains(secret), "the token's secret is never logged")

@@ -57,6 +57,32 @@ struct GatewayOperationsTests {
         }
     }
 
+    @Test("each command has its own help, and every command says what it did or what is wrong")
+    func commandsSpeak() throws {
+        let directory = TemporaryDirectory()
+        for words in [["help", "token"], ["token", "--help"], ["token", "revoke", "-h"]] {
+            let help = try Self.run(words, in: directory)
+            #expect(help.status == 0 && help.output.contains("pushseal-gateway token revoke --config FILE --id ID"))
+            #expect(help.output.contains("docs/operations.md") && !help.output.contains("migrate --config"))
+        }
+        let whole = try Self.run(["help"], in: directory)
+        #expect(whole.output.contains("pushseal-gateway help COMMAND") && whole.output.contains("migrate --config"))
+        let unknown = try Self.run(["help", "frobnicate"], in: directory)
+        #expect(unknown.status == 2 && unknown.errors.contains("no command is named frobnicate"))
+        let secret = try Self.run(["webhook", "secret", "--config", "gateway.json"], in: directory)
+        #expect(secret.status == 2 && secret.errors.contains("webhook secret takes no option"), "\(secret.errors)")
+
+        let world = try GatewayProcessWorld()
+        let created = try CLIRunner.run(
+            executable: Self.gateway, ["token", "create", "--config", "gateway.json", "--scope", "read"], input: Data(),
+            in: world.directory.path)
+        let id = try #require(AccessTokens.parse(created.output.trimmingCharacters(in: .whitespacesAndNewlines))?.id)
+        let revoked = try CLIRunner.run(
+            executable: Self.gateway, ["token", "revoke", "--config", "gateway.json", "--id", id], input: Data(),
+            in: world.directory.path)
+        #expect(revoked.status == 0 && revoked.output.contains("token \(id) revoked"), "\(revoked.output)")
+    }
+
     @Test("every reason maps into the closed label set; the full text never becomes a label")
     func reasonLabels() {
         let cases: [(String?, String)] = [

@@ -196,6 +196,16 @@ final class GatewayWorld: @unchecked Sendable {
         return try condition()
     }
 
+    /// Makes the queued deliveries of push `id` due at once, through a connection of the test's own,
+    /// as time passing would: a held or backed-off delivery is then tried without waiting its turn.
+    func makeDueNow(push id: String) throws {
+        let update = "UPDATE deliveries SET next_attempt_at = 0 WHERE push_id = '\(id)' AND status = 'queued'"
+        switch backend {
+        case .sqlite: try SQLiteDatabase(path: directory.file("gateway.db")).execute(update)
+        case .postgres: try PostgresConnection(url: database, passwordFile: nil, timeoutSeconds: 5).execute(update)
+        }
+    }
+
     /// A device token whose first 4 digits make the mock answer its way (`0410`: 410, …).
     static func deviceToken(_ prefix: String, _ index: Int) -> String {
         prefix + String(repeating: "0", count: 60 - String(index).count - prefix.count) + String(index) + "abcd"

@@ -15,6 +15,7 @@ For every request it checks what APNs checks and what PushSeal promises:
 Failures are scripted by the device token's first four hex digits:
 
     0400  400 BadDeviceToken              0413  413 PayloadTooLarge
+    4032  403 InvalidProviderToken once (a key not yet active), then 200
     0410  410 Unregistered + timestamp    4031  403 InvalidProviderToken
           of 2023-11-14                   0411  410 Unregistered + the time of the answer
     0403  403 ExpiredProviderToken, until a request comes with another provider token
@@ -190,7 +191,7 @@ class Behaviour:
             return 400, {"reason": "NotSealed"}
         if prefix == "0400":
             return 400, {"reason": "BadDeviceToken"}
-        if prefix == "4031":
+        if prefix == "4031" or (prefix == "4032" and count == 1):
             return 403, {"reason": "InvalidProviderToken"}
         if prefix == "0410":
             return 410, {"reason": "Unregistered", "timestamp": 1_700_000_000_000}

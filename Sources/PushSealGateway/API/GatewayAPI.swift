@@ -35,7 +35,7 @@ final class GatewayAPI: Sendable {
     private let providerTokens: @Sendable () -> Int
     private let status: StatusReport
     private let operationsApart: Bool
-    private let accessLog: Bool
+    private let accessLog: AccessLogMode
     private let testNotification: (title: String, body: String)
     private let routing: WebhookRouting
     private let limiter: RateLimiter
@@ -46,15 +46,15 @@ final class GatewayAPI: Sendable {
     /// takes none); a push may make at most `maximumDeliveriesPerPush` deliveries;
     /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
     /// made, and `onAccepted` wakes the delivery workers of the kinds a push has; `status` reports for `/status`;
-    /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` logs
-    /// every request; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
+    /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` says which requests
+    /// are logged; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
     /// names the webhook endpoints that hear of a deleted device's deliveries; `rateLimits` are
     /// each token's rates; `relay` makes the gateway a Web Push service for its APNs devices.
     init(
         store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
         maximumDeliveriesPerPush: Int, metrics: Metrics,
         log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
-        status: StatusReport, operationsApart: Bool, accessLog: Bool,
+        status: StatusReport, operationsApart: Bool, accessLog: AccessLogMode,
         testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
         routing: WebhookRouting = .none, rateLimits: RateLimitSettings = .unlimited, relay: RelaySettings? = nil,
         onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
@@ -103,7 +103,7 @@ final class GatewayAPI: Sendable {
         let route = endpoint?.template ?? "other"
         metrics.request(
             method: Self.methodLabel(request.method), route: route, status: response.status, seconds: seconds)
-        if accessLog {
+        if accessLog.logs(route: route) {
             var members: [(String, JSONValue)] = [
                 ("method", .string(Self.methodLabel(request.method))), ("route", .string(route)),
                 ("status", .number(JSONNumber(response.status))),

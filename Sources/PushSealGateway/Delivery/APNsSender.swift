@@ -99,10 +99,16 @@ struct APNsSender: OutboxSender {
                 return .invalid(line: line, reason: "\(error)")
             }
         }
+        let tokens = tokens
         client.deliver(items, inInputOrder: false, inputWake: wake) { result in
             guard let delivery = inFlight.removeValue(forKey: result.line) else { return }
             let attempts = delivery.attempts + result.attempts
-            record(delivery, Self.outcome(result, attempts: attempts, at: GatewayClock.milliseconds()), attempts)
+            if result.status == .failed, let reason = result.reason, Self.providerTokenRefusals.contains(reason) {
+                _ = try? tokens.renewAfterRefusal()
+            }
+            let outcome = Self.outcome(
+                result, attempts: attempts, acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds())
+            record(delivery, outcome, attempts)
         }
     }
 
@@ -113,15 +119,28 @@ struct APNsSender: OutboxSender {
             answerTimeout: Self.answerTimeout, caFile: caFile)
     }
 
+    /// APNs' answers that refuse the provider token rather than the push: the key is revoked, not
+    /// yet active, or its ids are wrong, and every delivery would fail alike until it is fixed.
+    static let providerTokenRefusals: Set<String> = ["InvalidProviderToken", "ExpiredProviderToken"]
+
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
     /// mean the token is gone; a transient failure (429, 5xx, a lost connection) is tried again
     /// later (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``) until
-    /// ``DeliveryWorkers/maximumAttempts`` requests were made.
-    static func outcome(_ result: DeliveryResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
+    /// ``DeliveryWorkers/maximumAttempts`` requests were made; a refused provider token holds the
+    /// delivery queued (``DeliveryWorkers/heldRetryTime(attempts:acceptedAt:at:)``) until the key
+    /// is fixed, its expiration passes, or ``DeliveryWorkers/providerTokenHold`` ends.
+    static func outcome(_ result: DeliveryResult, attempts: Int, acceptedAt: Int64, at time: Int64)
+        -> DeliveryOutcome
+    {
         if result.status == .failed, result.transient,
             let due = DeliveryWorkers.retryTime(attempts: attempts, at: time)
         {
             return .retry(at: due, reason: result.reason ?? "transient failure")
+        }
+        if result.status == .failed, let reason = result.reason, providerTokenRefusals.contains(reason),
+            let due = DeliveryWorkers.heldRetryTime(attempts: attempts, acceptedAt: acceptedAt, at: time)
+        {
+            return .retry(at: due, reason: reason)
         }
         switch result.status {
         case .sent: return .sent(apnsID: result.apnsID)

@@ -201,6 +201,20 @@ final class DeliveryWorkers: Sendable {
         return time + Int64.random(in: Int64(delay / 2)...Int64(delay))
     }
 
+    /// How long a delivery is held while APNs refuses the provider token (24 hours from its
+    /// acceptance, or until its expiration when that comes first): time for an operator to fix
+    /// the key, as the `APNsProviderTokenRefused` alert asks.
+    static let providerTokenHold: Int64 = 24 * 3_600_000
+
+    /// When a delivery held by a refused provider token is tried again, as of `time`: after 30 s
+    /// doubled at each attempt, at most 10 minutes, jittered into the upper half; not counted
+    /// against ``maximumAttempts``. Nil once ``providerTokenHold`` has passed since `acceptedAt`.
+    static func heldRetryTime(attempts: Int, acceptedAt: Int64, at time: Int64) -> Int64? {
+        guard time - acceptedAt < providerTokenHold else { return nil }
+        let delay = min(600_000, 30_000 << min(max(attempts - 1, 0), 20))
+        return time + Int64.random(in: Int64(delay / 2)...Int64(delay))
+    }
+
     /// Records `batch` in one transaction, then counts and logs each outcome; a failure is
     /// logged, and the deliveries stay leased until their lease ends.
     private func record(_ batch: [EndedAttempt]) {
