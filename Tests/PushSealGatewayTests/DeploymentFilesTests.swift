@@ -1,0 +1,135 @@
+import Foundation
+import PushSealCore
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// The files of `deploy/`, checked by the tools that run them in production, from Debian's
+/// packages (`make test` installs nginx, prometheus for promtool, and systemd): each check fails
+/// when a file stops working, rather than when an operator finds out.
+@Suite("deployment files, checked by the real tools", .serialized)
+struct DeploymentFilesTests {
+    static let deploy = TestVectors.packageRoot.appendingPathComponent("deploy")
+
+    /// `tool` at its Debian path, or nil (and an issue recorded) when it is not installed.
+    static func tool(_ path: String) -> URL? {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            Issue.record("\(path) is not installed (make test installs it)")
+            return nil
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// `text` with `old` replaced by `new`, which must be there: a deploy file that changed shape
+    /// fails here instead of being checked half-substituted.
+    static func replacing(_ old: String, with new: String, in text: String) throws -> String {
+        try #require(text.contains(old), "deploy file no longer has \(old)")
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test("systemd-analyze verify finds nothing to say about the unit, its ExecStart pointing at a built gateway")
+    func systemdUnit() throws {
+        guard let analyze = Self.tool("/usr/bin/systemd-analyze") else { return }
+        let directory = TemporaryDirectory()
+        let unit = try String(
+            contentsOf: Self.deploy.appendingPathComponent("pushseal-gateway.service"), encoding: .utf8)
+        let installed = try Self.replacing(
+            "/usr/local/bin/pushseal-gateway", with: GatewayOperationsTests.gateway.path, in: unit)
+        let path = try directory.write("pushseal-gateway.service", installed)
+        let verified = try CLIRunner.run(executable: analyze, ["verify", path], input: Data(), in: directory.path)
+        #expect(verified.status == 0 && verified.errors.isEmpty && verified.output.isEmpty, "\(verified.errors)")
+    }
+
+    @Test("promtool: the alert rules load, every alert's unit test passes, and the scrape configuration is valid")
+    func prometheusRules() throws {
+        guard let promtool = Self.tool("/usr/bin/promtool") else { return }
+        let checked = try CLIRunner.run(
+            executable: promtool, ["check", "rules", "prometheus-alerts.yml"], input: Data(), in: Self.deploy.path)
+        #expect(checked.status == 0, "\(checked.output)\(checked.errors)")
+        let tested = try CLIRunner.run(
+            executable: promtool, ["test", "rules", "prometheus-alerts.test.yml"], input: Data(), in: Self.deploy.path)
+        #expect(tested.status == 0 && tested.output.contains("SUCCESS"), "\(tested.output)\(tested.errors)")
+        let configuration = try CLIRunner.run(
+            executable: promtool, ["check", "config", "prometheus.yml"], input: Data(), in: Self.deploy.path)
+        #expect(configuration.status == 0, "\(configuration.output)\(configuration.errors)")
+        // Every alert has a test: the names in the rules and in the tests are the same set.
+        let rules = try String(contentsOf: Self.deploy.appendingPathComponent("prometheus-alerts.yml"), encoding: .utf8)
+        let tests = try String(
+            contentsOf: Self.deploy.appendingPathComponent("prometheus-alerts.test.yml"), encoding: .utf8)
+        let alerts = Set(rules.matches(of: /- alert: (\w+)/).map { String($0.1) })
+        let covered = Set(tests.matches(of: /alertname: (\w+)/).map { String($0.1) })
+        #expect(!alerts.isEmpty && alerts == covered, "alerts without a test: \(alerts.subtracting(covered))")
+    }
+
+    @Test("nginx -t takes the TLS front, and requests go through it: the API and probes, never /metrics, no 70 KB body")
+    func nginxFront() throws {
+        guard let nginx = Self.tool("/usr/sbin/nginx"), let openssl = Self.tool("/usr/bin/openssl") else { return }
+        let world = try GatewayWorld()
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let directory = TemporaryDirectory()
+        let made = try CLIRunner.run(
+            executable: openssl,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
+                "subjectAltName=IP:127.0.0.1",
+            ], input: Data(), in: directory.path)
+        #expect(made.status == 0, "\(made.errors)")
+        let port = try ChildProcess.freeLoopbackPort()
+        var site = try String(
+            contentsOf: Self.deploy.appendingPathComponent("nginx-pushseal-gateway.conf"), encoding: .utf8)
+        site = try Self.replacing("server 127.0.0.1:8080;", with: "server 127.0.0.1:\(world.gateway.port);", in: site)
+        site = try Self.replacing("listen 443 ssl http2;", with: "listen 127.0.0.1:\(port) ssl http2;", in: site)
+        site = try Self.replacing("listen [::]:443 ssl http2;", with: "", in: site)
+        site = try Self.replacing("/etc/ssl/push.example.com/fullchain.pem", with: directory.file("cert.pem"), in: site)
+        site = try Self.replacing("/etc/ssl/push.example.com/privkey.pem", with: directory.file("key.pem"), in: site)
+        _ = try directory.write("site.conf", site)
+        let main = try directory.write(
+            "nginx.conf",
+            """
+            pid \(directory.file("nginx.pid"));
+            error_log \(directory.file("error.log"));
+            events {}
+            http {
+                access_log \(directory.file("access.log"));
+                client_body_temp_path \(directory.file("body"));
+                proxy_temp_path \(directory.file("proxy"));
+                include \(directory.file("site.conf"));
+            }
+            """)
+        let checked = try CLIRunner.run(
+            executable: nginx, ["-t", "-c", main, "-p", directory.path], input: Data(), in: directory.path)
+        #expect(checked.status == 0 && checked.errors.contains("syntax is ok"), "\(checked.errors)")
+        let server = try ChildProcess.start(
+            [nginx.path, "-c", main, "-p", directory.path, "-g", "daemon off;"], errors: directory.file("nginx.err"))
+        defer {
+            kill(server, SIGTERM)
+            var status: Int32 = 0
+            waitpid(server, &status, 0)
+        }
+        let base = "https://127.0.0.1:\(port)"
+        func curl(_ arguments: [String]) throws -> String {
+            try CLIRunner.run(
+                executable: URL(fileURLWithPath: "/usr/bin/curl"),
+                [
+                    "-sS", "--cacert", directory.file("cert.pem"), "-o", "/dev/null", "-w",
+                    "%{http_code} %{http_version}",
+                ]
+                    + arguments, input: Data(), in: directory.path
+            ).output
+        }
+        #expect(
+            world.eventually(10) { (try? curl(["\(base)/healthz"])) == "200 2" },
+            "the probe answers through nginx over HTTP/2")
+        let devices = try curl(["-H", "Authorization: Bearer \(world.adminToken)", "\(base)/v1/users/u1/devices"])
+        #expect(devices == "200 2", "the API, with its token, through the front")
+        #expect(try curl(["\(base)/metrics"]) == "404 2", "metrics stay on the gateway's own listener")
+        let large = try directory.write("large.json", String(repeating: "x", count: 70_000))
+        let refused = try curl([
+            "-X", "POST", "-H", "Content-Type: application/json", "-H", "Authorization: Bearer \(world.adminToken)",
+            "--data-binary", "@\(large)", "\(base)/v1/pushes",
+        ])
+        #expect(refused == "413 2", "nginx refuses a body the gateway would refuse")
+    }
+}
