@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind nodejs jq nginx prometheus
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind nodejs jq nginx prometheus dpkg-dev lintian
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -17,7 +17,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 VECTORS_STAMP := .build/vectors/.checked
 
 .PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway bench-gateway-instructions python-peer \
-	vectors demo trial trial-stop docs-run keys lint format docs clean
+	vectors demo trial trial-stop docs-run package package-check keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -50,6 +50,7 @@ test-default: deps python-peer schemathesis python-client vectors
 	./scripts/typecheck-apple.sh
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory docs-run
+	$(MAKE) --no-print-directory package-check
 
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
 ## where the documents show it (scripts/run-docs.py; blocks marked as needing an Apple key or a device are counted)
@@ -167,6 +168,16 @@ demo: release
 ## demo-gateway: pushseal-gateway against the local mock APNs: register, push, status, with curl
 demo-gateway: release python-peer
 	@PUSHSEAL=$(CURDIR)/$(PUSHSEAL) ./scripts/demo-gateway.sh
+
+## package: the Debian packages of the release build, pushseal-gateway and pushseal, in .build/package
+## (scripts/package.sh: dpkg-deb, dpkg-shlibdeps for Depends, lintian)
+package: release
+	./scripts/package.sh
+
+## package-check: the packages installed into a throwaway root (an overlay of this machine's, in a mount
+## namespace), run from there against the APNs stand-in, removed and purged (scripts/package-check.sh; root)
+package-check: package python-peer
+	./scripts/package-check.sh
 
 ## trial: the local trial, no Apple account needed: pushseal-gateway with a local APNs stand-in and a local Web Push
 ## service, in the background in .trial/ (scripts/trial.sh); the README's "Five minutes" runs against it

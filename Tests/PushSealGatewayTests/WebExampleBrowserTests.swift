@@ -65,10 +65,35 @@ struct WebExampleBrowserTests {
         #expect(shown["navigate"] == .string("https://shop.example.com/orders/1042"), "the click target")
         #expect(shown["data"]?.objectValue?["order"] == .number(JSONNumber(1042)))
 
-        let both = seen["notifications_with_13_content"]?.arrayValue ?? []
-        let old = both.compactMap(\.objectValue).first { $0["tag"] == .string("table-12") }
-        #expect(old?["title"] == .string("Table 12") && old?["body"] == .string("Your table is ready"))
-        #expect(old?["navigate"] == .string("https://shop.example.com/tables/12"), "1.3's content, read too")
         #expect(seen["after_unsubscribe"] == .number(JSONNumber(404)), "unsubscribing removed the device")
+    }
+
+    @Test("the service worker reads 1.3's content too ({title, body, tag, data}), its click target from data.url")
+    func contentOf13() throws {
+        let node = URL(fileURLWithPath: "/usr/bin/node")
+        guard FileManager.default.isExecutableFile(atPath: node.path) else {
+            Issue.record("node is not installed (make test installs it)")
+            return
+        }
+        let worker = TestVectors.packageRoot.appendingPathComponent("examples/web/sw.js").path
+        // The worker's own source, with the service-worker globals it touches at load stubbed.
+        let script = """
+            const listeners = {};
+            globalThis.self = {addEventListener: (name, f) => { listeners[name] = f; }, location: {hostname: "shop.example.com", origin: "https://shop.example.com"}};
+            globalThis.importScripts = () => {};
+            eval(require("fs").readFileSync(\(JSONWriter.string(.string(worker))), "utf8") + "; globalThis.notificationOf = notificationOf;");
+            const old = notificationOf({title: "Table 12", body: "Your table is ready", tag: "table-12", data: {url: "https://shop.example.com/tables/12"}});
+            const declarative = notificationOf({web_push: 8030, notification: {title: "T", navigate: "https://x.example/"}});
+            console.log(JSON.stringify({old, declarative, listeners: Object.keys(listeners).sort()}));
+            """
+        let run = try CLIRunner.run(executable: node, ["-e", script], input: Data(), in: nil)
+        let seen = try #require(try JSONParser.parse(Array(run.output.utf8)).objectValue, "\(run.output)\(run.errors)")
+        let old = seen["old"]?.objectValue
+        #expect(old?["title"] == .string("Table 12") && old?["body"] == .string("Your table is ready"))
+        #expect(old?["tag"] == .string("table-12") && old?["navigate"] == .string("https://shop.example.com/tables/12"))
+        #expect(seen["declarative"]?.objectValue?["navigate"] == .string("https://x.example/"))
+        #expect(
+            seen["listeners"]
+                == .array([.string("notificationclick"), .string("push"), .string("pushsubscriptionchange")]))
     }
 }
