@@ -1,17 +1,23 @@
-/// The status page (`GET /status`): one HTML file with a little script that reads `/status.json`
-/// every 5 seconds and shows it; no build step, nothing loaded from elsewhere. Every value goes in
-/// as text (`textContent`), never as markup.
+/// The status page (`GET /status`): one HTML file and its script (`GET /status.js`), which reads
+/// `/status.json` every 5 seconds and shows it; no build step, nothing loaded from elsewhere.
+/// Every value goes in as text (`textContent`), never as markup.
 enum StatusPage {
-    /// The headers it is served with: no caching, no sniffing, and a policy that lets the page
-    /// run its own inline script and fetch from its own origin only.
+    /// The page's headers: no caching, no sniffing, and a policy that runs only the gateway's own
+    /// script file (no inline script: an injected one would not run) and fetches from its origin only.
     static let headers: [(name: String, value: String)] = [
         ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
         ("X-Content-Type-Options", "nosniff"),
         (
             "Content-Security-Policy",
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+            "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; "
                 + "frame-ancestors 'none'"
         ),
+    ]
+
+    /// The script's headers.
+    static let scriptHeaders: [(name: String, value: String)] = [
+        ("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
     ]
 
     /// The page.
@@ -52,7 +58,14 @@ enum StatusPage {
         <h2>Instances</h2>
         <table><thead><tr><th>instance</th><th>version</th><th>started</th><th class="count">last heartbeat, s ago</th></tr></thead>
           <tbody id="instances"></tbody></table>
-        <script>
+        <script src="status.js"></script>
+        </body>
+        </html>
+
+        """
+
+    /// The page's script.
+    static let script = """
         "use strict";
         function text(id, value) { document.getElementById(id).textContent = String(value); }
         function rows(id, records, cells) {
@@ -92,9 +105,5 @@ enum StatusPage {
         }
         refresh();
         setInterval(refresh, 5000);
-        </script>
-        </body>
-        </html>
-
         """
 }

@@ -48,6 +48,12 @@ struct GatewayStatusPageTests {
             dom.output.firstMatch(of: try! Regex(#"id="\#(id)"[^>]*>([^<]*)<"#))?.output[1].substring.map(String.init)
         }
         #expect(dom.output.contains(#"data-loaded="yes""#), "the script read status.json")
+        let page = try #require(try GatewayHTTP.send("GET", url, body: nil, token: nil, contentType: nil))
+        let policy = page.headers["content-security-policy"] ?? ""
+        #expect(policy.contains("script-src 'self'") && !policy.contains("script-src 'unsafe-inline'"), "\(policy)")
+        #expect(!String(decoding: page.body, as: UTF8.self).contains("<script>"), "no inline script")
+        let script = try #require(try GatewayHTTP.send("GET", url + ".js", body: nil, token: nil, contentType: nil))
+        #expect(script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true)
         let statistics = try world.store.statistics()
         #expect(figure("devices-active") == "\(statistics.activeDevices)")
         #expect(figure("devices-unregistered") == "1")

@@ -122,7 +122,8 @@ final class GatewayAPI: Sendable {
 
     /// The resources of the API.
     private enum Endpoint {
-        case health, readiness, metrics, pushes, statusPage, statusJSON, apiStatus, devices, applicationServerKey
+        case health, readiness, metrics, pushes, statusPage, statusScript, statusJSON, apiStatus, devices,
+            applicationServerKey
         case device(String)
         case deviceTest(String)
         case deviceWebPush(String)
@@ -138,6 +139,7 @@ final class GatewayAPI: Sendable {
             case 1 where parts[0] == "readyz": self = .readiness
             case 1 where parts[0] == "metrics": self = .metrics
             case 1 where parts[0] == "status": self = .statusPage
+            case 1 where parts[0] == "status.js": self = .statusScript
             case 1 where parts[0] == "status.json": self = .statusJSON
             case 2 where parts[0] == "v1" && parts[1] == "pushes": self = .pushes
             case 2 where parts[0] == "v1" && parts[1] == "status": self = .apiStatus
@@ -161,6 +163,7 @@ final class GatewayAPI: Sendable {
             case .readiness: "/readyz"
             case .metrics: "/metrics"
             case .statusPage: "/status"
+            case .statusScript: "/status.js"
             case .statusJSON: "/status.json"
             case .pushes: "/v1/pushes"
             case .apiStatus: "/v1/status"
@@ -178,7 +181,7 @@ final class GatewayAPI: Sendable {
         /// Whether the endpoint is the operator's (served on `metrics_listen` when there is one).
         var isOperations: Bool {
             switch self {
-            case .health, .readiness, .metrics, .statusPage, .statusJSON: true
+            case .health, .readiness, .metrics, .statusPage, .statusScript, .statusJSON: true
             case .pushes, .device, .deviceTest, .deviceWebPush, .webPushEndpoint, .userDevices, .push, .apiStatus,
                 .devices, .applicationServerKey:
                 false
@@ -188,8 +191,8 @@ final class GatewayAPI: Sendable {
         /// The path parameter, named as in the OpenAPI document, if the endpoint has one.
         var parameter: (name: String, value: String)? {
             switch self {
-            case .health, .readiness, .metrics, .pushes, .statusPage, .statusJSON, .apiStatus, .devices,
-                .applicationServerKey:
+            case .health, .readiness, .metrics, .pushes, .statusPage, .statusScript, .statusJSON, .apiStatus,
+                .devices, .applicationServerKey:
                 nil
             case .device(let id), .deviceTest(let id), .deviceWebPush(let id): ("device_id", id)
             case .webPushEndpoint(let id): ("endpoint_id", id)
@@ -201,8 +204,8 @@ final class GatewayAPI: Sendable {
         /// The methods the endpoint answers, for a 405's `Allow` header.
         var methods: [String] {
             switch self {
-            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusJSON, .apiStatus, .devices,
-                .applicationServerKey:
+            case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusScript, .statusJSON,
+                .apiStatus, .devices, .applicationServerKey:
                 ["GET"]
             case .pushes, .deviceTest, .deviceWebPush: ["POST"]
             case .webPushEndpoint: ["POST", "DELETE"]
@@ -260,6 +263,8 @@ final class GatewayAPI: Sendable {
                 contentType: "text/plain; version=0.0.4")
         case ("GET", .statusPage):
             return HTTPResponse(status: 200, headers: StatusPage.headers, body: Array(StatusPage.html.utf8))
+        case ("GET", .statusScript):
+            return HTTPResponse(status: 200, headers: StatusPage.scriptHeaders, body: Array(StatusPage.script.utf8))
         case ("GET", .statusJSON):
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
         case ("GET", .devices):
