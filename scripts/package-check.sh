@@ -59,7 +59,7 @@ in_root getent passwd pushseal > /dev/null || fail "no pushseal user"
 in_root dpkg-query -W -f='${Conffiles}' pushseal-gateway | grep -q /etc/pushseal-gateway/gateway.json || fail "gateway.json is not a conffile"
 verified=$(in_root systemd-analyze verify /lib/systemd/system/pushseal-gateway.service 2>&1) || fail "systemd-analyze verify: $verified"
 [[ -z $verified ]] || fail "systemd-analyze verify says: $verified"
-in_root pushseal-gateway help serve | grep -q "docs/operations.md" || fail "pushseal-gateway help"
+in_root pushseal-gateway help serve | grep -q "/usr/share/doc/pushseal-gateway/" || fail "pushseal-gateway help names no shipped documentation"
 
 # Configure as docs/operations.md says: keys 0600 owned by pushseal, the APNs host the stand-in's.
 etc=$merged/etc/pushseal-gateway

@@ -18,9 +18,10 @@ enum GatewayHelp {
 
     /// Where the contract is: the configuration, the API, the exit statuses.
     static let documentation = """
-        The configuration, the API and every exit status: docs/gateway-v1.md, and the operator's \
-        guide docs/operations.md. Exit status: 0, or 2 with one line on standard error naming what \
-        is wrong.
+        The configuration, the API and every exit status: gateway-v1.md, and the operator's guide \
+        operations.md (in /usr/share/doc/pushseal-gateway/ when installed from the Debian package; \
+        docs/ in the source). Exit status: 0, or 2 with one line on standard error naming what is \
+        wrong.
         """
 
     /// The commands' own words, by their name.
