@@ -92,7 +92,7 @@ public final class Gateway: Sendable {
             maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
             isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
             status: StatusReport(
-                store: store, instance: housekeeping.instance.id,
+                store: store, instance: housekeeping.instance.id, webhookEndpoints: configuration.webhooks.map(\.name),
                 providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
             testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
@@ -180,6 +180,7 @@ public final class Gateway: Sendable {
         if inFlight > 0 {
             log.write("drain-deadline", [("batches_in_flight", .number(JSONNumber(inFlight)))])
         }
+        housekeeping.leave()
         server.stop()
         operationsServer?.stop()
         let (accepted, outcomes) = metrics.totals()

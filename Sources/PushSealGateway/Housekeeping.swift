@@ -70,6 +70,16 @@ final class Housekeeping: @unchecked Sendable {
         }
     }
 
+    /// Takes this instance off the list, after a clean stop: the status page no longer shows it
+    /// with a heartbeat that only ages.
+    func leave() {
+        do {
+            try store.forgetInstance(id: instance.id)
+        } catch {
+            log.write("store-error", [("detail", .string("\(error)"))])
+        }
+    }
+
     private func heartbeat() {
         let now = GatewayClock.milliseconds()
         let beat = InstanceRecord(

@@ -39,12 +39,19 @@ enum StatusPage {
           th, td { text-align: left; padding: 0.3em 1em 0.3em 0; border-bottom: 1px solid #e5e5ea; }
           td.count, th.count { text-align: right; }
           #error { color: #c9302c; }
+          #attention { list-style: none; padding: 0; margin: 0 0 1.5em; }
+          #attention li { border-radius: 8px; padding: 0.6em 1em; margin-bottom: 0.4em; font-weight: 600; }
+          #attention li.critical { background: #fde8e7; color: #a1140c; border: 1px solid #f2b8b5; }
+          #attention li.warning { background: #fff4d6; color: #7a5200; border: 1px solid #f0d58c; }
+          #attention li.ok { background: #e8f6ec; color: #1d6b34; border: 1px solid #b5dfc1; font-weight: 400; }
+          tr.failing td, tr.stale td, tr.disabled td { color: #a1140c; }
         </style>
         </head>
         <body>
         <h1>pushseal-gateway</h1>
         <div class="meta">instance <span id="instance">…</span>, version <span id="version">…</span>,
           <span id="draining"></span> updated <span id="generated">…</span> <span id="error"></span></div>
+        <ul id="attention"></ul>
         <div class="cards">
           <div class="card"><div class="figure" id="queue-depth">…</div><div class="label">queued deliveries</div></div>
           <div class="card"><div class="figure" id="queue-oldest">…</div><div class="label">oldest queued, seconds</div></div>
@@ -58,6 +65,9 @@ enum StatusPage {
         <h2>Instances</h2>
         <table><thead><tr><th>instance</th><th>version</th><th>started</th><th class="count">last heartbeat, s ago</th></tr></thead>
           <tbody id="instances"></tbody></table>
+        <h2>Webhook endpoints</h2>
+        <table><thead><tr><th>endpoint</th><th>state</th><th class="count">events waiting</th></tr></thead>
+          <tbody id="webhooks"></tbody></table>
         <script src="status.js"></script>
         </body>
         </html>
@@ -68,10 +78,11 @@ enum StatusPage {
     static let script = """
         "use strict";
         function text(id, value) { document.getElementById(id).textContent = String(value); }
-        function rows(id, records, cells) {
+        function rows(id, records, cells, rowClass) {
           const body = document.getElementById(id);
           body.replaceChildren(...records.map(record => {
             const row = document.createElement("tr");
+            if (rowClass) { row.className = rowClass(record); }
             cells(record).forEach(([value, numeric]) => {
               const cell = document.createElement("td");
               cell.textContent = String(value);
@@ -95,8 +106,21 @@ enum StatusPage {
             text("devices-active", status.devices.active);
             text("devices-unregistered", status.devices.unregistered);
             text("token-age", status.provider_token_age_seconds === null ? "none yet" : status.provider_token_age_seconds);
-            rows("outcomes", status.last_hour, o => [[o.status], [o.reason || "—"], [o.count, true]]);
-            rows("instances", status.instances, i => [[i.id], [i.version], [i.started_at], [i.heartbeat_age_seconds, true]]);
+            const notes = status.attention.length ? status.attention
+              : [{ level: "ok", message: "Nothing needs attention." }];
+            document.getElementById("attention").replaceChildren(...notes.map(note => {
+              const item = document.createElement("li");
+              item.className = note.level;
+              item.textContent = note.message;
+              return item;
+            }));
+            rows("outcomes", status.last_hour, o => [[o.status], [o.reason || "—"], [o.count, true]],
+              o => o.status === "failed" ? "failing" : "");
+            rows("instances", status.instances,
+              i => [[i.id], [i.version], [i.started_at], [i.heartbeat_age_seconds + (i.state === "stale" ? " (stale)" : ""), true]],
+              i => i.state);
+            rows("webhooks", status.webhooks, w => [[w.endpoint], [w.disabled ? "disabled" : "enabled"], [w.queued, true]],
+              w => w.disabled ? "disabled" : "");
             text("error", "");
             document.body.dataset.loaded = "yes";
           } catch (error) {

@@ -2,12 +2,15 @@ internal import PushSealCore
 
 /// What `/status.json` reports, and the status page shows (gateway-v1.md, "Status page"): the
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the
-/// APNs provider token, and every instance's last heartbeat.
+/// APNs provider token, every instance's last heartbeat (stale when it is late), the webhook
+/// endpoints' health, and `attention`: what needs an operator, most urgent first.
 struct StatusReport: Sendable {
     /// The store it reads.
     let store: any GatewayStore
     /// This instance's id.
     let instance: String
+    /// The configured webhook endpoints' names.
+    var webhookEndpoints: [String] = []
     /// When the provider token in use was made, UNIX seconds, if one was.
     let providerTokenIssuedAt: @Sendable () -> Int?
     /// Whether this instance is stopping.
@@ -29,14 +32,48 @@ struct StatusReport: Sendable {
                     ("count", .number(JSONNumber(count))),
                 ]))
         }
+        var attention: [Attention] = []
         let instances: [JSONValue] = try store.instances().map { record in
-            .object(
+            let age = Int(max(0, now - record.heartbeatAt) / 1_000)
+            let stale = age > Self.staleHeartbeatSeconds
+            if stale {
+                attention.append(
+                    Attention(
+                        .warning,
+                        "instance \(record.id) has not been heard from for \(age) s: stopped without draining?"))
+            }
+            return .object(
                 JSONObject([
                     ("id", .string(record.id)), ("version", .string(record.version)),
                     ("started_at", .string(EventLog.timestamp(record.startedAt))),
-                    ("heartbeat_age_seconds", .number(JSONNumber(Int(max(0, now - record.heartbeatAt) / 1_000)))),
+                    ("heartbeat_age_seconds", .number(JSONNumber(age))), ("state", .string(stale ? "stale" : "alive")),
                 ]))
         }
+        let webhooks: [JSONValue] = webhookEndpoints.map { endpoint in
+            let disabled = statistics.webhookEndpointsDisabled.contains(endpoint)
+            if disabled {
+                attention.append(
+                    Attention(.critical, "webhook endpoint \(endpoint) is disabled: pushseal-gateway webhook enable"))
+            }
+            return .object(
+                JSONObject([
+                    ("endpoint", .string(endpoint)), ("disabled", .bool(disabled)),
+                    ("queued", .number(JSONNumber(statistics.webhookEventsQueued[endpoint] ?? 0))),
+                ]))
+        }
+        let oldest = statistics.oldestQueuedSeconds(now: now)
+        if oldest > Self.criticalQueueAgeSeconds {
+            attention.append(Attention(.critical, "a queued delivery has waited \(oldest) s"))
+        } else if oldest > Self.warningQueueAgeSeconds {
+            attention.append(Attention(.warning, "a queued delivery has waited \(oldest) s"))
+        }
+        for case .object(let outcome) in outcomes
+        where APNsSender.providerTokenRefusals.contains(outcome["reason"]?.stringValue ?? "") {
+            attention.append(
+                Attention(
+                    .critical, "APNs refused the provider token in the last hour: check the .p8, key id and team id"))
+        }
+        if isDraining() { attention.append(Attention(.warning, "this instance is draining")) }
         let tokenAge: JSONValue =
             providerTokenIssuedAt().map { .number(JSONNumber(max(0, Int(now / 1_000) - $0))) } ?? .null
         return .object(
@@ -62,6 +99,40 @@ struct StatusReport: Sendable {
                 ),
                 ("provider_token_age_seconds", tokenAge),
                 ("instances", .array(instances)),
+                ("webhooks", .array(webhooks)),
+                ("attention", .array(attention.sorted { $0.level > $1.level }.map(\.json))),
             ]))
+    }
+
+    /// Heartbeats come every 10 s: three missed make an instance stale.
+    static let staleHeartbeatSeconds = 30
+    /// A queued delivery this old is worth a look; the `PushSealQueueStale` alert's age pages.
+    static let warningQueueAgeSeconds = 60
+    /// As `PushSealQueueStale`.
+    static let criticalQueueAgeSeconds = 900
+
+    /// One thing the page shows above the figures, in its level's colour.
+    struct Attention {
+        /// How urgent.
+        enum Level: Int, Comparable {
+            case warning = 1
+            case critical = 2
+            static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        }
+
+        let level: Level
+        let message: String
+
+        init(_ level: Level, _ message: String) {
+            self.level = level
+            self.message = message
+        }
+
+        var json: JSONValue {
+            .object(
+                JSONObject([
+                    ("level", .string(level == .critical ? "critical" : "warning")), ("message", .string(message)),
+                ]))
+        }
     }
 }

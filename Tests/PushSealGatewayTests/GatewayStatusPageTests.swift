@@ -34,6 +34,11 @@ struct GatewayStatusPageTests {
                 return statistics.deliveries[.sent] == 1 && statistics.deliveries[.unregistered] == 1
                     && statistics.unregisteredDevices == 1
             })
+        // An instance that died without a word a minute ago: still listed, marked stale.
+        let now = GatewayClock.milliseconds()
+        try world.store.heartbeat(
+            InstanceRecord(id: "gw-dead-1", version: "1.4.0", startedAt: now - 600_000, heartbeatAt: now - 60_000),
+            forgetBefore: 0)
         let port = try #require(world.gateway.operationsPort)
         let url = "http://127.0.0.1:\(port)/status"
         let flags = [
@@ -60,6 +65,11 @@ struct GatewayStatusPageTests {
         #expect(figure("queue-depth") == "\(statistics.deliveries[.queued] ?? 0)")
         #expect(dom.output.contains("<td>unregistered</td><td>Unregistered</td>"), "the last hour's outcomes")
         #expect(dom.output.contains(world.gateway.instanceID), "this instance's heartbeat")
+        #expect(dom.output.contains(#"<tr class="stale"><td>gw-dead-1</td>"#), "the silent instance is marked stale")
+        #expect(
+            dom.output.contains(#"<li class="warning">instance gw-dead-1 has not been heard from"#),
+            "and named above the figures, in the warning's colour")
+        #expect(dom.output.contains(#"<tr class="alive"><td>\#(world.gateway.instanceID)</td>"#))
 
         let api = try world.request("GET", "/v1/status", token: world.adminToken)
         #expect(api.status == 200 && api.json?["devices"]?.objectValue?["unregistered"] == .number(JSONNumber(1)))
@@ -130,5 +140,14 @@ struct GatewayStatusPageTests {
         let verified = try CLIRunner.run(
             executable: URL(fileURLWithPath: analyze), ["verify", file], input: Data(), in: directory.path)
         #expect(verified.status == 0 && verified.errors.isEmpty, "\(verified.errors)")
+    }
+
+    @Test("a clean stop takes the instance off the status page's list, instead of leaving it to age")
+    func cleanStopLeavesTheList() throws {
+        let world = try GatewayWorld()
+        let id = world.gateway.instanceID
+        #expect(try world.eventually { try world.store.instances().contains { $0.id == id } }, "its first heartbeat")
+        world.gateway.stop()
+        #expect(try !world.store.instances().contains { $0.id == id }, "gone with the stop")
     }
 }

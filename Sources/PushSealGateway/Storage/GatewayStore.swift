@@ -106,6 +106,8 @@ protocol GatewayStore: Sendable {
     func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws
     /// The instances heard from, newest heartbeat first.
     func instances() throws -> [InstanceRecord]
+    /// Removes instance `id` from the list: it stopped cleanly, and will say nothing more.
+    func forgetInstance(id: String) throws
     /// How deliveries that ended since `time` ended, by status and reason.
     func outcomes(since time: Int64) throws -> [OutcomeCount]
 }

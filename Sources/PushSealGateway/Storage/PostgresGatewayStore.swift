@@ -456,6 +456,10 @@
             }.map(InstanceRecord.init(row:))
         }
 
+        func forgetInstance(id: String) throws {
+            _ = try pool.withConnection { try $0.query("DELETE FROM instances WHERE id = $1", [.text(id)]) }
+        }
+
         func outcomes(since time: Int64) throws -> [OutcomeCount] {
             try pool.withConnection { try $0.query(OutcomeCount.query("$1"), [.integer(time)]) }.compactMap(
                 OutcomeCount.init(row:))

@@ -367,6 +367,10 @@ final class SQLiteGatewayStore: GatewayStore {
             InstanceRecord.init(row:))
     }
 
+    func forgetInstance(id: String) throws {
+        _ = try database.transaction { try $0.query("DELETE FROM instances WHERE id = ?", [.text(id)]) }
+    }
+
     func outcomes(since time: Int64) throws -> [OutcomeCount] {
         try database.read(OutcomeCount.query("?1"), [.integer(time)]).compactMap(OutcomeCount.init(row:))
     }
