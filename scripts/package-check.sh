@@ -2,7 +2,7 @@
 # The Debian packages of `make package`, installed into a throwaway root and run from there, as an
 # operator on Debian 12 would: the root is this machine's own file system under an overlay (its
 # writes go to a temporary directory, never to the machine), in a mount namespace of its own,
-# entered with chroot. Run by `make test` (it needs root, as dpkg does).
+# entered with chroot. Run by `make test` (as root, through sudo when needed, as dpkg needs).
 #
 #   1. dpkg -i both packages: the pushseal user, /etc/pushseal-gateway (root:pushseal 0750, the
 #      conffile 0640), /var/lib/pushseal-gateway (pushseal 0700); systemd-analyze verify on the unit
@@ -16,7 +16,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 python=${PEER_PYTHON:-$root/.build/interop-venv/bin/python}
 gateway_deb=$(ls "$root"/.build/package/pushseal-gateway_*.deb)
 cli_deb=$(ls "$root"/.build/package/pushseal_*.deb)
-[[ $(id -u) == 0 ]] || { echo "package-check: needs root (dpkg installs as root)" >&2; exit 1; }
+# dpkg and the mount namespace need root: as make deps does, ask sudo when not root.
+if [[ $(id -u) != 0 ]]; then exec sudo --preserve-env=PEER_PYTHON "$0" "$@"; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/upper" "$work/work" "$work/merged" "$work/stand-in"
