@@ -37,7 +37,9 @@ struct WebExampleBrowserTests {
                 subscriptionFile, "--push-log", world.pushServices[0].logFile, "--user", "u1",
             ], input: Data(), in: world.directory.path,
             environment: ["GATEWAY": "http://127.0.0.1:\(world.gateway.port)", "TOKEN": token], timeout: 400)
-        let seen = try #require(try JSONParser.parse(Array(run.output.utf8)).objectValue, "\(run.output)")
+        let seen = try #require(
+            try? JSONParser.parse(Array(run.output.utf8)).objectValue,
+            "the driver printed no JSON (status \(run.status)): \(run.output)\(run.errors.suffix(3_000))")
         #expect(seen["error"] == nil, "\(run.output)")
 
         #expect(seen["status"] == .string("Notifications are off."), "the page started")

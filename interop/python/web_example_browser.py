@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 
 EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "web")
@@ -217,19 +218,21 @@ def main() -> None:
 
             browser.evaluate("pushSealUnregister()")
             seen["after_unsubscribe"] = gateway("GET", f"/v1/devices/{device}")[0]
-        except Exception as error:
+        except BaseException as error:
             seen["error"] = f"{type(error).__name__}: {error}"
+            seen["traceback"] = traceback.format_exc()[-2000:]
             # What the service worker reported, and Chromium's last words, to tell why.
             if browser:
                 seen["worker_errors"] = [event["params"] for event in browser.events
                                          if event.get("method") == "ServiceWorker.workerErrorReported"]
-                seen["chromium_log"] = open(os.path.join(profile, "chromium.log")).read()[-2000:]
+                log = os.path.join(directory, "profile", "chromium.log")
+                seen["chromium_log"] = open(log).read()[-2000:] if os.path.exists(log) else ""
         finally:
             if browser:
                 browser.close()
             backend.kill()
             backend.wait()
-    print(json.dumps(seen))
+    print(json.dumps(seen), flush=True)
 
 
 if __name__ == "__main__":
