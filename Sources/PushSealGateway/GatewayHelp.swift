@@ -25,9 +25,9 @@ enum GatewayHelp {
         """
 
     /// The commands' own words, by their name.
-    private static let commands: [(name: [String], text: String)] = [
+    private static let commands: [(name: String, text: String)] = [
         (
-            ["serve"],
+            "serve",
             """
             pushseal-gateway serve --config FILE
 
@@ -37,7 +37,7 @@ enum GatewayHelp {
             """
         ),
         (
-            ["migrate"],
+            "migrate",
             """
             pushseal-gateway migrate --config FILE
 
@@ -46,7 +46,7 @@ enum GatewayHelp {
             """
         ),
         (
-            ["token"],
+            "token",
             """
             pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
                                           [--label TEXT] [--expires-days N]
@@ -59,7 +59,7 @@ enum GatewayHelp {
             """
         ),
         (
-            ["backup"],
+            "backup",
             """
             pushseal-gateway backup --config FILE --to FILE
 
@@ -68,7 +68,7 @@ enum GatewayHelp {
             """
         ),
         (
-            ["webhook"],
+            "webhook",
             """
             pushseal-gateway webhook secret
             pushseal-gateway webhook enable --config FILE --name NAME
@@ -78,7 +78,7 @@ enum GatewayHelp {
             """
         ),
         (
-            ["version"],
+            "version",
             """
             pushseal-gateway version
 
@@ -93,7 +93,7 @@ enum GatewayHelp {
         guard let first = topic.first else {
             return usage + "\n\nEach command's own help: pushseal-gateway help COMMAND.\n" + documentation
         }
-        guard let command = commands.first(where: { $0.name.first == first }) else {
+        guard let command = commands.first(where: { $0.name == first }) else {
             throw GatewayError("no command is named \(first); pushseal-gateway help lists them")
         }
         return command.text + "\n" + documentation

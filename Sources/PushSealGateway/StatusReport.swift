@@ -67,8 +67,7 @@ struct StatusReport: Sendable {
         } else if oldest > Self.warningQueueAgeSeconds {
             attention.append(Attention(.warning, "a queued delivery has waited \(oldest) s"))
         }
-        for case .object(let outcome) in outcomes
-        where APNsSender.providerTokenRefusals.contains(outcome["reason"]?.stringValue ?? "") {
+        if lastHour.keys.contains(where: { APNsSender.providerTokenRefusals.contains($0.reason) }) {
             attention.append(
                 Attention(
                     .critical, "APNs refused the provider token in the last hour: check the .p8, key id and team id"))

@@ -103,9 +103,7 @@ struct APNsSender: OutboxSender {
         client.deliver(items, inInputOrder: false, inputWake: wake) { result in
             guard let delivery = inFlight.removeValue(forKey: result.line) else { return }
             let attempts = delivery.attempts + result.attempts
-            if result.status == .failed, let reason = result.reason, Self.providerTokenRefusals.contains(reason) {
-                _ = try? tokens.renewAfterRefusal()
-            }
+            if Self.providerTokenRefusal(result) != nil { _ = try? tokens.renewAfterRefusal() }
             let outcome = Self.outcome(
                 result, attempts: attempts, acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds())
             record(delivery, outcome, attempts)
@@ -123,6 +121,14 @@ struct APNsSender: OutboxSender {
     /// yet active, or its ids are wrong, and every delivery would fail alike until it is fixed.
     static let providerTokenRefusals: Set<String> = ["InvalidProviderToken", "ExpiredProviderToken"]
 
+    /// The reason, when `result` failed because APNs refused the provider token.
+    static func providerTokenRefusal(_ result: DeliveryResult) -> String? {
+        guard result.status == .failed, let reason = result.reason, providerTokenRefusals.contains(reason) else {
+            return nil
+        }
+        return reason
+    }
+
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
     /// mean the token is gone; a transient failure (429, 5xx, a lost connection) is tried again
     /// later (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``) until
@@ -137,7 +143,7 @@ struct APNsSender: OutboxSender {
         {
             return .retry(at: due, reason: result.reason ?? "transient failure")
         }
-        if result.status == .failed, let reason = result.reason, providerTokenRefusals.contains(reason),
+        if let reason = providerTokenRefusal(result),
             let due = DeliveryWorkers.heldRetryTime(attempts: attempts, acceptedAt: acceptedAt, at: time)
         {
             return .retry(at: due, reason: reason)
