@@ -52,7 +52,8 @@ class DevTools:
         self.process = subprocess.Popen(
             ["chromium", "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
              "--no-first-run", "--no-default-browser-check", f"--user-data-dir={profile}", "about:blank"],
-            pass_fds=(3, 4), preexec_fn=descriptors, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            pass_fds=(3, 4), preexec_fn=descriptors, start_new_session=True, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(profile, "chromium.log"), "w"),
         )
         os.close(commands_read)
@@ -121,7 +122,12 @@ class DevTools:
         raise RuntimeError("no service worker registration was reported")
 
     def close(self) -> None:
-        self.process.kill()
+        """Ends Chromium and every process it started (its session): a renderer left running
+        kept writing into the profile while the directory was removed."""
+        try:
+            os.killpg(self.process.pid, 9)
+        except ProcessLookupError:
+            pass
         self.process.wait()
 
 
@@ -165,7 +171,7 @@ def main() -> None:
     arguments = parser.parse_args()
     subscription = json.load(open(arguments.subscription))
     seen: dict = {}
-    with tempfile.TemporaryDirectory(prefix="web-example-") as directory:
+    with tempfile.TemporaryDirectory(prefix="web-example-", ignore_cleanup_errors=True) as directory:
         ready = os.path.join(directory, "backend.ready")
         backend = subprocess.Popen(
             [sys.executable, os.path.join(EXAMPLE, "backend.py"), "--port", "0", "--user", arguments.user,
