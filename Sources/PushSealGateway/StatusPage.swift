@@ -45,6 +45,7 @@ enum StatusPage {
           #attention li.warning { background: #fff4d6; color: #7a5200; border: 1px solid #f0d58c; }
           #attention li.ok { background: #e8f6ec; color: #1d6b34; border: 1px solid #b5dfc1; font-weight: 400; }
           tr.failing td, tr.stale td, tr.disabled td { color: #a1140c; }
+          tr.retrying td { color: #7a5200; }
         </style>
         </head>
         <body>
@@ -62,6 +63,9 @@ enum StatusPage {
         <h2>Deliveries ended in the last hour</h2>
         <table><thead><tr><th>status</th><th>reason</th><th class="count">count</th></tr></thead>
           <tbody id="outcomes"></tbody></table>
+        <h2>Deliveries waiting to be tried again</h2>
+        <table><thead><tr><th>last attempt's reason</th><th class="count">deliveries</th><th class="count">next attempt in, s</th></tr></thead>
+          <tbody id="retrying"></tbody></table>
         <h2>Instances</h2>
         <table><thead><tr><th>instance</th><th>version</th><th>started</th><th class="count">last heartbeat, s ago</th></tr></thead>
           <tbody id="instances"></tbody></table>
@@ -116,6 +120,8 @@ enum StatusPage {
             }));
             rows("outcomes", status.last_hour, o => [[o.status], [o.reason || "—"], [o.count, true]],
               o => o.status === "failed" ? "failing" : "");
+            rows("retrying", status.retrying, r => [[r.reason], [r.count, true], [r.next_attempt_in_seconds, true]],
+              r => "retrying");
             rows("instances", status.instances,
               i => [[i.id], [i.version], [i.started_at], [i.heartbeat_age_seconds + (i.state === "stale" ? " (stale)" : ""), true]],
               i => i.state);

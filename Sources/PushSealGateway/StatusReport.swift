@@ -2,7 +2,8 @@ internal import PushSealCore
 
 /// What `/status.json` reports, and the status page shows (gateway-v1.md, "Status page"): the
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the
-/// APNs provider token, every instance's last heartbeat (stale when it is late), the webhook
+/// APNs provider token, the reasons queued deliveries wait to be tried again for, every
+/// instance's last heartbeat (stale when it is late), the webhook
 /// endpoints' health, and `attention`: what needs an operator, most urgent first.
 struct StatusReport: Sendable {
     /// The store it reads.
@@ -32,6 +33,7 @@ struct StatusReport: Sendable {
                     ("count", .number(JSONNumber(count))),
                 ]))
         }
+        let retrying = try store.retrying(limit: Self.retryingReasons)
         var attention: [Attention] = []
         let instances: [JSONValue] = try store.instances().map { record in
             let age = Int(max(0, now - record.heartbeatAt) / 1_000)
@@ -67,7 +69,14 @@ struct StatusReport: Sendable {
         } else if oldest > Self.warningQueueAgeSeconds {
             attention.append(Attention(.warning, "a queued delivery has waited \(oldest) s"))
         }
-        if lastHour.keys.contains(where: { APNsSender.providerTokenRefusals.contains($0.reason) }) {
+        let held = retrying.filter { APNsSender.providerTokenRefusals.contains($0.reason) }.reduce(0) { $0 + $1.count }
+        if held > 0 {
+            attention.append(
+                Attention(
+                    .critical,
+                    "APNs refuses the provider token: \(held == 1 ? "1 delivery" : "\(held) deliveries") held until it is fixed "
+                        + "(check the .p8, key id and team id)"))
+        } else if lastHour.keys.contains(where: { APNsSender.providerTokenRefusals.contains($0.reason) }) {
             attention.append(
                 Attention(
                     .critical, "APNs refused the provider token in the last hour: check the .p8, key id and team id"))
@@ -97,12 +106,28 @@ struct StatusReport: Sendable {
                         ]))
                 ),
                 ("provider_token_age_seconds", tokenAge),
+                (
+                    "retrying",
+                    .array(
+                        retrying.map { waiting in
+                            .object(
+                                JSONObject([
+                                    ("reason", .string(waiting.reason)), ("count", .number(JSONNumber(waiting.count))),
+                                    (
+                                        "next_attempt_in_seconds",
+                                        .number(JSONNumber(Int(max(0, waiting.nextAttemptAt - now) / 1_000)))
+                                    ),
+                                ]))
+                        })
+                ),
                 ("instances", .array(instances)),
                 ("webhooks", .array(webhooks)),
                 ("attention", .array(attention.sorted { $0.level > $1.level }.map(\.json))),
             ]))
     }
 
+    /// The most reasons of queued deliveries the report lists (a push service's words make many).
+    static let retryingReasons = 20
     /// Heartbeats come every 10 s: three missed make an instance stale.
     static let staleHeartbeatSeconds = 30
     /// A queued delivery this old is worth a look; the `PushSealQueueStale` alert's age pages.

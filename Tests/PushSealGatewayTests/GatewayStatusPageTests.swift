@@ -13,78 +13,180 @@ struct GatewayStatusPageTests {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    @Test("headless Chromium renders the status page with the store's figures; a screenshot goes to .build")
-    func statusPage() throws {
+    /// The status page as headless Chromium left it once its script had run: the DOM, read back
+    /// by id; and a screenshot of it, `.build/status-page/<state>.png`, an artifact to look at.
+    struct RenderedPage {
+        let dom: String
+
+        /// Renders `url`, saving the screenshot as `state`.
+        init(_ url: String, state: String, chromium: String, profile: String) throws {
+            let folder = TestVectors.packageRoot.appendingPathComponent(".build/status-page")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let screenshot = folder.appendingPathComponent("\(state).png").path
+            try? FileManager.default.removeItem(atPath: screenshot)
+            let run = try CLIRunner.run(
+                executable: URL(fileURLWithPath: chromium),
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                    "--user-data-dir=\(profile)", "--virtual-time-budget=5000", "--window-size=1200,1100",
+                    "--screenshot=\(screenshot)", "--dump-dom", url,
+                ], input: Data(), in: nil)
+            #expect(run.status == 0, "\(state): \(run.errors.suffix(2_000))")
+            dom = run.output
+            let png = (try? Data(contentsOf: URL(fileURLWithPath: screenshot))) ?? Data()
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "\(state): a screenshot")
+        }
+
+        /// Whether the script read `/status.json` and filled the page.
+        var loaded: Bool { dom.contains(#"data-loaded="yes""#) }
+
+        /// The text of the element `id`.
+        func text(_ id: String) -> String? {
+            guard let element = dom.range(of: #"id="\#(id)""#),
+                let start = dom[element.upperBound...].firstIndex(of: ">")
+            else { return nil }
+            return String(dom[dom.index(after: start)...].prefix { $0 != "<" })
+        }
+
+        /// What follows `open` (an opening tag, exactly) up to `close`.
+        func inside(_ open: String, upTo close: String) -> Substring? {
+            guard let start = dom.range(of: open), let end = dom[start.upperBound...].range(of: close) else {
+                return nil
+            }
+            return dom[start.upperBound..<end.lowerBound]
+        }
+
+        /// The notices above the figures: each one's level (its class, and so its colour) and words.
+        var attention: [(level: String, message: String)] {
+            guard let list = inside(#"<ul id="attention">"#, upTo: "</ul>") else { return [] }
+            return list.matches(of: /<li class="([a-z]+)">([^<]*)<\/li>/).map {
+                (String($0.output.1), String($0.output.2))
+            }
+        }
+
+        /// The rows of the table body `id`: each one's class and its cells' text.
+        func rows(_ id: String) -> [(kind: String, cells: [String])] {
+            guard let body = inside(#"<tbody id="\#(id)">"#, upTo: "</tbody>") else { return [] }
+            return body.matches(of: /<tr(?: class="([^"]*)")?>(.*?)<\/tr>/).map { row in
+                (
+                    String(row.output.1 ?? ""),
+                    row.output.2.matches(of: /<td[^>]*>([^<]*)<\/td>/).map { String($0.output.1) }
+                )
+            }
+        }
+    }
+
+    @Test(
+        "headless Chromium reads the status page in each state: healthy, a provider token refused with deliveries retrying, a stale instance, a disabled webhook endpoint"
+    )
+    func statusPageStates() throws {
         guard let chromium = Self.chromium else {
             Issue.record("chromium is not installed: make test installs Debian's chromium")
             return
         }
-        let world = try GatewayWorld(settings: #""metrics_listen": "127.0.0.1:0""#)
-        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
-        try world.registerDevice("gone", user: "u1", token: GatewayWorld.deviceToken("0411", 2))
-        try world.registerDevice("busy", user: "u2", token: GatewayWorld.deviceToken("5003", 3))
-        for user in ["u1", "u2"] {
-            _ = try world.request(
+        let secrets = TemporaryDirectory()
+        _ = try GatewayWebhookTests.secretFile("whsec", in: secrets)
+        // The endpoint takes device events only, at an address nothing listens on.
+        let world = try GatewayWorld(
+            settings: """
+                "metrics_listen": "127.0.0.1:0",
+                "webhooks": [{"name": "backend", "url": "https://127.0.0.1:9/hooks", "events": ["device.unregistered"],
+                              "secret_files": ["\(secrets.file("whsec"))"], "allow_local_destinations": true}]
+                """)
+        let port = try #require(world.gateway.operationsPort)
+        let url = "http://127.0.0.1:\(port)/status"
+        func render(_ state: String) throws -> RenderedPage {
+            let page = try RenderedPage(
+                url, state: state, chromium: chromium, profile: world.directory.file("chromium"))
+            #expect(page.loaded, "\(state): the script read status.json")
+            return page
+        }
+        func push(_ user: String) throws -> String {
+            let answer = try world.request(
                 "POST", "/v1/pushes", json: #"{"to":{"user":"\#(user)"},"payload":{"aps":{"alert":"hi"}}}"#,
                 token: world.adminToken)
+            return try #require(answer.json?["id"]?.stringValue)
         }
+
+        // Healthy: one push sent, this instance alive, the endpoint enabled.
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let sent = try push("u1")
+        #expect(try world.eventually { try world.store.push(id: sent)?.deliveries.first?.status == .sent })
+        #expect(try world.eventually { try world.store.instances().contains { $0.id == world.gateway.instanceID } })
+        let healthy = try render("healthy")
+        #expect(healthy.attention.map(\.level) == ["ok"], "\(healthy.attention)")
+        #expect(healthy.text("devices-active") == "1" && healthy.text("queue-depth") == "0")
+        #expect(healthy.rows("outcomes").map(\.cells) == [["sent", "—", "1"]])
+        #expect(healthy.rows("retrying").isEmpty)
+        #expect(healthy.rows("instances").map(\.kind) == ["alive"])
+        #expect(healthy.rows("instances").first?.cells.first == world.gateway.instanceID)
+        #expect(healthy.rows("webhooks").map(\.cells) == [["backend", "enabled", "0"]])
+
+        // A provider token APNs refuses holds one delivery; another waits out a 503.
+        try world.registerDevice("revoked", user: "u2", token: GatewayWorld.deviceToken("4031", 2))
+        try world.registerDevice("busy", user: "u3", token: GatewayWorld.deviceToken("5003", 3))
+        let held = try push("u2")
+        let busy = try push("u3")
         #expect(
-            try world.eventually {
-                let statistics = try world.store.statistics()
-                return statistics.deliveries[.sent] == 1 && statistics.deliveries[.unregistered] == 1
-                    && statistics.unregisteredDevices == 1
+            try world.eventually(20) {
+                try [held, busy].allSatisfy { try world.store.push(id: $0)?.deliveries.first?.reason != nil }
             })
+        let refused = try render("provider-token-refused")
+        #expect(refused.attention.first?.level == "critical", "\(refused.attention)")
+        #expect(
+            refused.attention.first?.message.hasPrefix("APNs refuses the provider token: 1 delivery held") == true,
+            "\(refused.attention)")
+        #expect(refused.text("queue-depth") == "2")
+        let retrying = refused.rows("retrying")
+        #expect(
+            Set(retrying.map { $0.cells.prefix(2).joined(separator: " ") })
+                == ["InvalidProviderToken 1", "ServiceUnavailable 1"], "\(retrying)")
+        #expect(retrying.allSatisfy { $0.kind == "retrying" && Int($0.cells[2]) != nil })
+        // Deleting the two devices ends their deliveries (unregistered: DeviceDeleted).
+        for device in ["revoked", "busy"] {
+            #expect(try world.request("DELETE", "/v1/devices/\(device)", token: world.adminToken).status == 204)
+        }
+
         // An instance that died without a word a minute ago: still listed, marked stale.
         let now = GatewayClock.milliseconds()
         try world.store.heartbeat(
             InstanceRecord(id: "gw-dead-1", version: "1.4.0", startedAt: now - 600_000, heartbeatAt: now - 60_000),
             forgetBefore: 0)
-        let port = try #require(world.gateway.operationsPort)
-        let url = "http://127.0.0.1:\(port)/status"
-        let flags = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(world.directory.file("chromium"))", "--virtual-time-budget=5000",
-        ]
-        let dom = try CLIRunner.run(
-            executable: URL(fileURLWithPath: chromium), flags + ["--dump-dom", url], input: Data(),
-            in: world.directory.path)
-        #expect(dom.status == 0, "\(dom.errors.suffix(2_000))")
-        func figure(_ id: String) -> String? {
-            dom.output.firstMatch(of: try! Regex(#"id="\#(id)"[^>]*>([^<]*)<"#))?.output[1].substring.map(String.init)
-        }
-        #expect(dom.output.contains(#"data-loaded="yes""#), "the script read status.json")
+        let stale = try render("stale-instance")
+        #expect(stale.attention.map(\.level) == ["warning"], "\(stale.attention)")
+        #expect(stale.attention.first?.message.hasPrefix("instance gw-dead-1 has not been heard from") == true)
+        #expect(stale.rows("retrying").isEmpty, "the deleted devices' deliveries ended")
+        #expect(
+            stale.rows("outcomes").map(\.cells).contains(["unregistered", "DeviceDeleted", "2"]),
+            "\(stale.rows("outcomes"))")
+        let instances = stale.rows("instances")
+        #expect(instances.contains { $0.kind == "stale" && $0.cells.first == "gw-dead-1" }, "\(instances)")
+        #expect(instances.contains { $0.kind == "alive" && $0.cells.first == world.gateway.instanceID })
+        try world.store.forgetInstance(id: "gw-dead-1")
+
+        // The endpoint failed for longer than it may: disabled.
+        let disabling = try world.store.recordWebhookAttempt(
+            .failed(reason: "connection refused", retryAfterSeconds: nil), endpoint: "backend", sent: [], unsent: [],
+            at: now, disableBefore: now + 1)
+        #expect(disabling.newlyDisabled)
+        let disabled = try render("webhook-disabled")
+        #expect(disabled.attention.map(\.level) == ["critical"], "\(disabled.attention)")
+        #expect(
+            disabled.attention.first?.message
+                == "webhook endpoint backend is disabled: pushseal-gateway webhook enable")
+        #expect(disabled.rows("webhooks").map(\.kind) == ["disabled"])
+        #expect(disabled.rows("webhooks").first?.cells.prefix(2) == ["backend", "disabled"])
+
         let page = try #require(try GatewayHTTP.send("GET", url, body: nil, token: nil, contentType: nil))
         let policy = page.headers["content-security-policy"] ?? ""
         #expect(policy.contains("script-src 'self'") && !policy.contains("script-src 'unsafe-inline'"), "\(policy)")
         #expect(!String(decoding: page.body, as: UTF8.self).contains("<script>"), "no inline script")
         let script = try #require(try GatewayHTTP.send("GET", url + ".js", body: nil, token: nil, contentType: nil))
         #expect(script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true)
-        let statistics = try world.store.statistics()
-        #expect(figure("devices-active") == "\(statistics.activeDevices)")
-        #expect(figure("devices-unregistered") == "1")
-        #expect(figure("queue-depth") == "\(statistics.deliveries[.queued] ?? 0)")
-        #expect(dom.output.contains("<td>unregistered</td><td>Unregistered</td>"), "the last hour's outcomes")
-        #expect(dom.output.contains(world.gateway.instanceID), "this instance's heartbeat")
-        #expect(dom.output.contains(#"<tr class="stale"><td>gw-dead-1</td>"#), "the silent instance is marked stale")
-        #expect(
-            dom.output.contains(#"<li class="warning">instance gw-dead-1 has not been heard from"#),
-            "and named above the figures, in the warning's colour")
-        #expect(dom.output.contains(#"<tr class="alive"><td>\#(world.gateway.instanceID)</td>"#))
-
         let api = try world.request("GET", "/v1/status", token: world.adminToken)
-        #expect(api.status == 200 && api.json?["devices"]?.objectValue?["unregistered"] == .number(JSONNumber(1)))
+        #expect(api.status == 200 && api.json?["webhooks"]?.arrayValue?.first?.objectValue?["disabled"] == .bool(true))
         #expect(try world.request("GET", "/v1/status").status == 401, "the API's status needs a token")
         #expect(try world.request("GET", "/status").status == 404, "the page is never on the API's listener")
-
-        let screenshot = TestVectors.packageRoot.appendingPathComponent(".build/status-page.png").path
-        try? FileManager.default.removeItem(atPath: screenshot)
-        let shot = try CLIRunner.run(
-            executable: URL(fileURLWithPath: chromium),
-            flags + ["--window-size=1200,900", "--screenshot=\(screenshot)", url], input: Data(),
-            in: world.directory.path)
-        #expect(shot.status == 0 && FileManager.default.fileExists(atPath: screenshot), "\(shot.errors.suffix(500))")
-        let png = (try? Data(contentsOf: URL(fileURLWithPath: screenshot))) ?? Data()
-        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
     }
 
     @Test(

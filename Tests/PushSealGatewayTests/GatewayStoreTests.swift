@@ -115,6 +115,10 @@ struct GatewayStoreTests {
             reclaimed[0], .retry(at: 9_000, reason: "TooManyRequests"), attempts: 2, at: 1_400, routing: .none)
         let states = try #require(try store.push(id: "p1")).deliveries
         #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
+        #expect(
+            try store.retrying(limit: 5) == [RetryingCount(reason: "TooManyRequests", count: 1, nextAttemptAt: 9_000)],
+            "the queued delivery waits after its last attempt's reason; the sent one is not counted")
+        #expect(try store.retrying(limit: 0).isEmpty)
         #expect(try store.claimDeliveries(.apns, limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
         #expect(try store.claimDeliveries(.apns, limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c").count == 1)
         #expect(try store.statistics().deliveries == [.sent: 1, .queued: 1])

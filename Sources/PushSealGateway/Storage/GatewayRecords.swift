@@ -174,6 +174,17 @@ struct OutcomeCount: Sendable, Equatable {
     let count: Int
 }
 
+/// How many queued deliveries wait to be tried again after one reason, for the status page: the
+/// reason of their last attempt, and when the soonest of them is due.
+struct RetryingCount: Sendable, Equatable {
+    /// The last attempt's reason (APNs' reason, a push service's status and words, a transport error).
+    let reason: String
+    /// Deliveries queued after it.
+    let count: Int
+    /// When the soonest of them is due, milliseconds since the epoch.
+    let nextAttemptAt: Int64
+}
+
 /// What happened to a delivery, for `GET /v1/pushes/{id}`.
 struct DeliveryState: Sendable, Equatable {
     /// Its outbox row: the order of a push's deliveries, and their cursor.

@@ -110,6 +110,9 @@ protocol GatewayStore: Sendable {
     func forgetInstance(id: String) throws
     /// How deliveries that ended since `time` ended, by status and reason.
     func outcomes(since time: Int64) throws -> [OutcomeCount]
+    /// The reasons queued deliveries wait to be tried again for, most frequent first, at most
+    /// `limit` of them (read through the index of queued rows: its cost grows with the queue).
+    func retrying(limit: Int) throws -> [RetryingCount]
 }
 
 extension GatewayStore {

@@ -464,5 +464,10 @@
             try pool.withConnection { try $0.query(OutcomeCount.query("$1"), [.integer(time)]) }.compactMap(
                 OutcomeCount.init(row:))
         }
+
+        func retrying(limit: Int) throws -> [RetryingCount] {
+            try pool.withConnection { try $0.query(RetryingCount.query("$1"), [.integer(Int64(limit))]) }.map(
+                RetryingCount.init(row:))
+        }
     }
 #endif

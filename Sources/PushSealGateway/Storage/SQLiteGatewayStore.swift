@@ -374,4 +374,8 @@ final class SQLiteGatewayStore: GatewayStore {
     func outcomes(since time: Int64) throws -> [OutcomeCount] {
         try database.read(OutcomeCount.query("?1"), [.integer(time)]).compactMap(OutcomeCount.init(row:))
     }
+
+    func retrying(limit: Int) throws -> [RetryingCount] {
+        try database.read(RetryingCount.query("?1"), [.integer(Int64(limit))]).map(RetryingCount.init(row:))
+    }
 }

@@ -316,6 +316,21 @@ extension OutcomeCount {
     }
 }
 
+extension RetryingCount {
+    /// The query of the reasons queued deliveries wait for, at most as many as parameter `limit`
+    /// (`?1` or `$1`) says. A delivery tried but not yet answered keeps the reason of the attempt
+    /// before; one never tried has none, and is not counted.
+    static func query(_ limit: String) -> String {
+        "SELECT reason, count(*), min(next_attempt_at) FROM deliveries WHERE status = 'queued' AND reason IS NOT NULL "
+            + "GROUP BY reason ORDER BY count(*) DESC, reason LIMIT \(limit)"
+    }
+
+    /// A row of ``query(_:)``.
+    init(row: [DatabaseValue]) {
+        self.init(reason: row[0].text ?? "", count: Int(row[1].integer ?? 0), nextAttemptAt: row[2].integer ?? 0)
+    }
+}
+
 /// The statements that record how a delivery's attempt ended, for either store, and the webhook
 /// events of that end, written in the same transaction. A delivery that ends loses its sealed
 /// body at once; its record stays for the retention time.
