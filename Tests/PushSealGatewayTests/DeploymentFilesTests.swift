@@ -120,4 +120,109 @@ struct DeploymentFilesTests {
         ])
         #expect(refused == "413 2", "nginx refuses a body the gateway would refuse")
     }
+    /// Every `expr` of the Grafana dashboard, in its panels' order.
+    static func dashboardQueries() throws -> [String] {
+        let data = try Data(contentsOf: deploy.appendingPathComponent("grafana-dashboard.json"))
+        let dashboard = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let panels = try #require(dashboard["panels"] as? [[String: Any]])
+        return panels.flatMap { panel in
+            (panel["targets"] as? [[String: Any]] ?? []).compactMap { $0["expr"] as? String }
+        }
+    }
+
+    @Test(
+        "a real Prometheus scrapes a running gateway as deploy/prometheus.yml says: the alerts' job is up, every alert rule evaluates, every dashboard query returns series"
+    )
+    func prometheusScrapesTheGateway() throws {
+        guard let prometheus = Self.tool("/usr/bin/prometheus") else { return }
+        let secrets = TemporaryDirectory()
+        _ = try GatewayWebhookTests.secretFile("whsec", in: secrets)
+        // A webhook endpoint (its series are per endpoint), a push sent and one to a token gone.
+        let world = try GatewayWorld(
+            settings: """
+                "metrics_listen": "127.0.0.1:0",
+                "webhooks": [{"name": "backend", "url": "https://127.0.0.1:9/hooks", "events": ["device.unregistered"],
+                              "secret_files": ["\(secrets.file("whsec"))"], "allow_local_destinations": true}]
+                """)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        try world.registerDevice("gone", user: "u1", token: GatewayWorld.deviceToken("0411", 2))
+        let push = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
+            token: world.adminToken)
+        let id = try #require(push.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually {
+                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
+            })
+        let metrics = try #require(world.gateway.operationsPort)
+
+        // deploy/prometheus.yml, scraping this gateway every second and evaluating every second.
+        let directory = TemporaryDirectory()
+        var configuration = try String(
+            contentsOf: Self.deploy.appendingPathComponent("prometheus.yml"), encoding: .utf8)
+        configuration = try Self.replacing("scrape_interval: 15s", with: "scrape_interval: 1s", in: configuration)
+        configuration = try Self.replacing(
+            "evaluation_interval: 1m", with: "evaluation_interval: 1s", in: configuration)
+        configuration = try Self.replacing(
+            #"["gw-1.internal:9464", "gw-2.internal:9464"]"#, with: #"["127.0.0.1:\#(metrics)"]"#, in: configuration)
+        configuration = try Self.replacing(
+            "- prometheus-alerts.yml", with: "- \(Self.deploy.appendingPathComponent("prometheus-alerts.yml").path)",
+            in: configuration)
+        let file = try directory.write("prometheus.yml", configuration)
+        let port = try ChildProcess.freeLoopbackPort()
+        let server = try ChildProcess.start(
+            [
+                prometheus.path, "--config.file=\(file)", "--storage.tsdb.path=\(directory.file("data"))",
+                "--web.listen-address=127.0.0.1:\(port)",
+            ], errors: directory.file("prometheus.log"))
+        defer {
+            kill(server, SIGTERM)
+            var status: Int32 = 0
+            waitpid(server, &status, 0)
+        }
+        let base = "http://127.0.0.1:\(port)"
+        func api(_ path: String) -> [String: Any]? {
+            guard let answer = try? GatewayHTTP.send("GET", base + path, contentType: nil), answer.status == 200 else {
+                return nil
+            }
+            return try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+        }
+        func query(_ expression: String) -> [[String: Any]]? {
+            let encoded = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            guard let answer = api("/api/v1/query?query=\(encoded)"), answer["status"] as? String == "success" else {
+                return nil
+            }
+            return (answer["data"] as? [String: Any])?["result"] as? [[String: Any]]
+        }
+        // Three scrapes at least, so that a rate over any window has two samples to compare.
+        #expect(
+            world.eventually(60) {
+                let scrapes = query(#"count_over_time(up{job="pushseal-gateway"}[1m])"#)?.first?["value"] as? [Any]
+                return Int(scrapes?.last as? String ?? "") ?? 0 >= 3
+            },
+            "Prometheus scraped the gateway: \((try? String(contentsOfFile: directory.file("prometheus.log"), encoding: .utf8))?.suffix(1_500) ?? "")"
+        )
+        let up = query(#"up{job="pushseal-gateway"}"#)?.first?["value"] as? [Any]
+        #expect(up?.last as? String == "1", "the job the alerts name is the one scraped")
+
+        let queries = try Self.dashboardQueries()
+        #expect(queries.count >= 20, "\(queries.count) queries")
+        for expression in queries {
+            let result = query(expression)
+            #expect(result != nil, "Prometheus refuses the dashboard's query \(expression)")
+            #expect(result?.isEmpty == false, "no series for the dashboard's query \(expression)")
+        }
+
+        let rules = try String(contentsOf: Self.deploy.appendingPathComponent("prometheus-alerts.yml"), encoding: .utf8)
+        let alerts = rules.matches(of: /- alert: (\w+)/).count
+        var evaluated: [[String: Any]] = []
+        #expect(
+            world.eventually(30) {
+                let groups = (api("/api/v1/rules")?["data"] as? [String: Any])?["groups"] as? [[String: Any]] ?? []
+                evaluated = groups.flatMap { $0["rules"] as? [[String: Any]] ?? [] }
+                return evaluated.count == alerts && evaluated.allSatisfy { $0["health"] as? String == "ok" }
+            },
+            "every alert rule loaded and evaluated: \(evaluated.map { "\($0["name"] ?? "?"): \($0["health"] ?? "?") \($0["lastError"] ?? "")" })"
+        )
+    }
 }
