@@ -17,7 +17,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 VECTORS_STAMP := .build/vectors/.checked
 
 .PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway bench-gateway-instructions python-peer \
-	vectors demo trial trial-stop docs-run package package-check keys lint format docs clean
+	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
 deps:
@@ -57,6 +57,7 @@ test-default: deps python-peer schemathesis python-client vectors
 	$(SWIFT) test --skip-build --filter $(BROWSER_TESTS)
 	$(MAKE) --no-print-directory docs-run
 	$(MAKE) --no-print-directory package-check
+	$(MAKE) --no-print-directory deploy-check-stable
 
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
 ## where the documents show it (scripts/run-docs.py; blocks marked as needing an Apple key or a device are counted)
@@ -185,6 +186,11 @@ package: release
 ## namespace), run from there against the APNs stand-in, removed and purged (scripts/package-check.sh; root)
 package-check: package python-peer
 	./scripts/package-check.sh
+
+## deploy-check-stable: deploy/'s files checked again with the nginx, promtool and prometheus of Debian's current
+## stable release, in a root debootstrap makes once (scripts/deploy-check-stable.sh; root; needs the test build)
+deploy-check-stable:
+	./scripts/deploy-check-stable.sh
 
 ## trial: the local trial, no Apple account needed: pushseal-gateway with a local APNs stand-in and a local Web Push
 ## service, in the background in .trial/ (scripts/trial.sh); the README's "Five minutes" runs against it
