@@ -102,7 +102,7 @@ struct APNsSender: OutboxSender {
         let tokens = tokens
         client.deliver(items, inInputOrder: false, inputWake: wake) { result in
             guard let delivery = inFlight.removeValue(forKey: result.line) else { return }
-            let attempts = delivery.attempts + result.attempts
+            let attempts = Self.countedAttempts(result, before: delivery.attempts)
             if Self.providerTokenRefusal(result) != nil { _ = try? tokens.renewAfterRefusal() }
             let outcome = Self.outcome(
                 result, attempts: attempts, acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds())
@@ -129,11 +129,18 @@ struct APNsSender: OutboxSender {
         return reason
     }
 
+    /// A delivery's count of attempts once `result` is in, from `before`: the requests APNs judged.
+    /// A request refused for the provider token is not counted: it said nothing of the delivery,
+    /// and a hold of hours must not use up the attempts a later transient failure may take.
+    static func countedAttempts(_ result: DeliveryResult, before: Int) -> Int {
+        providerTokenRefusal(result) == nil ? before + result.attempts : before
+    }
+
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
     /// mean the token is gone; a transient failure (429, 5xx, a lost connection) is tried again
     /// later (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``) until
     /// ``DeliveryWorkers/maximumAttempts`` requests were made; a refused provider token holds the
-    /// delivery queued (``DeliveryWorkers/heldRetryTime(attempts:acceptedAt:at:)``) until the key
+    /// delivery queued (``DeliveryWorkers/heldRetryTime(acceptedAt:at:)``) until the key
     /// is fixed, its expiration passes, or ``DeliveryWorkers/providerTokenHold`` ends.
     static func outcome(_ result: DeliveryResult, attempts: Int, acceptedAt: Int64, at time: Int64)
         -> DeliveryOutcome
@@ -144,7 +151,7 @@ struct APNsSender: OutboxSender {
             return .retry(at: due, reason: result.reason ?? "transient failure")
         }
         if let reason = providerTokenRefusal(result),
-            let due = DeliveryWorkers.heldRetryTime(attempts: attempts, acceptedAt: acceptedAt, at: time)
+            let due = DeliveryWorkers.heldRetryTime(acceptedAt: acceptedAt, at: time)
         {
             return .retry(at: due, reason: reason)
         }

@@ -206,13 +206,15 @@ final class DeliveryWorkers: Sendable {
     /// the key, as the `APNsProviderTokenRefused` alert asks.
     static let providerTokenHold: Int64 = 24 * 3_600_000
 
-    /// When a delivery held by a refused provider token is tried again, as of `time`: after 30 s
-    /// doubled at each attempt, at most 10 minutes, jittered into the upper half; not counted
-    /// against ``maximumAttempts``. Nil once ``providerTokenHold`` has passed since `acceptedAt`.
-    static func heldRetryTime(attempts: Int, acceptedAt: Int64, at time: Int64) -> Int64? {
-        guard time - acceptedAt < providerTokenHold else { return nil }
-        let delay = min(600_000, 30_000 << min(max(attempts - 1, 0), 20))
-        return time + Int64.random(in: Int64(delay / 2)...Int64(delay))
+    /// When a delivery held by a refused provider token is tried again, as of `time`: after half
+    /// the time it has been held (since `acceptedAt`), at least 30 s and at most 10 minutes,
+    /// jittered into the upper half; its requests are not counted against ``maximumAttempts``
+    /// (``APNsSender/countedAttempts(_:before:)``). Nil once ``providerTokenHold`` has passed.
+    static func heldRetryTime(acceptedAt: Int64, at time: Int64) -> Int64? {
+        let held = max(0, time - acceptedAt)
+        guard held < providerTokenHold else { return nil }
+        let delay = min(600_000, max(30_000, held / 2))
+        return time + Int64.random(in: delay / 2...delay)
     }
 
     /// Records `batch` in one transaction, then counts and logs each outcome; a failure is
