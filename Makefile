@@ -127,20 +127,24 @@ $(PEER_VENV)/requirements.stamp: interop/python/requirements.txt
 	$(PEER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/requirements.txt
 	cp interop/python/requirements.txt $@
 
+## The bench is a target of the package only with PUSHSEAL_BENCH set (Package.swift): make test never builds it,
+## and builds and tests its statistics (PushSealBenchStatistics) instead.
+WITH_BENCH := PUSHSEAL_BENCH=1
+
 ## bench: speed and memory as ratios against the raw primitives and the Python peer; writes bench/results.json,
 ## then the CryptoKit backend's rows on the stand-in (libsodium + OpenSSL beneath CryptoKit's API, not Apple's
 ## performance) to bench/results-cryptokit-standin.json
 bench: release release-cryptokit python-peer
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --output bench/results.json
-	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	$(WITH_BENCH) $(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	.build/cryptokit/release/PushSealBench --cli .build/cryptokit/release/pushseal --suites-only yes \
 		--output bench/results-cryptokit-standin.json
 
 ## bench-send: the delivery rows alone (at once, and at a 50 ms round trip beside aioapns), to bench/results-send.json
 bench-send: release python-peer
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
@@ -151,7 +155,7 @@ bench-send: release python-peer
 ## pushseal-gateway build against the same bench
 GATEWAY ?= .build/release/pushseal-gateway
 bench-gateway: release python-peer
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --python $(PEER_VENV)/bin/python \
 		--gateway-only yes --output bench/results-gateway.json
@@ -160,7 +164,7 @@ bench-gateway: release python-peer
 ## at once), in all and by part, for one-device and ten-device pushes, to bench/results-gateway-instructions.json:
 ## repeatable where time is not, so that two builds compare on a noisy machine (GATEWAY=PATH counts another build)
 bench-gateway-instructions: release
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --gateway-instructions yes \
 		--output bench/results-gateway-instructions.json

@@ -26,6 +26,9 @@ import PackageDescription
 //   PushSealGateway              `pushseal-gateway`: device registry, sealing per device, a durable
 //                                outbox delivered to APNs, over an HTTP API and a storage protocol
 //   pushseal-gateway             its executable
+//   PushSealTestSupport          what the tests and the bench share (runner, processes, PostgreSQL)
+//   PushSealBenchStatistics      the bench's statistics, tested by make test; the bench itself
+//                                (PushSealBench) is a target only with PUSHSEAL_BENCH set
 
 // Backends. PushSealPrimitives is built on libsodium and OpenSSL wherever CryptoKit cannot be
 // imported (Linux), and on CryptoKit on Apple platforms, so that an iOS extension links nothing
@@ -34,6 +37,11 @@ import PackageDescription
 // libsodium and OpenSSL (`make test-cryptokit`, `make release-cryptokit`). No Swift package is
 // fetched: every dependency is a system library from Debian's packages.
 let cryptoKitOnLinux = Context.environment["PUSHSEAL_CRYPTOKIT"] != nil
+
+// The bench (`make bench`, `make bench-send`, `make bench-gateway`) is a target only when
+// PUSHSEAL_BENCH is set, as its Make targets set it: `swift build` and `make test` never build it.
+// Its statistics are a library of their own, which they do build, and test.
+let withBench = Context.environment["PUSHSEAL_BENCH"] != nil
 
 extension TargetDependencyCondition {
     /// Where the C libraries are linked.
@@ -141,16 +149,8 @@ let package = Package(
                 .target(name: "CLibPQ", condition: .linuxOnly),
             ]),
         .executableTarget(name: "pushseal-gateway", dependencies: ["PushSealGateway"]),
-        .executableTarget(
-            name: "PushSealBench",
-            dependencies: [
-                "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport",
-                // The bench's own mock APNs (FastMockAPNs), an HTTP/2 server never linked into a product.
-                .target(name: "CNGHTTP2", condition: .linuxOnly), .target(name: "CLibSSL", condition: .linuxOnly),
-                // The stores' floors (StoreFloor): the gateway's rows inserted with nothing around them.
-                .target(name: "CSQLite", condition: .linuxOnly), .target(name: "CLibPQ", condition: .linuxOnly),
-            ]),
-        .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"], path: "Tests/PushSealTestSupport"),
+        .target(name: "PushSealTestSupport", dependencies: ["PushSealCore"]),
+        .target(name: "PushSealBenchStatistics"),
         .testTarget(
             name: "PushSealPrimitivesTests", dependencies: ["PushSealPrimitives", "PushSealTestSupport"],
             swiftSettings: [.define("PUSHSEAL_CRYPTOKIT", cryptoKitOnLinux ? nil : .applePlatforms)]),
@@ -187,8 +187,24 @@ let package = Package(
             dependencies: [
                 "PushSealGateway", "PushSealCore", "PushSealEncryptor", "PushSealDelivery", "PushSealTestSupport",
             ]),
+        .testTarget(name: "PushSealBenchStatisticsTests", dependencies: ["PushSealBenchStatistics"]),
     ]
 )
+
+// The bench (PUSHSEAL_BENCH only): speed and memory as ratios measured in one run.
+if withBench {
+    package.targets.append(
+        .executableTarget(
+            name: "PushSealBench",
+            dependencies: [
+                "PushSealEncryptor", "PushSealCore", "PushSealPrimitives", "PushSealTestSupport",
+                "PushSealBenchStatistics",
+                // The bench's own mock APNs (FastMockAPNs), an HTTP/2 server never linked into a product.
+                .target(name: "CNGHTTP2", condition: .linuxOnly), .target(name: "CLibSSL", condition: .linuxOnly),
+                // The stores' floors (StoreFloor): the gateway's rows inserted with nothing around them.
+                .target(name: "CSQLite", condition: .linuxOnly), .target(name: "CLibPQ", condition: .linuxOnly),
+            ]))
+}
 
 // The CryptoKit stand-in (Linux, PUSHSEAL_CRYPTOKIT=1 only): CryptoKit's API on libsodium and
 // OpenSSL, so that the CryptoKit backend's source is compiled and tested here.

@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 import PushSealPrimitives
 
@@ -13,9 +14,9 @@ import PushSealPrimitives
 enum MediaBench {
     struct Result {
         /// Sealing the sample against its floor.
-        let seal: Stopwatch.Comparison
+        let seal: RateComparison
         /// Opening the sample against its floor.
-        let open: Stopwatch.Comparison
+        let open: RateComparison
         /// One decrypt that fetches the 50 MB video, when the server could be started.
         let fetch: CLIBench.DecryptResult?
     }

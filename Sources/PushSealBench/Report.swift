@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 
 #if canImport(Glibc)
@@ -39,14 +40,7 @@ struct Report {
     private func format(_ value: Double, _ decimals: Int = 0) -> String { Self.format(value, decimals) }
 
     /// `value` rounded to `decimals` places, as text.
-    static func format(_ value: Double, _ decimals: Int = 0) -> String {
-        var text = String(Int((value * pow(10, Double(decimals))).rounded()))
-        if decimals > 0 {
-            while text.count <= decimals { text = "0" + text }
-            text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
-        }
-        return text
-    }
+    static func format(_ value: Double, _ decimals: Int = 0) -> String { DecimalText.text(value, decimals: decimals) }
 
     private func pad(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text

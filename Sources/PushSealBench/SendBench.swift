@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 
 #if canImport(Glibc)

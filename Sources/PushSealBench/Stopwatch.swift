@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 
 #if canImport(Glibc)
@@ -11,36 +12,20 @@ import PushSealCore
 /// each round's ratio compares the two under the same machine state; the median of those ratios
 /// is steady where the best of a few long rounds was not.
 enum Stopwatch {
-    /// A product against its floor: the median ratio with its spread, and the median rates.
-    struct Comparison {
-        /// The product's operations per second (median over the rounds).
-        let rate: Double
-        /// The floor's operations per second (median over the rounds).
-        let floorRate: Double
-        /// The product's rate over the floor's, one sample per round.
-        let ratio: Spread
-    }
-
     /// Compares `product` with `floor` over `rounds` rounds of about `roundSeconds` each (both halves).
     static func compare(
         rounds: Int = 101, roundSeconds: Double = 0.03, _ product: () throws -> Void, _ floor: () throws -> Void
-    ) throws -> Comparison {
+    ) throws -> RateComparison {
         // As many operations per half-round as the floor runs in half the round's time.
         let perHalf = max(1, Int(try calibrate(floor) * roundSeconds / 2))
-        var productRates: [Double] = []
-        var floorRates: [Double] = []
-        var ratios: [Double] = []
+        var timings: [(product: Double, floor: Double)] = []
         for index in 0..<rounds {
             let productFirst = index % 2 == 0
             let first = try time(perHalf, productFirst ? product : floor)
             let second = try time(perHalf, productFirst ? floor : product)
-            let (productSeconds, floorSeconds) = productFirst ? (first, second) : (second, first)
-            productRates.append(Double(perHalf) / productSeconds)
-            floorRates.append(Double(perHalf) / floorSeconds)
-            ratios.append(floorSeconds / productSeconds)
+            timings.append(productFirst ? (first, second) : (second, first))
         }
-        return Comparison(
-            rate: Spread(productRates).median, floorRate: Spread(floorRates).median, ratio: Spread(ratios))
+        return RateComparison(operations: perHalf, rounds: timings)
     }
 
     /// Microseconds per call of `work`: the median of `rounds` rounds of `roundSeconds`.

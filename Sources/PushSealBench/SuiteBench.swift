@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 import PushSealEncryptor
 import PushSealPrimitives
@@ -12,8 +13,8 @@ struct SuiteBench {
 
     struct Result {
         let name: String
-        let seal: Stopwatch.Comparison
-        let open: Stopwatch.Comparison
+        let seal: RateComparison
+        let open: RateComparison
     }
 
     /// The product's seal and open of `payload`, and the floor's, ready to run.

@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 import PushSealPrimitives
 
@@ -416,19 +417,7 @@ enum GatewayBench {
 
     /// The upper bound of the histogram bucket that holds quantile `q`, over every instance's histogram.
     private static func quantile(_ q: Double, _ metrics: [String]) -> Double {
-        var counts: [Double: Double] = [:]
-        for text in metrics {
-            for line in text.split(separator: "\n")
-            where line.hasPrefix("pushseal_gateway_accept_to_apns_seconds_bucket{le=\"") {
-                let parts = line.split(separator: " ")
-                let bound = parts[0].split(separator: "\"")[1]
-                guard let count = Double(parts.last ?? ""), let value = Double(bound) else { continue }
-                counts[value, default: 0] += count
-            }
-        }
-        let buckets = counts.sorted { $0.key < $1.key }
-        guard let total = buckets.last?.value, total > 0 else { return 0 }
-        return buckets.first { $0.value >= q * total }?.key ?? 0
+        HistogramQuantile.upperBound(q, of: "pushseal_gateway_accept_to_apns_seconds", in: metrics)
     }
 
     /// VmHWM of a running process, in bytes.

@@ -2,6 +2,7 @@
     internal import CSQLite
     internal import CLibPQ
     import Glibc
+    import PushSealBenchStatistics
 
     /// What the gateway's accepts are judged by: a bare loop that inserts the rows one accept
     /// stores (a `pushes` row and its `deliveries` rows) and commits, with the gateway's
