@@ -140,9 +140,11 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        .target(name: "PushSealGatewayModel", dependencies: ["PushSealEncryptor"]),
         .target(
             name: "PushSealGateway",
             dependencies: [
+                "PushSealGatewayModel",
                 "PushSealEncryptor", "PushSealDelivery", "PushSealCore", "PushSealPrimitives", "PushSealPOSIX",
                 "PushSealURL", .target(name: "PushSealHTTPS", condition: .linuxOnly),
                 .target(name: "CMicroHTTPD", condition: .linuxOnly), .target(name: "CSQLite", condition: .linuxOnly),
@@ -185,7 +187,8 @@ let package = Package(
         .testTarget(
             name: "PushSealGatewayTests",
             dependencies: [
-                "PushSealGateway", "PushSealCore", "PushSealEncryptor", "PushSealDelivery", "PushSealTestSupport",
+                "PushSealGateway", "PushSealGatewayModel", "PushSealCore", "PushSealEncryptor", "PushSealDelivery",
+                "PushSealTestSupport",
             ]),
         .testTarget(name: "PushSealBenchStatisticsTests", dependencies: ["PushSealBenchStatistics"]),
     ]

@@ -1,6 +1,7 @@
 internal import Dispatch
 internal import PushSealCore
 internal import PushSealDelivery
+internal import PushSealGatewayModel
 
 /// A running gateway: the store, the API on its HTTP server (and the operator's endpoints on
 /// their own, with `metrics_listen`), the delivery workers (APNs ones, and Web Push ones when the

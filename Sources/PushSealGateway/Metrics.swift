@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import Synchronization
 
 /// The gateway's counters and histograms, exported in Prometheus' text format at `/metrics` with

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 
 /// What `/status.json` reports, and the status page shows (gateway-v1.md, "Status page"): the
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the

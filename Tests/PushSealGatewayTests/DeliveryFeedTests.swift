@@ -1,4 +1,5 @@
 import Foundation
+import PushSealGatewayModel
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PushSealCore
 import PushSealDelivery
+import PushSealGatewayModel
 import PushSealTestSupport
 import Testing
 
@@ -184,7 +185,7 @@ struct GatewayDeliveryTests {
         #expect(
             APNsSender.outcome(expired, attempts: 1, acceptedAt: 0, at: 1_000)
                 != .failed(reason: "ExpiredProviderToken"))
-        let day = DeliveryWorkers.providerTokenHold
+        let day = RetrySchedule.providerTokenHold
         #expect(
             APNsSender.outcome(refused, attempts: 5, acceptedAt: 0, at: day) == .failed(reason: "InvalidProviderToken"),
             "after 24 hours the delivery fails with the reason")

@@ -1,4 +1,5 @@
 import Dispatch
+import PushSealGatewayModel
 import PushSealTestSupport
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import PushSealCore
 import PushSealDelivery
+import PushSealGatewayModel
 import PushSealPrimitives
 import PushSealTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PushSealGatewayModel
 import Testing
 
 @testable import PushSealDelivery

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
 
 /// `GET /v1/pushes/{id}?limit=…&cursor=…` (gateway-v1.md, "Pushes"): a push's deliveries a page

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
 
 /// `GET /v1/devices?state=…&since=…&limit=…&cursor=…` (gateway-v1.md, "Devices that left"): the

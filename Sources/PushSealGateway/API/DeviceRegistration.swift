@@ -1,6 +1,7 @@
 internal import PushSealCore
 internal import PushSealDelivery
 internal import PushSealEncryptor
+internal import PushSealGatewayModel
 
 /// The body of `PUT /v1/devices/{id}` (gateway-v1.md, "Devices"): an APNs device,
 /// `{"user", "token", "topic", "environment", "key"}`, whose key must be a device's public X25519

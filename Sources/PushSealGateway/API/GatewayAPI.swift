@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealDelivery
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
 internal import Synchronization
 

@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealDelivery
+internal import PushSealGatewayModel
 
 /// Sends a worker's APNs deliveries through ``PushSealDelivery/APNsClient``: one HTTP/2
 /// connection per APNs host, fed a delivery each time a stream frees (up to the server's limit),
@@ -138,20 +139,20 @@ struct APNsSender: OutboxSender {
 
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
     /// mean the token is gone; a transient failure (429, 5xx, a lost connection) is tried again
-    /// later (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``) until
-    /// ``DeliveryWorkers/maximumAttempts`` requests were made; a refused provider token holds the
-    /// delivery queued (``DeliveryWorkers/heldRetryTime(acceptedAt:at:)``) until the key
-    /// is fixed, its expiration passes, or ``DeliveryWorkers/providerTokenHold`` ends.
+    /// later (``RetrySchedule/retryTime(attempts:retryAfterSeconds:at:)``) until
+    /// ``RetrySchedule/maximumAttempts`` requests were made; a refused provider token holds the
+    /// delivery queued (``RetrySchedule/heldRetryTime(acceptedAt:at:)``) until the key
+    /// is fixed, its expiration passes, or ``RetrySchedule/providerTokenHold`` ends.
     static func outcome(_ result: DeliveryResult, attempts: Int, acceptedAt: Int64, at time: Int64)
         -> DeliveryOutcome
     {
         if result.status == .failed, result.transient,
-            let due = DeliveryWorkers.retryTime(attempts: attempts, at: time)
+            let due = RetrySchedule.retryTime(attempts: attempts, at: time)
         {
             return .retry(at: due, reason: result.reason ?? "transient failure")
         }
         if let reason = providerTokenRefusal(result),
-            let due = DeliveryWorkers.heldRetryTime(acceptedAt: acceptedAt, at: time)
+            let due = RetrySchedule.heldRetryTime(acceptedAt: acceptedAt, at: time)
         {
             return .retry(at: due, reason: reason)
         }

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PushSealDelivery
+internal import PushSealGatewayModel
 
 /// The deliveries a worker hands its sender, claimed from the outbox a few at a time as the
 /// sender asks for them: an APNs sender takes one each time a stream frees, so its connection's

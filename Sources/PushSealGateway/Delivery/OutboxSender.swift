@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 /// How one worker sends its kind of delivery (APNs, Web Push): the transport, its connections
 /// and the meaning of its answers. A worker owns its sender, and only it calls it.
 protocol OutboxSender {

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PushSealGatewayModel
 
 /// Records a worker's outcomes in batches: a sender reports each as its answer comes, from its
 /// own thread, and the recorder's thread writes whatever has gathered in one transaction, so that

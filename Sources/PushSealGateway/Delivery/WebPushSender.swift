@@ -1,4 +1,5 @@
 internal import PushSealDelivery
+internal import PushSealGatewayModel
 
 /// Sends a worker's Web Push deliveries through ``PushSealDelivery/WebPushClient``, each
 /// push-service origin in a lane of its own (``OriginLanes``), each delivery's outcome recorded as
@@ -81,7 +82,7 @@ struct WebPushSender: OutboxSender {
     /// What a push service's answer means for the outbox: 2xx sent; 404 and 410 gone (the
     /// subscription is marked unregistered, as APNs' 410 marks a token); a job left unsent (the
     /// worker stopped) due again at once; 429, 5xx and a lost connection tried again later, after
-    /// the `Retry-After` the service gave (``DeliveryWorkers/retryTime(attempts:retryAfterSeconds:at:)``);
+    /// the `Retry-After` the service gave (``RetrySchedule/retryTime(attempts:retryAfterSeconds:at:)``);
     /// any other answer fails for good with the service's status and words.
     static func outcome(_ result: WebPushResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
         let reason = result.reason ?? result.httpStatus.map { "HTTP \($0)" } ?? "failed"
@@ -92,7 +93,7 @@ struct WebPushSender: OutboxSender {
             return .retry(at: time, reason: notSentReason)
         case .failed:
             if result.transient,
-                let due = DeliveryWorkers.retryTime(
+                let due = RetrySchedule.retryTime(
                     attempts: attempts, retryAfterSeconds: result.retryAfterSeconds, at: time)
             {
                 return .retry(at: due, reason: reason)

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
 
 /// A Web Push endpoint the gateway serves for one APNs device (gateway-v1.md, "Web Push in"):

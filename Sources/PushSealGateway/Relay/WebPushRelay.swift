@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealEncryptor
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
 
 /// The gateway as a Web Push service for its APNs devices (gateway-v1.md, "Web Push in"): it

@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealEncryptor
+internal import PushSealGatewayModel
 
 /// Seals one push once per device: for an APNs device with that device's public key and the
 /// gateway's sender key of the same suite (auth mode), exactly as `pushseal encrypt` does (Apple's

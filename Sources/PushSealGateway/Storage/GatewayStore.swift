@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 /// Where the gateway keeps its state: access tokens, devices, pushes and the outbox. The API and
 /// the delivery workers see only this protocol, so that another database (PostgreSQL) can take
 /// SQLite's place without touching them. Every method is one transaction.
@@ -125,38 +127,5 @@ extension GatewayStore {
     ) throws {
         try finish(
             [EndedAttempt(delivery: delivery, outcome: outcome, attempts: attempts, time: time)], routing: routing)
-    }
-}
-
-/// How one attempt at a delivery ended, to be recorded.
-struct EndedAttempt: Sendable {
-    /// The delivery, as it was claimed.
-    let delivery: OutboxDelivery
-    /// What came of the attempt.
-    let outcome: DeliveryOutcome
-    /// Requests made for the delivery so far.
-    let attempts: Int
-    /// When it ended, in milliseconds.
-    let time: Int64
-}
-
-/// Counts for `/metrics`.
-struct GatewayStatistics: Sendable, Equatable {
-    /// Deliveries by status.
-    var deliveries: [DeliveryStatus: Int] = [:]
-    /// Devices that can be pushed to.
-    var activeDevices = 0
-    /// Devices their push service said are gone.
-    var unregisteredDevices = 0
-    /// When the oldest queued delivery was accepted, if one is queued.
-    var oldestQueuedAcceptedAt: Int64?
-    /// Webhook events waiting, by endpoint.
-    var webhookEventsQueued: [String: Int] = [:]
-    /// The webhook endpoints disabled after failing for too long.
-    var webhookEndpointsDisabled: Set<String> = []
-
-    /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
-    func oldestQueuedSeconds(now: Int64) -> Int {
-        Int(oldestQueuedAcceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)
     }
 }

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PushSealCore
+internal import PushSealGatewayModel
 
 /// Tells every instance's workers that pushes were accepted, after their commit and off the
 /// request's path: the first push of a quiet spell is announced at once, and those accepted

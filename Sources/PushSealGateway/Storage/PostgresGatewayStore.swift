@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 #if canImport(CLibPQ)
     internal import PushSealCore
 

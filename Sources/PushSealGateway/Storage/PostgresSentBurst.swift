@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 #if canImport(CLibPQ)
     /// How a PostgreSQL store records the deliveries of a burst that were sent and whose end queues
     /// no webhook event (``OutboxFinish/isPlainSend(_:routing:)``): one statement for all of them,

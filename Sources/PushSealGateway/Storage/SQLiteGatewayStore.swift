@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 
 /// ``GatewayStore`` on one SQLite file (the default: `"database": "sqlite:gateway.db"`), in WAL
 /// mode, created 0600. It holds sealed payloads only: the outbox's bodies are outer payloads,

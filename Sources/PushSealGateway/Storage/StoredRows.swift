@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 
 // The records as both stores read and write them: the same columns in the same order, decoded in
 // one place, so that SQLite and PostgreSQL cannot drift apart.

@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 /// The webhook outbox, for either store: one row per event and endpoint, queued in the
 /// transaction that records what happened, leased by the endpoint's worker, and ended as `sent`
 /// or `failed`; and one row per endpoint that has failed, with its run of failures, its next

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 
 /// One event, as every endpoint subscribed to its type receives it: a Standard Webhooks message
 /// body `{"id", "type", "timestamp", "data"}`, where `id` is also the `webhook-id` of a message

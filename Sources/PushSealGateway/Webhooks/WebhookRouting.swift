@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 /// Which configured endpoints receive each type of event: the stores write one outbox row per
 /// endpoint subscribed to an event's type, in the transaction that records what happened.
 struct WebhookRouting: Sendable {

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealURL
 
 /// One member of the configuration's `webhooks` array: an endpoint that receives events

@@ -1,9 +1,9 @@
 /// The closed set of `reason` label values of `pushseal_gateway_deliveries_total`, so that an
 /// operator can alert on them and no peer can make labels without end (gateway-v1.md,
 /// "Operations"). The full reason stays in the delivery's record and in the log line.
-enum ReasonLabel {
+package enum ReasonLabel {
     /// APNs' documented reasons, and the gateway's own stored ones: their label is themselves.
-    static let known: Set<String> = [
+    package static let known: Set<String> = [
         "BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
         "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
         "MissingTopic", "PayloadEmpty", "TopicDisallowed", "BadCertificate", "BadCertificateEnvironment",
@@ -17,7 +17,7 @@ enum ReasonLabel {
     /// `http-413` (`http-4xx` or `http-5xx` for a status outside 400 to 599's named ones); else
     /// what kind of transport failure it was: `timeout`, `tls`, `local-destination`,
     /// `not-allowed`, `network`, or `other`; empty for none.
-    static func of(_ reason: String?) -> String {
+    package static func of(_ reason: String?) -> String {
         guard let reason, !reason.isEmpty else { return "" }
         if known.contains(reason) { return reason }
         if reason.hasPrefix("HTTP "), let status = Int(reason.dropFirst(5).prefix(3)) {
@@ -41,24 +41,5 @@ enum ReasonLabel {
             return "network"
         }
         return "other"
-    }
-}
-
-/// An outcome as the metrics and the status page count it: the status and the reason's label.
-struct OutcomeLabel: Hashable, Comparable, Sendable {
-    /// The delivery's status (`queued` for an attempt to be tried again).
-    let status: DeliveryStatus
-    /// ``ReasonLabel/of(_:)`` of its reason.
-    let reason: String
-
-    /// The outcome of `status` with the free-text `reason`.
-    init(_ status: DeliveryStatus, reason: String?) {
-        self.status = status
-        self.reason = ReasonLabel.of(reason)
-    }
-
-    /// By status, then by reason.
-    static func < (lhs: OutcomeLabel, rhs: OutcomeLabel) -> Bool {
-        (lhs.status.rawValue, lhs.reason) < (rhs.status.rawValue, rhs.reason)
     }
 }

@@ -1,6 +1,6 @@
 /// What a webhook event tells a backend (gateway-v1.md, "Webhooks"): a delivery's final outcome,
 /// or a device its push service said is gone. An endpoint subscribes to some or all of them.
-enum WebhookEventType: String, Sendable, CaseIterable {
+package enum WebhookEventType: String, Sendable, CaseIterable {
     /// APNs or the push service accepted a delivery.
     case deliverySent = "delivery.sent"
     /// A delivery was refused for good, or every retry failed.
@@ -13,7 +13,7 @@ enum WebhookEventType: String, Sendable, CaseIterable {
     case deviceUnregistered = "device.unregistered"
 
     /// The event of a delivery that ended with `status`; nil for `queued`, which is no end.
-    init?(endOf status: DeliveryStatus) {
+    package init?(endOf status: DeliveryStatus) {
         switch status {
         case .queued: return nil
         case .sent: self = .deliverySent

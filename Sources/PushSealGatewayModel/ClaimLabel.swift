@@ -1,7 +1,7 @@
 /// The labels of a claim's count: its kind, and what it found.
-struct ClaimLabel: Hashable, Sendable {
+package struct ClaimLabel: Hashable, Sendable {
     /// What a claim found.
-    enum Found: String, CaseIterable, Sendable {
+    package enum Found: String, CaseIterable, Sendable {
         /// Nothing was due.
         case none
         /// Fewer than it asked for: the outbox ran dry.
@@ -11,7 +11,13 @@ struct ClaimLabel: Hashable, Sendable {
     }
 
     /// The kind of the workers that claimed.
-    let kind: DeliveryKind
+    package let kind: DeliveryKind
     /// What the claim found.
-    let found: Found
+    package let found: Found
+
+    /// A value of these members.
+    package init(kind: DeliveryKind, found: Found) {
+        self.kind = kind
+        self.found = found
+    }
 }
