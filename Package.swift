@@ -140,7 +140,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        .target(name: "PushSealGatewayModel", dependencies: ["PushSealEncryptor"]),
+        .target(
+            name: "PushSealGatewayModel", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
         .target(
             name: "PushSealGateway",
             dependencies: [

@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealPOSIX
 
 #if canImport(Glibc)

@@ -48,7 +48,7 @@ struct StatusReport: Sendable {
             return .object(
                 JSONObject([
                     ("id", .string(record.id)), ("version", .string(record.version)),
-                    ("started_at", .string(EventLog.timestamp(record.startedAt))),
+                    ("started_at", .string(RFC3339.text(record.startedAt))),
                     ("heartbeat_age_seconds", .number(JSONNumber(age))), ("state", .string(stale ? "stale" : "alive")),
                 ]))
         }
@@ -87,7 +87,7 @@ struct StatusReport: Sendable {
             providerTokenIssuedAt().map { .number(JSONNumber(max(0, Int(now / 1_000) - $0))) } ?? .null
         return .object(
             JSONObject([
-                ("generated_at", .string(EventLog.timestamp(now))), ("instance", .string(instance)),
+                ("generated_at", .string(RFC3339.text(now))), ("instance", .string(instance)),
                 ("version", .string(GatewayVersion.number)), ("draining", .bool(isDraining())),
                 (
                     "queue",

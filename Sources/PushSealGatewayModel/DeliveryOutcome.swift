@@ -19,7 +19,7 @@ extension DeliveryOutcome {
         case .sent: (.sent, nil)
         case .failed(let reason): (.failed, reason)
         case .unregistered(let reason, _): (.unregistered, reason)
-        case .expired: (.expired, "Expired")
+        case .expired: (.expired, GatewayReason.expired)
         case .retry(_, let reason): (.queued, reason)
         }
     }

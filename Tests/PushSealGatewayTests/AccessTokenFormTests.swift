@@ -1,3 +1,4 @@
+import PushSealGatewayModel
 import PushSealPrimitives
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PushSealCore
+import PushSealGatewayModel
 import PushSealTestSupport
 import Testing
 

@@ -100,10 +100,10 @@ struct GatewayOperationsTests {
 
     @Test("the log's times are RFC 3339 in UTC, every field zero-padded, to the millisecond")
     func timestamps() {
-        #expect(EventLog.timestamp(0) == "1970-01-01T00:00:00.000Z")
-        #expect(EventLog.timestamp(981_173_106_007) == "2001-02-03T04:05:06.007Z")
-        #expect(EventLog.timestamp(1_796_293_772_714) == "2026-12-03T10:29:32.714Z")
-        #expect(EventLog.timestamp(253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.text(0) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339.text(981_173_106_007) == "2001-02-03T04:05:06.007Z")
+        #expect(RFC3339.text(1_796_293_772_714) == "2026-12-03T10:29:32.714Z")
+        #expect(RFC3339.text(253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
     }
 
     @Test(

@@ -1,6 +1,7 @@
 import Foundation
 import PushSealCore
 import PushSealDelivery
+import PushSealGatewayModel
 import PushSealTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 
 /// An error answer of the API: one JSON shape for all of them,
 /// `{"error": {"code": …, "message": …, "path": "$.payload.aps.alert"}}` (`path` when a member of

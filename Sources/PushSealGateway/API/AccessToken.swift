@@ -1,49 +1,6 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
-
-/// What a bearer token may do.
-enum AccessScope: String, Sendable, CaseIterable, Comparable {
-    /// Register, update and delete devices.
-    case devices
-    /// Send pushes.
-    case pushes
-    /// Read devices and pushes' status.
-    case read
-    /// Everything.
-    case admin
-
-    static func < (lhs: AccessScope, rhs: AccessScope) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// A stored access token: its id, the SHA-256 of its secret (never the secret), its scopes.
-struct AccessTokenRecord: Sendable, Equatable {
-    /// The public part of the token, shown in lists.
-    let id: String
-    /// SHA-256 of the secret part.
-    let secretHash: [UInt8]
-    /// What it may do.
-    let scopes: Set<AccessScope>
-    /// When it was made, milliseconds since the epoch.
-    let createdAt: Int64
-    /// When it was revoked, if it was.
-    let revokedAt: Int64?
-    /// The operator's name for it (which backend, which environment), if given.
-    var label: String? = nil
-    /// When it stops being accepted, if it expires.
-    var expiresAt: Int64? = nil
-    /// When a request last presented it (to the minute), if one did.
-    var lastUsedAt: Int64? = nil
-
-    /// Whether it may do what `scope` allows (`admin` may do everything).
-    func allows(_ scope: AccessScope) -> Bool {
-        revokedAt == nil && (scopes.contains(scope) || scopes.contains(.admin))
-    }
-
-    /// Whether it is accepted at `time`: not revoked, not expired.
-    func isValid(at time: Int64) -> Bool {
-        revokedAt == nil && expiresAt.map { time < $0 } != false
-    }
-}
 
 /// Bearer tokens: `psg_<id>_<secret>`, 8 random bytes of id in hex and 32 of secret in base64url.
 /// Only the id and SHA-256 of the secret are stored, and a presented secret is compared in

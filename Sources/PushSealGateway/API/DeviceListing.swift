@@ -54,6 +54,12 @@ struct DeviceListing: Sendable, Equatable {
         }
     }
 
+    /// What the store is asked for.
+    var query: DeviceQuery {
+        DeviceQuery(
+            state: state, since: since, afterID: after?.id, afterUnregisteredAt: after?.unregisteredAt, user: user)
+    }
+
     /// The answer for `devices`, a page of at most ``limit`` (one more was asked of the store to
     /// know whether another page follows).
     func json(_ devices: [Device]) -> JSONValue {
@@ -64,11 +70,6 @@ struct DeviceListing: Sendable, Equatable {
         }
         return .object(object)
     }
-}
-
-/// Which devices a listing shows.
-enum DeviceFilter: Sendable, Equatable {
-    case active, unregistered
 }
 
 /// Where a page of devices ends: the last device's id, and for unregistered devices the time it

@@ -271,7 +271,7 @@ final class GatewayAPI: Sendable {
         case ("GET", .devices):
             try authorize(.read)
             let listing = try DeviceListing(query: request.query)
-            return .json(200, listing.json(try store.devices(listing, limit: listing.limit + 1)))
+            return .json(200, listing.json(try store.devices(listing.query, limit: listing.limit + 1)))
         case ("GET", .apiStatus):
             try authorize(.read)
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
@@ -296,7 +296,7 @@ final class GatewayAPI: Sendable {
         case ("GET", .userDevices(let user)):
             try authorize(.read)
             let listing = try DeviceListing(query: request.query, user: user)
-            return .json(200, listing.json(try store.devices(listing, limit: listing.limit + 1)))
+            return .json(200, listing.json(try store.devices(listing.query, limit: listing.limit + 1)))
         case ("POST", .pushes):
             try authorize(.pushes)
             return try postPush(request, token: token?.id ?? "")

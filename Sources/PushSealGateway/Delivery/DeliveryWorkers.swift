@@ -12,8 +12,6 @@ internal import Synchronization
 /// deliveries, nor the reverse. A delivery whose worker dies is leased again once its lease ends,
 /// so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
-    /// The reason of a delivery whose stored row cannot be processed (``OutboxDelivery/defect``).
-    static let invalidDeliveryReason = "InvalidDelivery"
     /// The most streams a worker keeps in flight on its APNs connection.
     static let streams = 100
     /// Deliveries claimed at once: a quarter of the streams, so that a worker claims again as
@@ -176,7 +174,7 @@ final class DeliveryWorkers: Sendable {
             let outcome: DeliveryOutcome
             if let defect = delivery.defect {
                 log.write("invalid-delivery", [("push", .string(delivery.pushID)), ("detail", .string(defect))])
-                outcome = .failed(reason: Self.invalidDeliveryReason)
+                outcome = .failed(reason: GatewayReason.invalidDelivery)
             } else if let expiration = delivery.expiration, expiration > 0, expiration < now / 1_000 {
                 outcome = .expired
             } else if delivery.addressIsGone {

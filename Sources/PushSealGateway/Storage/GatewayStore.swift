@@ -32,8 +32,8 @@ protocol GatewayStore: Sendable {
     func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool
     /// The devices of `user`, by id.
     func devices(user: String) throws -> [Device]
-    /// Up to `limit` devices of `listing` (its state, time and cursor), in its order.
-    func devices(_ listing: DeviceListing, limit: Int) throws -> [Device]
+    /// Up to `limit` devices of `query` (its state, time and cursor), in its order.
+    func devices(_ query: DeviceQuery, limit: Int) throws -> [Device]
 
     /// Stores a push and its deliveries, unless a push with the same idempotency key exists: then
     /// nothing is stored, and the answer says whether that push's request (`requestHash`, see

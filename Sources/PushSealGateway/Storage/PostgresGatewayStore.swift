@@ -227,8 +227,8 @@ internal import PushSealGatewayModel
             }
         }
 
-        func devices(_ listing: DeviceListing, limit: Int) throws -> [Device] {
-            let (statement, values) = listing.query(limit: limit) { "$\($0)" }
+        func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
+            let (statement, values) = query.statement(limit: limit) { "$\($0)" }
             return try pool.withConnection { try $0.query(statement, values) }.compactMap(Device.init(row:))
         }
 

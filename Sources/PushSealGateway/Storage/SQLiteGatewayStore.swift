@@ -189,8 +189,8 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func devices(_ listing: DeviceListing, limit: Int) throws -> [Device] {
-        let (statement, values) = listing.query(limit: limit) { "?\($0)" }
+    func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
+        let (statement, values) = query.statement(limit: limit) { "?\($0)" }
         return try database.read(statement, values).compactMap(Device.init(row:))
     }
 

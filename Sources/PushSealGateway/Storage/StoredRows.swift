@@ -203,10 +203,10 @@ enum OutboxHeaders {
     }
 }
 
-extension DeviceListing {
-    /// The query of this listing, for either store (`placeholder(n)`), and its parameters; at most
+extension DeviceQuery {
+    /// This query in SQL, for either store (`placeholder(n)`), and its parameters; at most
     /// `limit` rows.
-    func query(limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+    func statement(limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         var conditions: [String] = []
         var values: [DatabaseValue] = []
         func next(_ value: DatabaseValue) -> String {
@@ -220,13 +220,13 @@ extension DeviceListing {
         }
         if let user { conditions.append("user_id = \(next(.text(user)))") }
         if let since { conditions.append("unregistered_at >= \(next(.integer(since)))") }
-        if let after {
-            if let time = after.unregisteredAt {
+        if let afterID {
+            if let time = afterUnregisteredAt {
                 let marked = next(.integer(time))
-                let id = next(.text(after.id))
+                let id = next(.text(afterID))
                 conditions.append("(unregistered_at > \(marked) OR (unregistered_at = \(marked) AND id > \(id)))")
             } else {
-                conditions.append("id > \(next(.text(after.id)))")
+                conditions.append("id > \(next(.text(afterID)))")
             }
         }
         let order = state == .unregistered ? "unregistered_at, id" : "id"
@@ -336,8 +336,6 @@ extension RetryingCount {
 /// events of that end, written in the same transaction. A delivery that ends loses its sealed
 /// body at once; its record stays for the retention time.
 enum OutboxFinish {
-    /// The reason of the deliveries a deleted device had queued.
-    static let deviceDeletedReason = "DeviceDeleted"
 
     /// Whether `ended` was sent and its end queues no webhook event, so that recording it is its
     /// row's update alone, which a store may share with the others of a burst.
@@ -372,7 +370,7 @@ enum OutboxFinish {
                     + "finished_at = \(p3), body = \(p5), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
                 [apnsID.map { .text($0) } ?? .null, count, .integer(time), id, noBody])
         case .failed(let reason): try end(.failed, reason)
-        case .expired: try end(.expired, "Expired")
+        case .expired: try end(.expired, GatewayReason.expired)
         case .retry(let due, let reason):
             try sql(
                 "UPDATE deliveries SET reason = \(p1), attempts = \(p2), next_attempt_at = \(p3), "
@@ -412,7 +410,7 @@ enum OutboxFinish {
     }
 
     /// Deletes the device `id` and ends its queued deliveries (`unregistered`, reason
-    /// ``deviceDeletedReason``), queueing their events as `routing` asks; false when there was no
+    /// ``GatewayReason/deviceDeleted``), queueing their events as `routing` asks; false when there was no
     /// such device.
     static func deleteDevice(id: String, at time: Int64, routing: WebhookRouting, _ sql: StatementRunner) throws
         -> Bool
@@ -437,7 +435,7 @@ enum OutboxFinish {
             "UPDATE deliveries SET status = 'unregistered', reason = \(sql.placeholder(2)), "
                 + "finished_at = \(sql.placeholder(3)), body = \(sql.placeholder(4)), lease_owner = NULL, "
                 + "lease_until = NULL WHERE device_id = \(p1) AND status = 'queued'",
-            [.text(id), .text(deviceDeletedReason), .integer(time), .blob([])])
+            [.text(id), .text(GatewayReason.deviceDeleted), .integer(time), .blob([])])
         try WebhookOutbox.queue(events, routing: routing, sql)
         try sql(
             "UPDATE webpush_inboxes SET removed_at = \(sql.placeholder(1)) WHERE device_id = \(sql.placeholder(2)) "

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import PushSealPrimitives
 
 /// What one request to an endpoint carries: an event alone, as Standard Webhooks has it (its

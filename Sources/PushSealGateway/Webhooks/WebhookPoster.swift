@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+
 #if canImport(PushSealHTTPS)
     internal import PushSealHTTPS
     internal import PushSealURL

@@ -120,3 +120,10 @@ public struct WebhookSettings: Sendable {
 
     private static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }
+
+extension WebhookRouting {
+    /// The routing of the configured `endpoints`.
+    init(_ endpoints: [WebhookSettings]) {
+        self.init(endpoints.map { (endpoint: $0.name, events: $0.events) })
+    }
+}

@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import PushSealCore
+internal import PushSealGatewayModel
 internal import Synchronization
 
 /// The workers that empty the webhook outbox: one thread per endpoint, so that an endpoint that
@@ -125,7 +126,7 @@ final class WebhookWorkers: Sendable {
                     ("endpoint", .string(settings.name)), ("message", .string(id)),
                     ("events", .number(JSONNumber(message.count))), ("reason", .string(reason)),
                     ("failures", .number(JSONNumber(state.failures))),
-                    ("retry_at", .string(EventLog.timestamp(state.retryAt ?? now))),
+                    ("retry_at", .string(RFC3339.text(state.retryAt ?? now))),
                 ])
             if state.newlyDisabled {
                 log.write(

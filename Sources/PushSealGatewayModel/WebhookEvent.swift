@@ -1,18 +1,17 @@
 internal import PushSealCore
-internal import PushSealGatewayModel
 
 /// One event, as every endpoint subscribed to its type receives it: a Standard Webhooks message
 /// body `{"id", "type", "timestamp", "data"}`, where `id` is also the `webhook-id` of a message
 /// that carries this event alone. Ids, statuses, reasons and times only; never content.
-struct WebhookEvent: Sendable, Equatable {
+package struct WebhookEvent: Sendable, Equatable {
     /// `msg_` and 32 random hex digits; the same for every endpoint, and for every retry.
-    let id: String
+    package let id: String
     /// What happened.
-    let type: WebhookEventType
+    package let type: WebhookEventType
     /// The JSON object sent, compact.
-    let body: String
+    package let body: String
     /// When it happened, milliseconds since the epoch.
-    let createdAt: Int64
+    package let createdAt: Int64
 
     private init(type: WebhookEventType, data: [(String, JSONValue)], at time: Int64) {
         let id = "msg_" + RandomUUID.make().filter { $0 != "-" }
@@ -23,14 +22,14 @@ struct WebhookEvent: Sendable, Equatable {
             .object(
                 JSONObject([
                     ("id", .string(id)), ("type", .string(type.rawValue)),
-                    ("timestamp", .string(EventLog.timestamp(time))), ("data", .object(JSONObject(data))),
+                    ("timestamp", .string(RFC3339.text(time))), ("data", .object(JSONObject(data))),
                 ])))
     }
 
     /// The end of a delivery: `data` holds `push`, `device`, `user`, `kind`, `status`, `reason`,
     /// `attempts`, `apns_id` (APNs, once sent), `accepted_at` and `finished_at` (milliseconds).
     /// Nil for an outcome that is not an end (a retry).
-    static func delivery(
+    package static func delivery(
         _ delivery: OutboxDelivery, user: String?, outcome: DeliveryOutcome, attempts: Int, at time: Int64
     ) -> WebhookEvent? {
         let (status, reason) = outcome.statusAndReason
@@ -53,7 +52,7 @@ struct WebhookEvent: Sendable, Equatable {
 
     /// A device's deliveries ended because the backend deleted it: `delivery.unregistered` with
     /// reason `DeviceDeleted`, as `GET /v1/pushes/{id}` shows them.
-    static func deviceDeleted(
+    package static func deviceDeleted(
         push: String, device: String, user: String?, kind: DeliveryKind, attempts: Int, acceptedAt: Int64,
         at time: Int64
     ) -> WebhookEvent {
@@ -62,14 +61,14 @@ struct WebhookEvent: Sendable, Equatable {
             data: [
                 ("push", .string(push)), ("device", .string(device)), ("user", user.map(JSONValue.string) ?? .null),
                 ("kind", .string(kind.rawValue)), ("status", .string(DeliveryStatus.unregistered.rawValue)),
-                ("reason", .string(OutboxFinish.deviceDeletedReason)), ("attempts", .number(JSONNumber(attempts))),
+                ("reason", .string(GatewayReason.deviceDeleted)), ("attempts", .number(JSONNumber(attempts))),
                 ("accepted_at", .number(JSONNumber(Int(acceptedAt)))), ("finished_at", .number(JSONNumber(Int(time)))),
             ], at: time)
     }
 
     /// A device marked `unregistered`: `data` holds `device`, `user`, `kind`, the `reason` of the
     /// answer that marked it, the `push` whose delivery got that answer, and `unregistered_at`.
-    static func deviceUnregistered(
+    package static func deviceUnregistered(
         device: String, user: String, kind: DeliveryKind, reason: String, push: String, at time: Int64
     ) -> WebhookEvent {
         WebhookEvent(

@@ -1,23 +1,21 @@
-internal import PushSealGatewayModel
-
 /// Which configured endpoints receive each type of event: the stores write one outbox row per
 /// endpoint subscribed to an event's type, in the transaction that records what happened.
-struct WebhookRouting: Sendable {
+package struct WebhookRouting: Sendable {
     private let subscriptions: [(endpoint: String, events: Set<WebhookEventType>)]
 
     /// No endpoint: nothing is written.
-    static let none = WebhookRouting([])
+    package static let none = WebhookRouting([])
 
-    /// The routing of the configured `endpoints`.
-    init(_ endpoints: [WebhookSettings]) {
-        subscriptions = endpoints.map { ($0.name, $0.events) }
+    /// The routing of `subscriptions`: each endpoint's name and the event types it takes.
+    package init(_ subscriptions: [(endpoint: String, events: Set<WebhookEventType>)]) {
+        self.subscriptions = subscriptions
     }
 
     /// The endpoints that receive events of `type`, in configuration order.
-    func endpoints(for type: WebhookEventType) -> [String] {
+    package func endpoints(for type: WebhookEventType) -> [String] {
         subscriptions.filter { $0.events.contains(type) }.map(\.endpoint)
     }
 
     /// True when no endpoint receives any event.
-    var isEmpty: Bool { subscriptions.isEmpty }
+    package var isEmpty: Bool { subscriptions.isEmpty }
 }

@@ -1,0 +1,4 @@
+/// Which devices a listing shows.
+package enum DeviceFilter: Sendable, Equatable {
+    case active, unregistered
+}
