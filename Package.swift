@@ -23,8 +23,11 @@ import PackageDescription
 //   pushseal                     the executable: a five-line entry point
 //   CMicroHTTPD, CLibPQ          libmicrohttpd, the HTTP server library under the gateway, and libpq,
 //                                its PostgreSQL client
-//   PushSealGateway              `pushseal-gateway`: device registry, sealing per device, a durable
-//                                outbox delivered to APNs, over an HTTP API and a storage protocol
+//   PushSealGatewayModel         the gateway's values, with no I/O: devices, the outbox's deliveries and
+//                                outcomes, records, access tokens, webhook events, the retry schedule
+//   PushSealGatewayStorage       the gateway's store protocol, and its SQLite and PostgreSQL stores
+//   PushSealGateway              `pushseal-gateway`: configuration, the HTTP API, sealing per device,
+//                                the delivery and webhook workers, the relay, operations, commands
 //   pushseal-gateway             its executable
 //   PushSealTestSupport          what the tests and the bench share (runner, processes, PostgreSQL)
 //   PushSealBenchStatistics      the bench's statistics, tested by make test; the bench itself
@@ -143,9 +146,15 @@ let package = Package(
         .target(
             name: "PushSealGatewayModel", dependencies: ["PushSealEncryptor", "PushSealCore", "PushSealPrimitives"]),
         .target(
+            name: "PushSealGatewayStorage",
+            dependencies: [
+                "PushSealGatewayModel", "PushSealCore", "PushSealEncryptor",
+                .target(name: "CSQLite", condition: .linuxOnly), .target(name: "CLibPQ", condition: .linuxOnly),
+            ]),
+        .target(
             name: "PushSealGateway",
             dependencies: [
-                "PushSealGatewayModel",
+                "PushSealGatewayModel", "PushSealGatewayStorage",
                 "PushSealEncryptor", "PushSealDelivery", "PushSealCore", "PushSealPrimitives", "PushSealPOSIX",
                 "PushSealURL", .target(name: "PushSealHTTPS", condition: .linuxOnly),
                 .target(name: "CMicroHTTPD", condition: .linuxOnly), .target(name: "CSQLite", condition: .linuxOnly),
@@ -188,8 +197,9 @@ let package = Package(
         .testTarget(
             name: "PushSealGatewayTests",
             dependencies: [
-                "PushSealGateway", "PushSealGatewayModel", "PushSealCore", "PushSealEncryptor", "PushSealDelivery",
-                "PushSealTestSupport",
+                "PushSealGateway", "PushSealGatewayModel", "PushSealGatewayStorage", "PushSealCore",
+                "PushSealEncryptor",
+                "PushSealDelivery", "PushSealTestSupport",
             ]),
         .testTarget(name: "PushSealBenchStatisticsTests", dependencies: ["PushSealBenchStatistics"]),
     ]

@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import PushSealPOSIX
 
 #if canImport(Glibc)

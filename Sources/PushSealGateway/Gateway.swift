@@ -1,7 +1,8 @@
 internal import Dispatch
 internal import PushSealCore
 internal import PushSealDelivery
-internal import PushSealGatewayModel
+public import PushSealGatewayModel
+internal import PushSealGatewayStorage
 
 /// A running gateway: the store, the API on its HTTP server (and the operator's endpoints on
 /// their own, with `metrics_listen`), the delivery workers (APNs ones, and Web Push ones when the
@@ -34,7 +35,7 @@ public final class Gateway: Sendable {
     /// - Parameters:
     ///   - configuration: what to run, as `serve --config` reads it.
     ///   - logging: whether event lines go to standard error.
-    /// - Throws: ``GatewayError`` naming what could not be set up.
+    /// - Throws: `GatewayError` naming what could not be set up.
     public init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
         let log = EventLog(enabled: logging)
         let (store, _) = try Self.openStore(configuration)

@@ -1,6 +1,7 @@
 internal import Dispatch
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import PushSealPOSIX
 
 #if canImport(Glibc)

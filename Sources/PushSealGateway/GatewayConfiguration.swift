@@ -1,4 +1,6 @@
 internal import PushSealCore
+public import PushSealGatewayModel
+public import PushSealGatewayStorage
 
 /// `pushseal-gateway serve --config FILE`: a JSON object with these members (gateway-v1.md,
 /// "Configuration"); relative paths are relative to the file. Unknown members are refused, so a
@@ -77,7 +79,7 @@ public struct GatewayConfiguration: Sendable {
     )
 
     /// Reads the configuration in `bytes`, found at `path`.
-    /// - Throws: ``GatewayError`` naming the JSON path of what is wrong.
+    /// - Throws: `GatewayError` naming the JSON path of what is wrong.
     public init(json bytes: [UInt8], path: String) throws(GatewayError) {
         let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
         func resolve(_ file: String) -> String { file.hasPrefix("/") ? file : directory + "/" + file }
@@ -264,16 +266,5 @@ public struct GatewayConfiguration: Sendable {
     /// The error for the member at `path`.
     static func invalid(_ path: JSONPath, _ detail: String) -> GatewayError {
         GatewayError("configuration \(path) \(detail)")
-    }
-}
-
-/// A failure of the gateway's set-up (configuration, keys, database), for the operator.
-public struct GatewayError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong, naming the file or member; never a secret.
-    public let description: String
-
-    /// An error saying `description`.
-    public init(_ description: String) {
-        self.description = description
     }
 }

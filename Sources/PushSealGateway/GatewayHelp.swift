@@ -1,3 +1,6 @@
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
+
 /// What `pushseal-gateway help` prints: the synopsis of every command, and for
 /// `help COMMAND` (or `COMMAND --help`) what that command does, what it prints and what it needs.
 enum GatewayHelp {

@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealGatewayStorage
 
 /// What `pushseal-gateway version` prints and `pushseal_gateway_build_info` exports.
 enum GatewayVersion {

@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import Synchronization
 
 /// The gateway's counters and histograms, exported in Prometheus' text format at `/metrics` with

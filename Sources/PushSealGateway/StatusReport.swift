@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 
 /// What `/status.json` reports, and the status page shows (gateway-v1.md, "Status page"): the
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the

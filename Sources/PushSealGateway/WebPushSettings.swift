@@ -1,4 +1,6 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 
 /// The configuration's `webpush` member: how the gateway reaches Web Push subscriptions
 /// (gateway-v1.md, "Configuration"). Without it, registering a subscription is 422.

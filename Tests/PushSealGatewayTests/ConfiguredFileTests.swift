@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import PushSealGatewayModel
+import PushSealGatewayStorage
 import PushSealTestSupport
 import Synchronization
 import Testing

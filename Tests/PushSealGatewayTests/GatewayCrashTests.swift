@@ -1,6 +1,7 @@
 import Foundation
 import PushSealCore
 import PushSealGatewayModel
+import PushSealGatewayStorage
 import PushSealTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import PushSealCore
 import PushSealDelivery
 import PushSealGatewayModel
+import PushSealGatewayStorage
 import PushSealPrimitives
 import PushSealTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import PushSealGatewayModel
+import PushSealGatewayStorage
 import PushSealTestSupport
 import Synchronization
 import Testing

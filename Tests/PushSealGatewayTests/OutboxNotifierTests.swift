@@ -1,5 +1,6 @@
 import Foundation
 import PushSealGatewayModel
+import PushSealGatewayStorage
 import Synchronization
 import Testing
 

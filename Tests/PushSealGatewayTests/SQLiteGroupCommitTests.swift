@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PushSealGatewayStorage
 import PushSealTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 internal import PushSealCore
 internal import PushSealDelivery
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import PushSealPrimitives
 internal import Synchronization
 

@@ -1,4 +1,6 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import Synchronization
 
 /// What a token's rate is counted in.

@@ -1,6 +1,7 @@
 internal import Dispatch
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import Synchronization
 
 /// The workers that empty the outbox of one kind of delivery (APNs, or Web Push): each leases due

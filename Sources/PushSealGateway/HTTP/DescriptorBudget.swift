@@ -1,3 +1,6 @@
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
+
 #if canImport(Glibc)
     import Glibc
 #endif

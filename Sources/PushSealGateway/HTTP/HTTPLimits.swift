@@ -1,4 +1,6 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 
 /// The configuration's `http` member: how many connections the server holds, how many one client
 /// address may hold, and how long a request's head and body may take in all (gateway-v1.md,

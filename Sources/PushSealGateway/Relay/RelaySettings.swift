@@ -1,4 +1,6 @@
 internal import PushSealCore
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import PushSealURL
 
 /// The configuration's `relay` member: the gateway as a Web Push service for its APNs devices

@@ -1,6 +1,7 @@
 internal import PushSealCore
 internal import PushSealEncryptor
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import PushSealPrimitives
 
 /// The gateway as a Web Push service for its APNs devices (gateway-v1.md, "Web Push in"): it

@@ -1,3 +1,5 @@
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import PushSealPrimitives
 
 /// Signs webhook messages as the Standard Webhooks specification does: the

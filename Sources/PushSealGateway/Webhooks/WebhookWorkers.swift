@@ -1,6 +1,7 @@
 internal import Dispatch
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 internal import Synchronization
 
 /// The workers that empty the webhook outbox: one thread per endpoint, so that an endpoint that

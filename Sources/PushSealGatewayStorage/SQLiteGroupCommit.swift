@@ -18,12 +18,12 @@ internal import Synchronization
 /// within ``SQLiteDatabase/callWait`` gives up (the database is busy); one that started always
 /// waits for its batch's commit, a bounded time. A body may run on another caller's thread, and
 /// must not start a transaction of its own (it would wait for itself).
-final class SQLiteGroupCommit: @unchecked Sendable {
+package final class SQLiteGroupCommit: @unchecked Sendable {
     /// The most transactions in one commit: a bound on the time a batch holds the writer.
-    static let maximumBatch = 256
+    package static let maximumBatch = 256
 
     /// A transaction waiting for its batch, and then its result.
-    final class Pending {
+    package final class Pending {
         /// Released once run (or given up), so that nothing holds the caller's closure after it returns.
         fileprivate var body: ((SQLiteDatabase.Transaction) throws -> Void)?
         /// When its caller gives up waiting (``SQLiteDatabase/callWait`` after it asked).
@@ -40,15 +40,15 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     /// What the writer has done so far, for `/metrics`.
-    struct Activity: Sendable, Equatable {
+    package struct Activity: Sendable, Equatable {
         /// Commits made: fewer than the transactions when they were grouped.
-        var commits = 0
+        package var commits = 0
         /// Transactions committed (a body that threw, rolled back to its savepoint, is not counted).
-        var transactions = 0
+        package var transactions = 0
         /// Time spent running batches, in nanoseconds: from the wait for the writer's connection and
         /// SQLite's lock to the end of `COMMIT`, its fsync included. Near the time elapsed, the one
         /// writer is the limit.
-        var busyNanoseconds = 0
+        package var busyNanoseconds = 0
     }
 
     private let condition = NSCondition()
@@ -61,15 +61,15 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 
     /// A group commit whose batches `runBatch` runs on the writer, waiting for SQLite's lock until
     /// the earliest deadline of the batch's callers (``run(_:transaction:)`` does the work).
-    init(runBatch: @escaping ([Pending], ContinuousClock.Instant) throws -> Void) { self.runBatch = runBatch }
+    package init(runBatch: @escaping ([Pending], ContinuousClock.Instant) throws -> Void) { self.runBatch = runBatch }
 
     /// The commits, transactions and busy time so far.
-    var activity: Activity { counted.withLock { $0 } }
+    package var activity: Activity { counted.withLock { $0 } }
 
     /// Runs `body` in the next batch; returns once the batch committed.
     /// - Throws: what `body` threw (its writes rolled back), the commit's failure, or
     ///   ``SQLiteDatabase/Failure`` when it waited ``SQLiteDatabase/callWait`` without starting.
-    func perform(_ body: (SQLiteDatabase.Transaction) throws -> Void) throws {
+    package func perform(_ body: (SQLiteDatabase.Transaction) throws -> Void) throws {
         // The caller waits here until its body ran, so the closure never outlives this call.
         try withoutActuallyEscaping(body) { body in
             let pending = Pending(body: body, deadline: .now + SQLiteDatabase.callWait)
@@ -127,7 +127,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     /// Runs `batch` in `transaction`, the writer's open transaction: each body between a savepoint
     /// and its release, rolled back to it when the body throws.
     /// - Throws: when BEGIN, a savepoint or COMMIT fails; the whole batch is then rolled back.
-    static func run(_ batch: [Pending], transaction: SQLiteDatabase.Transaction) throws {
+    package static func run(_ batch: [Pending], transaction: SQLiteDatabase.Transaction) throws {
         for member in batch {
             guard let body = member.body else { continue }
             member.body = nil

@@ -15,22 +15,22 @@ internal import Synchronization
 /// ``callWait`` in all, for its connection and then for SQLite's lock (the busy timeout is what
 /// is left of it); past that it fails, and the API answers 503. Statements always bind their parameters; no value is
 /// ever spliced into SQL.
-final class SQLiteDatabase: Sendable {
+package final class SQLiteDatabase: Sendable {
     /// A column or parameter value.
-    typealias Value = DatabaseValue
+    package typealias Value = DatabaseValue
 
     /// How long one call may wait in all: for its connection, held by another call of this
     /// process, and then for SQLite's lock, held by another connection.
-    static let callWait = Duration.seconds(2)
+    package static let callWait = Duration.seconds(2)
     /// The least busy timeout a call gets, however long it waited for its connection.
-    static let minimumBusyWait = Duration.milliseconds(100)
+    package static let minimumBusyWait = Duration.milliseconds(100)
     /// Connections for reads: as many as may read at once.
-    static let readers = 4
+    package static let readers = 4
 
     /// A failure, with SQLite's message (never a value that was bound).
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What SQLite said.
-        let description: String
+        package let description: String
     }
 
     private let writer: SQLiteHandle
@@ -39,7 +39,7 @@ final class SQLiteDatabase: Sendable {
     private let nextReader = Atomic<Int>(0)
 
     /// Opens (creating it 0600 when absent) the database at `path`.
-    init(path: String) throws {
+    package init(path: String) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw Failure(description: "\(path) cannot be opened: \(String(cString: strerror(errno)))")
@@ -64,7 +64,7 @@ final class SQLiteDatabase: Sendable {
     }
 
     /// Runs SQL without parameters or results (schema changes, pragmas) on the writer.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         try writer.use { try Self.execute(sql, on: $0) }
     }
 
@@ -77,22 +77,22 @@ final class SQLiteDatabase: Sendable {
     /// Runs one statement that writes, in a transaction of its own (committed with others at once);
     /// the rows it returns.
     @discardableResult
-    func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
+    package func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
         try transaction { try $0.query(sql, parameters) }
     }
 
     /// Runs one statement that only reads, on a reader connection; the rows it returns.
-    func read(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
+    package func read(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
         try withReader { try Self.query(sql, parameters, on: $0) }
     }
 
     /// Statements run inside one transaction.
-    struct Transaction: @unchecked Sendable {
+    package struct Transaction: @unchecked Sendable {
         fileprivate let handle: OpaquePointer
 
         /// Runs one statement; the rows it returns.
         @discardableResult
-        func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
+        package func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
             try SQLiteDatabase.query(sql, parameters, on: handle)
         }
     }
@@ -100,7 +100,7 @@ final class SQLiteDatabase: Sendable {
     /// Runs `body` as one transaction on the writer: committed when it returns (perhaps with
     /// others' in the same commit, ``SQLiteGroupCommit``), and rolled back when it throws. It
     /// returns only once its writes are committed.
-    func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
+    package func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         var result: Result?
         try groupCommit.perform { result = try body($0) }
         guard let result else { throw Failure(description: "a transaction ended without its result") }
@@ -108,11 +108,11 @@ final class SQLiteDatabase: Sendable {
     }
 
     /// The writer's commits, transactions and busy time so far (``SQLiteGroupCommit/activity``).
-    var writerActivity: SQLiteGroupCommit.Activity { groupCommit.activity }
+    package var writerActivity: SQLiteGroupCommit.Activity { groupCommit.activity }
 
     /// Runs `body` in one read transaction on a reader: every statement sees the same snapshot,
     /// and no write lock is taken.
-    func readTransaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
+    package func readTransaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         try withReader { try Self.transaction("BEGIN", on: $0, body) }
     }
 
@@ -133,7 +133,7 @@ final class SQLiteDatabase: Sendable {
     /// Copies the database, as of one moment, to a new file at `path` (created 0600; an existing
     /// file is refused), with SQLite's online backup: writers go on meanwhile (WAL), and the copy
     /// is a consistent database of its own.
-    func backup(to path: String) throws {
+    package func backup(to path: String) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw Failure(description: "\(path) cannot be created: \(String(cString: strerror(errno)))")
@@ -171,7 +171,7 @@ final class SQLiteDatabase: Sendable {
     }
 
     /// The most statements a connection keeps prepared; past it, a statement is finalized after use.
-    static let preparedStatements = 64
+    package static let preparedStatements = 64
 
     /// Runs `sql` on `handle` with `parameters`: a statement prepared before on this connection
     /// is reused (SQLite keeps a connection's statements; one with the same text, not running, is
@@ -260,7 +260,7 @@ private final class SQLiteHandle: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = NSLock()
 
-    init(path: String) throws {
+    package init(path: String) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -285,7 +285,7 @@ private final class SQLiteHandle: @unchecked Sendable {
     /// most. SQLite's busy timeout is then what is left until `deadline` (at least
     /// ``SQLiteDatabase/minimumBusyWait``).
     /// - Throws: ``SQLiteDatabase/Failure`` when the connection stayed held all that time.
-    func use<Result>(
+    package func use<Result>(
         until deadline: ContinuousClock.Instant = .now + SQLiteDatabase.callWait,
         _ body: (OpaquePointer) throws -> Result
     ) throws -> Result {
@@ -301,7 +301,7 @@ private final class SQLiteHandle: @unchecked Sendable {
     }
 
     /// Runs `body` with the connection if no other caller holds it now; nil otherwise.
-    func useIfFree<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result? {
+    package func useIfFree<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result? {
         guard lock.try() else { return nil }
         defer { lock.unlock() }
         sqlite3_busy_timeout(handle, Int32(SQLiteDatabase.callWait.seconds * 1_000))

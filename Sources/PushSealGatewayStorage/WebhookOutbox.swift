@@ -1,17 +1,17 @@
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 /// The webhook outbox, for either store: one row per event and endpoint, queued in the
 /// transaction that records what happened, leased by the endpoint's worker, and ended as `sent`
 /// or `failed`; and one row per endpoint that has failed, with its run of failures, its next
 /// attempt and whether it is disabled. Every function runs in the caller's transaction.
-enum WebhookOutbox {
+package enum WebhookOutbox {
     /// The reason of an event whose retry window passed.
-    static let retryWindowPassedReason = "RetryWindowPassed"
+    package static let retryWindowPassedReason = "RetryWindowPassed"
     /// The longest an endpoint waits between attempts.
-    static let maximumBackoffMilliseconds: Int64 = 3_600_000
+    package static let maximumBackoffMilliseconds: Int64 = 3_600_000
 
     /// Queues `events` for the endpoints `routing` subscribes to their types.
-    static func queue(_ events: [WebhookEvent], routing: WebhookRouting, _ sql: StatementRunner) throws {
+    package static func queue(_ events: [WebhookEvent], routing: WebhookRouting, _ sql: StatementRunner) throws {
         for event in events {
             for endpoint in routing.endpoints(for: event.type) {
                 try sql(
@@ -29,7 +29,7 @@ enum WebhookOutbox {
     /// the endpoint is disabled or waiting for its next attempt, leases up to `limit` of its
     /// queued events, oldest first, to `owner` until `leaseUntil`. `locking` follows the
     /// selection (PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing for SQLite).
-    static func claim(
+    package static func claim(
         endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseUntil: Int64, owner: String,
         locking: String, _ sql: StatementRunner
     ) throws -> WebhookClaim {
@@ -71,7 +71,7 @@ enum WebhookOutbox {
     /// of its events, sets the endpoint's next attempt (5 s doubled at each failure in a row, at
     /// most an hour, or the receiver's `Retry-After` when longer) and disables it when it has
     /// failed without a success since before `disableBefore`.
-    static func record(
+    package static func record(
         _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
         disableBefore: Int64, _ sql: StatementRunner
     ) throws -> WebhookEndpointState {
@@ -124,7 +124,7 @@ enum WebhookOutbox {
     /// How long an endpoint waits after its `failures`-th failure in a row: 5 s doubled at each,
     /// at most an hour, with jitter; the receiver's `Retry-After` when that is longer (at most an
     /// hour too).
-    static func backoff(failures: Int, retryAfterSeconds: Int?) -> Int64 {
+    package static func backoff(failures: Int, retryAfterSeconds: Int?) -> Int64 {
         let doubled = min(maximumBackoffMilliseconds, 5_000 << Int64(min(max(failures - 1, 0), 20)))
         let jittered = Int64.random(in: doubled * 3 / 4...doubled)
         let asked = Int64(min(max(retryAfterSeconds ?? 0, 0), 3_600)) * 1_000
@@ -132,7 +132,7 @@ enum WebhookOutbox {
     }
 
     /// Enables `endpoint` again and clears its failures; false when it was not disabled.
-    static func enable(endpoint: String, _ sql: StatementRunner) throws -> Bool {
+    package static func enable(endpoint: String, _ sql: StatementRunner) throws -> Bool {
         !(try sql(
             "UPDATE webhook_endpoints SET disabled_at = NULL, failures = 0, failing_since = NULL, retry_at = NULL "
                 + "WHERE name = \(sql.placeholder(1)) AND disabled_at IS NOT NULL RETURNING name",
@@ -140,7 +140,7 @@ enum WebhookOutbox {
     }
 
     /// Adds the queued events and the disabled endpoints to `statistics`.
-    static func count(into statistics: inout GatewayStatistics, _ sql: StatementRunner) throws {
+    package static func count(into statistics: inout GatewayStatistics, _ sql: StatementRunner) throws {
         for row in try sql("SELECT endpoint, count(*) FROM webhook_events WHERE status = 'queued' GROUP BY endpoint") {
             statistics.webhookEventsQueued[row[0].text ?? ""] = Int(row[1].integer ?? 0)
         }
@@ -151,14 +151,14 @@ enum WebhookOutbox {
     /// The longest an event can be tried (`retry_hours` at most 168): a queued event older than
     /// that and the retention time belongs to an endpoint no longer configured, since the claims
     /// of a configured one end it sooner.
-    static let longestRetryMilliseconds: Int64 = 168 * 3_600_000
+    package static let longestRetryMilliseconds: Int64 = 168 * 3_600_000
 
     /// Deletes a batch of events that ended before the cutoff (parameter 1), and of queued ones
     /// made ``longestRetryMilliseconds`` before it (an endpoint removed from the configuration
     /// leaves them, and no claim ends them), at most parameter 2. Each kind is found through an
     /// index of its own (`webhook_events_finished`, `webhook_events_stale`), so that a sweep with
     /// nothing to delete reads no table.
-    static func deleteFinished(locking: String, placeholder: (Int) -> String) -> String {
+    package static func deleteFinished(locking: String, placeholder: (Int) -> String) -> String {
         "DELETE FROM webhook_events WHERE id IN (SELECT id FROM (SELECT id FROM webhook_events WHERE status <> 'queued' "
             + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) AS ended "
             + "UNION ALL SELECT id FROM (SELECT id FROM webhook_events WHERE status = 'queued' AND created_at < "

@@ -1,24 +1,24 @@
 /// A column or parameter value, in either database: SQL's four kinds that the gateway stores.
-enum DatabaseValue: Sendable, Equatable {
+package enum DatabaseValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case text(String)
     case blob([UInt8])
 
     /// The integer, if this is one.
-    var integer: Int64? {
+    package var integer: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
     /// The text, if this is text.
-    var text: String? {
+    package var text: String? {
         if case .text(let value) = self { return value }
         return nil
     }
 
     /// The bytes, if this is a blob.
-    var blob: [UInt8]? {
+    package var blob: [UInt8]? {
         if case .blob(let value) = self { return value }
         return nil
     }

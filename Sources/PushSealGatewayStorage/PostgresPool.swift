@@ -6,16 +6,16 @@
     /// it gets ``Unavailable`` (the API answers 503) instead of queueing without bound. A
     /// connection that broke is dropped, and a new one is opened on the next demand, so the
     /// gateway recovers by itself when the database returns.
-    final class PostgresPool: Sendable {
+    package final class PostgresPool: Sendable {
         /// The database could not serve the call: no connection within the timeout, or none could
         /// be opened.
-        struct Unavailable: Error, CustomStringConvertible {
+        package struct Unavailable: Error, CustomStringConvertible {
             /// Why.
-            let description: String
+            package let description: String
         }
 
         /// How long a caller waits for a free connection.
-        static let acquireTimeout: Double = 2
+        package static let acquireTimeout: Double = 2
 
         private let url: String
         private let passwordFile: String?
@@ -27,14 +27,14 @@
         nonisolated(unsafe) private var open = 0
 
         /// A pool of at most `size` connections to `url`.
-        init(url: String, passwordFile: String?, size: Int) {
+        package init(url: String, passwordFile: String?, size: Int) {
             self.url = url
             self.passwordFile = passwordFile
             self.size = size
         }
 
         /// Opens a connection outside the pool (the notification listener's own).
-        func connect() throws -> PostgresConnection {
+        package func connect() throws -> PostgresConnection {
             do {
                 return try PostgresConnection(
                     url: url, passwordFile: passwordFile, timeoutSeconds: Int(Self.acquireTimeout))
@@ -45,7 +45,7 @@
 
         /// Runs `body` with a connection of the pool.
         @discardableResult
-        func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+        package func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
             let connection = try acquire()
             do {
                 let result = try body(connection)
@@ -62,7 +62,7 @@
 
         /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
         @discardableResult
-        func transaction<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+        package func transaction<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
             try withConnection { connection in
                 try connection.execute("BEGIN")
                 do {

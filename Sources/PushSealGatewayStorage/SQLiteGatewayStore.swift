@@ -1,19 +1,19 @@
 internal import PushSealCore
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 /// ``GatewayStore`` on one SQLite file (the default: `"database": "sqlite:gateway.db"`), in WAL
 /// mode, created 0600. It holds sealed payloads only: the outbox's bodies are outer payloads,
 /// ciphertext and placeholder.
-final class SQLiteGatewayStore: GatewayStore {
+package final class SQLiteGatewayStore: GatewayStore {
     private let database: SQLiteDatabase
 
     /// Opens (or creates) the database at `path`.
-    init(path: String) throws {
+    package init(path: String) throws {
         database = try SQLiteDatabase(path: path)
     }
 
     /// The migrations, in order: the schema version is the count applied.
-    static let migrations: [String] = [
+    package static let migrations: [String] = [
         """
         CREATE TABLE access_tokens (
             id TEXT PRIMARY KEY, secret_hash BLOB NOT NULL, scopes TEXT NOT NULL,
@@ -117,7 +117,7 @@ final class SQLiteGatewayStore: GatewayStore {
     ]
 
     @discardableResult
-    func migrate() throws -> SchemaChange {
+    package func migrate() throws -> SchemaChange {
         let version = try database.query("PRAGMA user_version").first?.first?.integer ?? 0
         guard version <= Self.migrations.count else {
             throw SQLiteDatabase.Failure(
@@ -130,32 +130,32 @@ final class SQLiteGatewayStore: GatewayStore {
     }
 
     /// Copies the database to a new file at `path` (``SQLiteDatabase/backup(to:)``).
-    func backup(to path: String) throws { try database.backup(to: path) }
+    package func backup(to path: String) throws { try database.backup(to: path) }
 
-    func isReachable() -> Bool { (try? database.read("SELECT 1")) != nil }
+    package func isReachable() -> Bool { (try? database.read("SELECT 1")) != nil }
 
     // MARK: Access tokens
 
-    func addAccessToken(_ token: AccessTokenRecord) throws {
+    package func addAccessToken(_ token: AccessTokenRecord) throws {
         let (statement, values) = token.insert { "?\($0)" }
         try database.query(statement, values)
     }
 
-    func accessToken(id: String) throws -> AccessTokenRecord? {
+    package func accessToken(id: String) throws -> AccessTokenRecord? {
         try database.read("\(AccessTokenRecord.selectColumns) WHERE id = ?", [.text(id)]).first.map(
             AccessTokenRecord.init(row:))
     }
 
-    func accessTokens() throws -> [AccessTokenRecord] {
+    package func accessTokens() throws -> [AccessTokenRecord] {
         try database.read("\(AccessTokenRecord.selectColumns) ORDER BY created_at, id").map(
             AccessTokenRecord.init(row:))
     }
 
-    func touchAccessToken(id: String, at time: Int64) throws {
+    package func touchAccessToken(id: String, at time: Int64) throws {
         try database.query("UPDATE access_tokens SET last_used_at = ? WHERE id = ?", [.integer(time), .text(id)])
     }
 
-    func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
+    package func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
         try database.transaction { sql in
             let found = try sql.query("SELECT revoked_at FROM access_tokens WHERE id = ?", [.text(id)])
             guard !found.isEmpty else { return false }
@@ -168,7 +168,7 @@ final class SQLiteGatewayStore: GatewayStore {
 
     // MARK: Devices
 
-    func putDevice(_ device: Device) throws -> Bool {
+    package func putDevice(_ device: Device) throws -> Bool {
         try database.transaction { sql in
             let existed = !(try sql.query("SELECT 1 FROM devices WHERE id = ?", [.text(device.id)])).isEmpty
             let (ending, endingValues) = device.endingReplacedInboxes { "?\($0)" }
@@ -179,29 +179,29 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func device(id: String) throws -> Device? {
+    package func device(id: String) throws -> Device? {
         try database.read("\(Device.selectColumns) WHERE id = ?", [.text(id)]).first.flatMap(Device.init(row:))
     }
 
-    func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
+    package func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
         try database.transaction { sql in
             try OutboxFinish.deleteDevice(id: id, at: GatewayClock.milliseconds(), routing: routing, Self.runner(sql))
         }
     }
 
-    func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
+    package func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
         let (statement, values) = query.statement(limit: limit) { "?\($0)" }
         return try database.read(statement, values).compactMap(Device.init(row:))
     }
 
-    func devices(user: String) throws -> [Device] {
+    package func devices(user: String) throws -> [Device] {
         try database.read("\(Device.selectColumns) WHERE user_id = ? ORDER BY id", [.text(user)]).compactMap(
             Device.init(row:))
     }
 
     // MARK: Pushes and the outbox
 
-    func acceptPush(
+    package func acceptPush(
         id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
     ) throws -> PushAcceptance {
         try database.transaction { sql in
@@ -222,12 +222,12 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
+    package func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
         try database.readTransaction { sql in try PushRecord.read(id: id, after: after, limit: limit, Self.runner(sql))
         }
     }
 
-    func claimDeliveries(
+    package func claimDeliveries(
         _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
     ) throws -> [OutboxDelivery] {
         try database.transaction { sql in
@@ -253,11 +253,11 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func renewLeases(owner: String, until: Int64) throws {
+    package func renewLeases(owner: String, until: Int64) throws {
         try database.query(LeaseStatements.renew { "?\($0)" }, [.integer(until), .text(owner)])
     }
 
-    func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
+    package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
         try database.transaction { sql in
             for attempt in ended { try OutboxFinish.apply(attempt, routing: routing, Self.runner(sql)) }
         }
@@ -265,23 +265,23 @@ final class SQLiteGatewayStore: GatewayStore {
 
     // MARK: The relay's endpoints
 
-    func addInbox(_ inbox: WebPushInbox) throws {
+    package func addInbox(_ inbox: WebPushInbox) throws {
         let (statement, values) = inbox.insert { "?\($0)" }
         try database.query(statement, values)
     }
 
-    func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
+    package func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
         try database.read("\(WebPushInbox.selectWithDevice) WHERE i.id_hash = ?", [.text(idHash)]).first.map(
             WebPushInbox.read(row:))
     }
 
-    func removeInbox(idHash: String, at time: Int64) throws -> Bool {
+    package func removeInbox(idHash: String, at time: Int64) throws -> Bool {
         !(try database.query(InboxStatements.remove { "?\($0)" }, [.integer(time), .text(idHash)])).isEmpty
     }
 
     // MARK: Webhooks
 
-    func claimWebhookEvents(
+    package func claimWebhookEvents(
         endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseMilliseconds: Int64, owner: String
     ) throws -> WebhookClaim {
         try database.transaction { sql in
@@ -291,7 +291,7 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func recordWebhookAttempt(
+    package func recordWebhookAttempt(
         _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
         disableBefore: Int64
     ) throws -> WebhookEndpointState {
@@ -302,11 +302,11 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func enableWebhookEndpoint(_ endpoint: String) throws -> Bool {
+    package func enableWebhookEndpoint(_ endpoint: String) throws -> Bool {
         try database.transaction { sql in try WebhookOutbox.enable(endpoint: endpoint, Self.runner(sql)) }
     }
 
-    func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
+    package func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
         try database.query(
             WebhookOutbox.deleteFinished(locking: "") { "?\($0)" }, [.integer(time), .integer(Int64(limit))]
         ).count
@@ -317,9 +317,9 @@ final class SQLiteGatewayStore: GatewayStore {
         StatementRunner(placeholder: { "?\($0)" }, run: { try sql.query($0, $1) })
     }
 
-    var sqliteWriterActivity: SQLiteGroupCommit.Activity? { database.writerActivity }
+    package var sqliteWriterActivity: SQLiteGroupCommit.Activity? { database.writerActivity }
 
-    func statistics() throws -> GatewayStatistics {
+    package func statistics() throws -> GatewayStatistics {
         try database.readTransaction { sql in
             var statistics = GatewayStatistics()
             for row in try sql.query("SELECT status, count(*) FROM deliveries GROUP BY status", []) {
@@ -342,20 +342,20 @@ final class SQLiteGatewayStore: GatewayStore {
 
     // MARK: Retention and operations
 
-    func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
+    package func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
         try database.query(
             RetentionStatements.deleteFinishedDeliveries(locking: "") { "?\($0)" },
             [.integer(time), .integer(Int64(limit))]
         ).count
     }
 
-    func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
+    package func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
         try database.query(
             RetentionStatements.deleteEmptyPushes(locking: "") { "?\($0)" }, [.integer(time), .integer(Int64(limit))]
         ).count
     }
 
-    func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
+    package func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
         try database.transaction { sql in
             let (statement, values) = instance.upsert { "?\($0)" }
             try sql.query(statement, values)
@@ -363,20 +363,20 @@ final class SQLiteGatewayStore: GatewayStore {
         }
     }
 
-    func instances() throws -> [InstanceRecord] {
+    package func instances() throws -> [InstanceRecord] {
         try database.read("\(InstanceRecord.selectColumns) ORDER BY heartbeat_at DESC, id").map(
             InstanceRecord.init(row:))
     }
 
-    func forgetInstance(id: String) throws {
+    package func forgetInstance(id: String) throws {
         _ = try database.transaction { try $0.query("DELETE FROM instances WHERE id = ?", [.text(id)]) }
     }
 
-    func outcomes(since time: Int64) throws -> [OutcomeCount] {
+    package func outcomes(since time: Int64) throws -> [OutcomeCount] {
         try database.read(OutcomeCount.query("?1"), [.integer(time)]).compactMap(OutcomeCount.init(row:))
     }
 
-    func retrying(limit: Int) throws -> [RetryingCount] {
+    package func retrying(limit: Int) throws -> [RetryingCount] {
         try database.read(RetryingCount.query("?1"), [.integer(Int64(limit))]).map(RetryingCount.init(row:))
     }
 }

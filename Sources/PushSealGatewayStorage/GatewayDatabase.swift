@@ -1,3 +1,5 @@
+package import PushSealGatewayModel
+
 /// The database a configuration names (`"database"`).
 public enum GatewayDatabase: Sendable, Equatable, CustomStringConvertible {
     /// `sqlite:FILE`: one SQLite file, for one instance.
@@ -8,7 +10,7 @@ public enum GatewayDatabase: Sendable, Equatable, CustomStringConvertible {
     case postgres(url: String, passwordFile: String?, connections: Int)
 
     /// `sqlite` or `postgres`, for the `started` line.
-    var kind: String {
+    package var kind: String {
         switch self {
         case .sqlite: "sqlite"
         case .postgres: "postgres"
@@ -25,7 +27,7 @@ public enum GatewayDatabase: Sendable, Equatable, CustomStringConvertible {
 
     /// The database of the `database` member `text`; relative SQLite paths go through `resolve`.
     /// - Throws: ``GatewayError`` when `text` is neither form, or holds a password.
-    static func parse(_ text: String, passwordFile: String?, connections: Int, resolve: (String) -> String)
+    package static func parse(_ text: String, passwordFile: String?, connections: Int, resolve: (String) -> String)
         throws(GatewayError) -> GatewayDatabase
     {
         if text.hasPrefix("sqlite:"), text.count > 7 {

@@ -1,4 +1,4 @@
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 #if canImport(CLibPQ)
     internal import PushSealCore
@@ -10,19 +10,19 @@ internal import PushSealGatewayModel
     /// of its deliveries (sent by an ``OutboxNotifier``, shared by the pushes of a burst), which
     /// wakes idle workers of those kinds everywhere (``OutboxListener``); polling remains the
     /// fallback.
-    final class PostgresGatewayStore: GatewayStore {
+    package final class PostgresGatewayStore: GatewayStore {
         /// The channel of outbox notifications.
-        static let channel = "pushseal_outbox"
+        package static let channel = "pushseal_outbox"
 
         /// The advisory lock key that serializes migrations (any constant the gateway alone uses).
         private static let migrationLock: Int64 = 0x7073_6777_6d69_6772
 
-        let pool: PostgresPool
+        package let pool: PostgresPool
         /// Announces committed pushes on ``channel``.
         private let notifier: OutboxNotifier
 
         /// A store on `url` with at most `connections` connections.
-        init(url: String, passwordFile: String?, connections: Int) {
+        package init(url: String, passwordFile: String?, connections: Int) {
             let pool = PostgresPool(url: url, passwordFile: passwordFile, size: connections)
             self.pool = pool
             notifier = OutboxNotifier(name: "pushseal-outbox-notifier") { kinds in
@@ -34,7 +34,7 @@ internal import PushSealGatewayModel
         }
 
         /// The migrations, in order: the schema version is the count applied.
-        static let migrations: [String] = [
+        package static let migrations: [String] = [
             """
             CREATE TABLE access_tokens (
                 id TEXT PRIMARY KEY, secret_hash BYTEA NOT NULL, scopes TEXT NOT NULL,
@@ -138,12 +138,12 @@ internal import PushSealGatewayModel
         ]
 
         @discardableResult
-        func migrate() throws -> SchemaChange { try migrate(through: Self.migrations.count) }
+        package func migrate() throws -> SchemaChange { try migrate(through: Self.migrations.count) }
 
         /// Applies the migrations up to schema `target` (at most the gateway's), as ``migrate()``
         /// applies them all: a database left at an older schema, for the tests of an upgrade.
         @discardableResult
-        func migrate(through target: Int) throws -> SchemaChange {
+        package func migrate(through target: Int) throws -> SchemaChange {
             let target = min(target, Self.migrations.count)
             return try pool.withConnection { connection in
                 // Instances that start together take turns; the second finds the schema current.
@@ -167,34 +167,34 @@ internal import PushSealGatewayModel
             }
         }
 
-        func isReachable() -> Bool { (try? pool.withConnection { try $0.query("SELECT 1") }) != nil }
+        package func isReachable() -> Bool { (try? pool.withConnection { try $0.query("SELECT 1") }) != nil }
 
         // MARK: Access tokens
 
-        func addAccessToken(_ token: AccessTokenRecord) throws {
+        package func addAccessToken(_ token: AccessTokenRecord) throws {
             let (statement, values) = token.insert { "$\($0)" }
             try pool.withConnection { try $0.query(statement, values) }
         }
 
-        func accessToken(id: String) throws -> AccessTokenRecord? {
+        package func accessToken(id: String) throws -> AccessTokenRecord? {
             try pool.withConnection {
                 try $0.query("\(AccessTokenRecord.selectColumns) WHERE id = $1", [.text(id)])
             }.first.map(AccessTokenRecord.init(row:))
         }
 
-        func accessTokens() throws -> [AccessTokenRecord] {
+        package func accessTokens() throws -> [AccessTokenRecord] {
             try pool.withConnection {
                 try $0.query("\(AccessTokenRecord.selectColumns) ORDER BY created_at, id")
             }.map(AccessTokenRecord.init(row:))
         }
 
-        func touchAccessToken(id: String, at time: Int64) throws {
+        package func touchAccessToken(id: String, at time: Int64) throws {
             try pool.withConnection {
                 try $0.query("UPDATE access_tokens SET last_used_at = $1 WHERE id = $2", [.integer(time), .text(id)])
             }
         }
 
-        func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
+        package func revokeAccessToken(id: String, at time: Int64) throws -> Bool {
             try pool.withConnection {
                 !(try $0.query(
                     "UPDATE access_tokens SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2 RETURNING id",
@@ -204,7 +204,7 @@ internal import PushSealGatewayModel
 
         // MARK: Devices
 
-        func putDevice(_ device: Device) throws -> Bool {
+        package func putDevice(_ device: Device) throws -> Bool {
             // `xmax = 0` holds for a row this statement inserted, not for one it updated.
             let (ending, endingValues) = device.endingReplacedInboxes { "$\($0)" }
             let (statement, values) = device.upsert { "$\($0)" }
@@ -215,24 +215,24 @@ internal import PushSealGatewayModel
             return rows.first?.first?.integer == 1
         }
 
-        func device(id: String) throws -> Device? {
+        package func device(id: String) throws -> Device? {
             try pool.withConnection { try $0.query("\(Device.selectColumns) WHERE id = $1", [.text(id)]) }
                 .first.flatMap(Device.init(row:))
         }
 
-        func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
+        package func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
             try pool.transaction { connection in
                 try OutboxFinish.deleteDevice(
                     id: id, at: GatewayClock.milliseconds(), routing: routing, Self.runner(connection))
             }
         }
 
-        func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
+        package func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
             let (statement, values) = query.statement(limit: limit) { "$\($0)" }
             return try pool.withConnection { try $0.query(statement, values) }.compactMap(Device.init(row:))
         }
 
-        func devices(user: String) throws -> [Device] {
+        package func devices(user: String) throws -> [Device] {
             try pool.withConnection {
                 try $0.query("\(Device.selectColumns) WHERE user_id = $1 ORDER BY id", [.text(user)])
             }.compactMap(Device.init(row:))
@@ -240,7 +240,7 @@ internal import PushSealGatewayModel
 
         // MARK: Pushes and the outbox
 
-        func acceptPush(
+        package func acceptPush(
             id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
         ) throws -> PushAcceptance {
             let first = Array(deliveries.prefix(PostgresPushInsert.deliveriesPerStatement))
@@ -285,13 +285,13 @@ internal import PushSealGatewayModel
             return PushAcceptance(earlier: earlier, requestHash: requestHash)
         }
 
-        func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
+        package func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
             try pool.transaction { connection in
                 try PushRecord.read(id: id, after: after, limit: limit, Self.runner(connection))
             }
         }
 
-        func claimDeliveries(
+        package func claimDeliveries(
             _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
         ) throws -> [OutboxDelivery] {
             try pool.withConnection { connection in
@@ -309,7 +309,7 @@ internal import PushSealGatewayModel
         /// due part of `deliveries_due` until the lease lapses, and the next claim reads past none
         /// of the deliveries in flight; the lease test stays for those leased by gateways before
         /// 1.3.3, which did not move it.
-        static let claim = """
+        package static let claim = """
             WITH due AS (
                 SELECT id FROM deliveries
                 WHERE kind = $5 AND status = 'queued' AND next_attempt_at <= $1
@@ -321,13 +321,13 @@ internal import PushSealGatewayModel
             RETURNING \(OutboxDelivery.claimedColumns)
             """
 
-        func renewLeases(owner: String, until: Int64) throws {
+        package func renewLeases(owner: String, until: Int64) throws {
             try pool.withConnection {
                 try $0.query(LeaseStatements.renew { "$\($0)" }, [.integer(until), .text(owner)])
             }
         }
 
-        func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
+        package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
             // The burst's plain sends share one statement; every other end keeps its own.
             let sent = ended.filter { OutboxFinish.isPlainSend($0, routing: routing) }
             let others = ended.filter { !OutboxFinish.isPlainSend($0, routing: routing) }
@@ -341,18 +341,18 @@ internal import PushSealGatewayModel
 
         // MARK: The relay's endpoints
 
-        func addInbox(_ inbox: WebPushInbox) throws {
+        package func addInbox(_ inbox: WebPushInbox) throws {
             let (statement, values) = inbox.insert { "$\($0)" }
             try pool.withConnection { try $0.query(statement, values) }
         }
 
-        func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
+        package func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
             try pool.withConnection {
                 try $0.query("\(WebPushInbox.selectWithDevice) WHERE i.id_hash = $1", [.text(idHash)])
             }.first.map(WebPushInbox.read(row:))
         }
 
-        func removeInbox(idHash: String, at time: Int64) throws -> Bool {
+        package func removeInbox(idHash: String, at time: Int64) throws -> Bool {
             !(try pool.withConnection {
                 try $0.query(InboxStatements.remove { "$\($0)" }, [.integer(time), .text(idHash)])
             }).isEmpty
@@ -360,7 +360,7 @@ internal import PushSealGatewayModel
 
         // MARK: Webhooks
 
-        func claimWebhookEvents(
+        package func claimWebhookEvents(
             endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseMilliseconds: Int64, owner: String
         ) throws -> WebhookClaim {
             try pool.transaction { connection in
@@ -371,7 +371,7 @@ internal import PushSealGatewayModel
             }
         }
 
-        func recordWebhookAttempt(
+        package func recordWebhookAttempt(
             _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
             disableBefore: Int64
         ) throws -> WebhookEndpointState {
@@ -382,11 +382,11 @@ internal import PushSealGatewayModel
             }
         }
 
-        func enableWebhookEndpoint(_ endpoint: String) throws -> Bool {
+        package func enableWebhookEndpoint(_ endpoint: String) throws -> Bool {
             try pool.transaction { connection in try WebhookOutbox.enable(endpoint: endpoint, Self.runner(connection)) }
         }
 
-        func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
+        package func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
             try pool.withConnection {
                 try $0.query(
                     WebhookOutbox.deleteFinished(locking: Self.skipLocked) { "$\($0)" },
@@ -399,9 +399,9 @@ internal import PushSealGatewayModel
             StatementRunner(placeholder: { "$\($0)" }, run: { try connection.query($0, $1) })
         }
 
-        var sqliteWriterActivity: SQLiteGroupCommit.Activity? { nil }
+        package var sqliteWriterActivity: SQLiteGroupCommit.Activity? { nil }
 
-        func statistics() throws -> GatewayStatistics {
+        package func statistics() throws -> GatewayStatistics {
             try pool.transaction { connection in
                 var statistics = GatewayStatistics()
                 for row in try connection.query("SELECT status, count(*) FROM deliveries GROUP BY status") {
@@ -428,7 +428,7 @@ internal import PushSealGatewayModel
         /// working at once take different rows, and none waits.
         private static let skipLocked = " FOR UPDATE SKIP LOCKED"
 
-        func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
+        package func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
             try pool.withConnection {
                 try $0.query(
                     RetentionStatements.deleteFinishedDeliveries(locking: Self.skipLocked) { "$\($0)" },
@@ -436,7 +436,7 @@ internal import PushSealGatewayModel
             }.count
         }
 
-        func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
+        package func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
             try pool.withConnection {
                 try $0.query(
                     RetentionStatements.deleteEmptyPushes(locking: Self.skipLocked) { "$\($0)" },
@@ -444,7 +444,7 @@ internal import PushSealGatewayModel
             }.count
         }
 
-        func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
+        package func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
             try pool.transaction { connection in
                 let (statement, values) = instance.upsert { "$\($0)" }
                 try connection.query(statement, values)
@@ -452,22 +452,22 @@ internal import PushSealGatewayModel
             }
         }
 
-        func instances() throws -> [InstanceRecord] {
+        package func instances() throws -> [InstanceRecord] {
             try pool.withConnection {
                 try $0.query("\(InstanceRecord.selectColumns) ORDER BY heartbeat_at DESC, id")
             }.map(InstanceRecord.init(row:))
         }
 
-        func forgetInstance(id: String) throws {
+        package func forgetInstance(id: String) throws {
             _ = try pool.withConnection { try $0.query("DELETE FROM instances WHERE id = $1", [.text(id)]) }
         }
 
-        func outcomes(since time: Int64) throws -> [OutcomeCount] {
+        package func outcomes(since time: Int64) throws -> [OutcomeCount] {
             try pool.withConnection { try $0.query(OutcomeCount.query("$1"), [.integer(time)]) }.compactMap(
                 OutcomeCount.init(row:))
         }
 
-        func retrying(limit: Int) throws -> [RetryingCount] {
+        package func retrying(limit: Int) throws -> [RetryingCount] {
             try pool.withConnection { try $0.query(RetryingCount.query("$1"), [.integer(Int64(limit))]) }.map(
                 RetryingCount.init(row:))
         }

@@ -1,16 +1,16 @@
 internal import PushSealCore
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 // The records as both stores read and write them: the same columns in the same order, decoded in
 // one place, so that SQLite and PostgreSQL cannot drift apart.
 
 extension AccessTokenRecord {
     /// The query that reads tokens, to be followed by a `WHERE` or `ORDER BY` clause.
-    static let selectColumns =
+    package static let selectColumns =
         "SELECT id, secret_hash, scopes, created_at, revoked_at, label, expires_at, last_used_at FROM access_tokens"
 
     /// A row of ``selectColumns``.
-    init(row: [DatabaseValue]) {
+    package init(row: [DatabaseValue]) {
         self.init(
             id: row[0].text ?? "", secretHash: row[1].blob ?? [],
             scopes: Set((row[2].text ?? "").split(separator: " ").compactMap { AccessScope(rawValue: String($0)) }),
@@ -19,7 +19,7 @@ extension AccessTokenRecord {
     }
 
     /// The statement that stores a new token, for either store, with its parameters.
-    func insert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+    package func insert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         (
             "INSERT INTO access_tokens (id, secret_hash, scopes, created_at, label, expires_at) VALUES ("
                 + (1...6).map(placeholder).joined(separator: ", ") + ")",
@@ -31,17 +31,17 @@ extension AccessTokenRecord {
     }
 
     /// The scopes as stored: their names, sorted, separated by spaces.
-    var scopesText: String { scopes.sorted().map(\.rawValue).joined(separator: " ") }
+    package var scopesText: String { scopes.sorted().map(\.rawValue).joined(separator: " ") }
 }
 
 extension Device {
     /// The query that reads devices, to be followed by a `WHERE` clause.
-    static let selectColumns =
+    package static let selectColumns =
         "SELECT id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth, registered_at, "
         + "unregistered_at FROM devices"
 
     /// A row of ``selectColumns``; nil when its kind or environment is unknown.
-    init?(row: [DatabaseValue]) {
+    package init?(row: [DatabaseValue]) {
         let channel: DeviceChannel
         switch row[2].text.flatMap(DeliveryKind.init(rawValue:)) {
         case .apns?:
@@ -64,7 +64,7 @@ extension Device {
     /// endpoint belongs to the registration it was made for, not to the device id: registering
     /// the same user and token again (as apps do at each launch) keeps it. Run before
     /// ``upsert(placeholder:)``, in its transaction.
-    func endingReplacedInboxes(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+    package func endingReplacedInboxes(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         let token: String
         if case .apns(let apnsToken, _, _, _) = channel { token = apnsToken } else { token = "" }
         let statement = """
@@ -80,7 +80,7 @@ extension Device {
     /// writes the n-th parameter's marker), with its parameters. Registering again replaces the
     /// channel whole (a device may move from APNs to Web Push), sets the registration time and
     /// clears the `unregistered` mark.
-    func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+    package func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         let markers = (1...11).map(placeholder).joined(separator: ", ")
         let statement = """
             INSERT INTO devices (id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth,
@@ -104,7 +104,7 @@ extension Device {
 
 extension DeliveryState {
     /// `device_id, status, apns_id, reason, attempts, id`.
-    init(row: [DatabaseValue]) {
+    package init(row: [DatabaseValue]) {
         self.init(
             rowID: row[5].integer ?? 0, deviceID: row[0].text ?? "",
             status: row[1].text.flatMap(DeliveryStatus.init(rawValue:)) ?? .queued, apnsID: row[2].text,
@@ -115,7 +115,7 @@ extension DeliveryState {
 extension PushRecord {
     /// Push `id` with up to `limit` of its deliveries after row `after`, and the counts of all of
     /// them by status; nil when there is no such push. Runs in `sql`'s transaction.
-    static func read(id: String, after: Int64, limit: Int, _ sql: StatementRunner) throws -> PushRecord? {
+    package static func read(id: String, after: Int64, limit: Int, _ sql: StatementRunner) throws -> PushRecord? {
         let p = sql.placeholder
         guard let accepted = try sql("SELECT accepted_at FROM pushes WHERE id = \(p(1))", [.text(id)]).first else {
             return nil
@@ -141,7 +141,7 @@ extension OutboxDelivery {
     /// The columns a claim returns, of the table aliased `d`: `id, push_id, device_id, kind,
     /// address, environment, headers, body, expiration, attempts, accepted_at`, and whether the
     /// device is marked gone for this address.
-    static let claimedColumns = """
+    package static let claimedColumns = """
         d.id, d.push_id, d.device_id, d.kind, d.address, d.environment, d.headers, d.body, d.expiration,
             d.attempts, d.accepted_at,
             EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.unregistered_at IS NOT NULL
@@ -150,7 +150,7 @@ extension OutboxDelivery {
 
     /// A row of ``claimedColumns``; nil for an unknown kind, or an APNs delivery of an unknown
     /// environment.
-    init?(row: [DatabaseValue]) {
+    package init?(row: [DatabaseValue]) {
         guard let kind = row[3].text.flatMap(DeliveryKind.init(rawValue:)) else { return nil }
         let environment = row[5].text.flatMap(APNsEnvironment.init(rawValue:))
         if kind == .apns && environment == nil { return nil }
@@ -166,14 +166,14 @@ extension NewDelivery {
     /// The statement that queues a delivery in SQLite, its parameters ``insertParameters(pushID:at:)``'s.
     /// One text for every delivery: built once, it is found among the connection's prepared
     /// statements without being built again.
-    static let sqliteInsert = """
+    package static let sqliteInsert = """
         INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration,
             next_attempt_at, accepted_at, status)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 'queued')
         """
 
     /// The parameters of ``sqliteInsert`` that queue this delivery of push `pushID`, accepted at `time`.
-    func insertParameters(pushID: String, at time: Int64) -> [DatabaseValue] {
+    package func insertParameters(pushID: String, at time: Int64) -> [DatabaseValue] {
         let environment: DatabaseValue =
             if case .apns(_, _, let environment, _) = device.channel { .text(environment.rawValue) } else { .null }
         return [
@@ -185,14 +185,14 @@ extension NewDelivery {
 }
 
 /// A delivery's headers as stored: a JSON array of `[name, value]` pairs.
-enum OutboxHeaders {
+package enum OutboxHeaders {
     /// The stored text of `headers`.
-    static func text(_ headers: [(name: String, value: String)]) -> String {
+    package static func text(_ headers: [(name: String, value: String)]) -> String {
         JSONWriter.string(.array(headers.map { .array([.string($0.name), .string($0.value)]) }))
     }
 
     /// The headers of stored `text`.
-    static func parse(_ text: String) -> [(name: String, value: String)] {
+    package static func parse(_ text: String) -> [(name: String, value: String)] {
         guard case .array(let pairs)? = try? JSONParser.parse(text) else { return [] }
         return pairs.compactMap { pair in
             guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue,
@@ -206,7 +206,7 @@ enum OutboxHeaders {
 extension DeviceQuery {
     /// This query in SQL, for either store (`placeholder(n)`), and its parameters; at most
     /// `limit` rows.
-    func statement(limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+    package func statement(limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         var conditions: [String] = []
         var values: [DatabaseValue] = []
         func next(_ value: DatabaseValue) -> String {
@@ -239,7 +239,7 @@ extension PushAcceptance {
     /// What an earlier push's row (`id, request_hash`) with the same key means for a request
     /// hashed `requestHash`: a repeat, or a conflict (a row without a hash is from before hashes
     /// were kept, and counts as a repeat).
-    init(earlier row: [DatabaseValue], requestHash: [UInt8]) {
+    package init(earlier row: [DatabaseValue], requestHash: [UInt8]) {
         let id = row[0].text ?? ""
         guard let stored = row[1].blob, !stored.isEmpty else {
             self = .repeated(id)
@@ -253,10 +253,10 @@ extension PushAcceptance {
 /// (parameter 2) gets a new `lease_until` and `next_attempt_at` (parameter 1). Both stores find those rows through their
 /// partial index on `lease_owner` of queued deliveries, so that its cost follows the worker's
 /// leases and not the outbox's size: it runs every third of a lease for each worker, on the writer.
-enum LeaseStatements {
+package enum LeaseStatements {
     /// The renewal, with `placeholder(n)` as the n-th marker: the lease's new end, which is also
     /// its deliveries' next attempt (a claim keeps them out of the due ones until it lapses).
-    static func renew(placeholder: (Int) -> String) -> String {
+    package static func renew(placeholder: (Int) -> String) -> String {
         "UPDATE deliveries SET lease_until = \(placeholder(1)), next_attempt_at = \(placeholder(1)) "
             + "WHERE lease_owner = \(placeholder(2)) AND status = 'queued'"
     }
@@ -266,15 +266,15 @@ enum LeaseStatements {
 /// size (`placeholder(n)` writes the n-th marker); `locking` follows the batch's selection
 /// (PostgreSQL's `FOR UPDATE SKIP LOCKED`, so that instances sweeping at once take different rows
 /// and none waits; nothing for SQLite, which has one writer).
-enum RetentionStatements {
+package enum RetentionStatements {
     /// Deletes a batch of deliveries that ended before the cutoff, never a queued one.
-    static func deleteFinishedDeliveries(locking: String, placeholder: (Int) -> String) -> String {
+    package static func deleteFinishedDeliveries(locking: String, placeholder: (Int) -> String) -> String {
         "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE status <> 'queued' "
             + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) RETURNING id"
     }
 
     /// Deletes a batch of pushes accepted before the cutoff that have no delivery left.
-    static func deleteEmptyPushes(locking: String, placeholder: (Int) -> String) -> String {
+    package static func deleteEmptyPushes(locking: String, placeholder: (Int) -> String) -> String {
         "DELETE FROM pushes WHERE id IN (SELECT p.id FROM pushes AS p WHERE p.accepted_at < \(placeholder(1)) "
             + "AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.push_id = p.id) "
             + "ORDER BY p.accepted_at LIMIT \(placeholder(2))\(locking)) RETURNING id"
@@ -283,17 +283,17 @@ enum RetentionStatements {
 
 extension InstanceRecord {
     /// The query that reads instances, to be followed by an `ORDER BY`.
-    static let selectColumns = "SELECT id, version, started_at, heartbeat_at FROM instances"
+    package static let selectColumns = "SELECT id, version, started_at, heartbeat_at FROM instances"
 
     /// A row of ``selectColumns``.
-    init(row: [DatabaseValue]) {
+    package init(row: [DatabaseValue]) {
         self.init(
             id: row[0].text ?? "", version: row[1].text ?? "", startedAt: row[2].integer ?? 0,
             heartbeatAt: row[3].integer ?? 0)
     }
 
     /// The statement that records this heartbeat, for either store, with its parameters.
-    func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
+    package func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         (
             "INSERT INTO instances (id, version, started_at, heartbeat_at) VALUES (\(placeholder(1)), "
                 + "\(placeholder(2)), \(placeholder(3)), \(placeholder(4))) ON CONFLICT (id) DO UPDATE SET "
@@ -305,13 +305,13 @@ extension InstanceRecord {
 
 extension OutcomeCount {
     /// The query of outcomes since the time in parameter `since` (`?1` or `$1`).
-    static func query(_ since: String) -> String {
+    package static func query(_ since: String) -> String {
         "SELECT status, reason, count(*) FROM deliveries WHERE status <> 'queued' AND finished_at >= \(since) "
             + "GROUP BY status, reason ORDER BY count(*) DESC, status, reason"
     }
 
     /// A row of ``query(_:)``; nil for an unknown status.
-    init?(row: [DatabaseValue]) {
+    package init?(row: [DatabaseValue]) {
         guard let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) else { return nil }
         self.init(status: status, reason: row[1].text, count: Int(row[2].integer ?? 0))
     }
@@ -321,13 +321,13 @@ extension RetryingCount {
     /// The query of the reasons queued deliveries wait for, at most as many as parameter `limit`
     /// (`?1` or `$1`) says. A delivery tried but not yet answered keeps the reason of the attempt
     /// before; one never tried has none, and is not counted.
-    static func query(_ limit: String) -> String {
+    package static func query(_ limit: String) -> String {
         "SELECT reason, count(*), min(next_attempt_at) FROM deliveries WHERE status = 'queued' AND reason IS NOT NULL "
             + "GROUP BY reason ORDER BY count(*) DESC, reason LIMIT \(limit)"
     }
 
     /// A row of ``query(_:)``.
-    init(row: [DatabaseValue]) {
+    package init(row: [DatabaseValue]) {
         self.init(reason: row[0].text ?? "", count: Int(row[1].integer ?? 0), nextAttemptAt: row[2].integer ?? 0)
     }
 }
@@ -335,11 +335,11 @@ extension RetryingCount {
 /// The statements that record how a delivery's attempt ended, for either store, and the webhook
 /// events of that end, written in the same transaction. A delivery that ends loses its sealed
 /// body at once; its record stays for the retention time.
-enum OutboxFinish {
+package enum OutboxFinish {
 
     /// Whether `ended` was sent and its end queues no webhook event, so that recording it is its
     /// row's update alone, which a store may share with the others of a burst.
-    static func isPlainSend(_ ended: EndedAttempt, routing: WebhookRouting) -> Bool {
+    package static func isPlainSend(_ ended: EndedAttempt, routing: WebhookRouting) -> Bool {
         guard case .sent = ended.outcome else { return false }
         return routing.endpoints(for: .deliverySent).isEmpty
     }
@@ -347,7 +347,7 @@ enum OutboxFinish {
     /// Records that `ended`'s attempt ended with its outcome after its requests, at its time, and
     /// queues the events `routing` asks for: the delivery's end, and `device.unregistered` when
     /// this answer is the one that marked its device.
-    static func apply(_ ended: EndedAttempt, routing: WebhookRouting, _ sql: StatementRunner) throws {
+    package static func apply(_ ended: EndedAttempt, routing: WebhookRouting, _ sql: StatementRunner) throws {
         let (delivery, outcome, attempts, time) = (ended.delivery, ended.outcome, ended.attempts, ended.time)
         let placeholder = sql.placeholder
         let (p1, p2, p3, p4, p5) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4), placeholder(5))
@@ -412,7 +412,7 @@ enum OutboxFinish {
     /// Deletes the device `id` and ends its queued deliveries (`unregistered`, reason
     /// ``GatewayReason/deviceDeleted``), queueing their events as `routing` asks; false when there was no
     /// such device.
-    static func deleteDevice(id: String, at time: Int64, routing: WebhookRouting, _ sql: StatementRunner) throws
+    package static func deleteDevice(id: String, at time: Int64, routing: WebhookRouting, _ sql: StatementRunner) throws
         -> Bool
     {
         let p1 = sql.placeholder(1)
@@ -445,10 +445,10 @@ enum OutboxFinish {
 }
 
 /// The relay's endpoints, for either store.
-enum InboxStatements {
+package enum InboxStatements {
     /// Removes the endpoint with parameter 2 as its hash at parameter 1's time, returning it
     /// when it was not removed already.
-    static func remove(placeholder: (Int) -> String) -> String {
+    package static func remove(placeholder: (Int) -> String) -> String {
         "UPDATE webpush_inboxes SET removed_at = \(placeholder(1)) WHERE id_hash = \(placeholder(2)) "
             + "AND removed_at IS NULL RETURNING id_hash"
     }

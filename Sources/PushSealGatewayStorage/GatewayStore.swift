@@ -1,9 +1,9 @@
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 /// Where the gateway keeps its state: access tokens, devices, pushes and the outbox. The API and
 /// the delivery workers see only this protocol, so that another database (PostgreSQL) can take
 /// SQLite's place without touching them. Every method is one transaction.
-protocol GatewayStore: Sendable {
+package protocol GatewayStore: Sendable {
     /// Creates or upgrades the schema to this version of the gateway; what it found and did.
     @discardableResult
     func migrate() throws -> SchemaChange
@@ -119,10 +119,10 @@ protocol GatewayStore: Sendable {
 
 extension GatewayStore {
     /// A push and every one of its deliveries' states.
-    func push(id: String) throws -> PushRecord? { try push(id: id, after: 0, limit: Int(Int64.max)) }
+    package func push(id: String) throws -> PushRecord? { try push(id: id, after: 0, limit: Int(Int64.max)) }
 
     /// Records how one attempt ended (``finish(_:routing:)``).
-    func finish(
+    package func finish(
         _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
     ) throws {
         try finish(

@@ -1,6 +1,6 @@
 internal import Foundation
 internal import PushSealCore
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 /// Tells every instance's workers that pushes were accepted, after their commit and off the
 /// request's path: the first push of a quiet spell is announced at once, and those accepted
@@ -15,15 +15,15 @@ internal import PushSealGatewayModel
 ///
 /// The thread is its own, not a dispatch queue's, so a busy shared pool never delays a wake-up.
 /// It ends when the notifier is released.
-final class OutboxNotifier: Sendable {
+package final class OutboxNotifier: Sendable {
     /// The least time between two announcements: under load, one per this interval at most.
-    static let cooldown: Duration = .milliseconds(5)
+    package static let cooldown: Duration = .milliseconds(5)
 
     private let pending: Pending
 
     /// A notifier whose thread (named `name`) hands each gathered set of kinds to `announce`;
     /// what `announce` throws is dropped, as a notification is only a hint.
-    init(name: String, announce: @escaping @Sendable (Set<DeliveryKind>) throws -> Void) {
+    package init(name: String, announce: @escaping @Sendable (Set<DeliveryKind>) throws -> Void) {
         let pending = Pending()
         self.pending = pending
         let thread = Thread {
@@ -39,7 +39,7 @@ final class OutboxNotifier: Sendable {
     deinit { pending.close() }
 
     /// Notes a committed push whose deliveries are of `kinds`; it is announced soon.
-    func accepted(_ kinds: Set<DeliveryKind>) {
+    package func accepted(_ kinds: Set<DeliveryKind>) {
         guard !kinds.isEmpty else { return }
         pending.add(kinds)
     }
@@ -51,7 +51,7 @@ final class OutboxNotifier: Sendable {
         private var kinds: Set<DeliveryKind> = []
         private var closed = false
 
-        func add(_ accepted: Set<DeliveryKind>) {
+        package func add(_ accepted: Set<DeliveryKind>) {
             condition.lock()
             kinds.formUnion(accepted)
             condition.signal()
@@ -59,7 +59,7 @@ final class OutboxNotifier: Sendable {
         }
 
         /// Waits for kinds to announce and takes them; nil once closed.
-        func next() -> Set<DeliveryKind>? {
+        package func next() -> Set<DeliveryKind>? {
             condition.lock()
             defer { condition.unlock() }
             while kinds.isEmpty && !closed { condition.wait() }
@@ -68,7 +68,7 @@ final class OutboxNotifier: Sendable {
             return kinds
         }
 
-        func close() {
+        package func close() {
             condition.lock()
             closed = true
             condition.signal()

@@ -3,15 +3,17 @@
     /// big-endian in 2, 4 or 8 bytes, `bytea` as its bytes (no hex to decode, as text results
     /// needed), text as its UTF-8. The gateway's statements return only the types below; one of
     /// any other type is refused by name rather than read wrongly.
-    enum PostgresBinaryColumn {
+    package enum PostgresBinaryColumn {
         /// A column that cannot be read: of a type the store does not read, or not of its type's size.
-        struct Unreadable: Error, CustomStringConvertible {
+        package struct Unreadable: Error, CustomStringConvertible {
             /// What is wrong, naming the column by its position and its type by its OID (`pg_type.oid`).
-            let description: String
+            package let description: String
         }
 
         /// The value of `bytes`, a column of type `typeOID` at position `column`.
-        static func value(_ bytes: UnsafeRawBufferPointer, typeOID: UInt32, column: Int32) throws -> DatabaseValue {
+        package static func value(_ bytes: UnsafeRawBufferPointer, typeOID: UInt32, column: Int32) throws
+            -> DatabaseValue
+        {
             switch typeOID {
             case 16: return .integer(bytes.first == 1 ? 1 : 0)  // bool
             case 21: return try integer(bytes, as: Int16.self, typeOID: typeOID, column: column)  // int2

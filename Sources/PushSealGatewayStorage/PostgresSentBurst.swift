@@ -1,14 +1,14 @@
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 #if canImport(CLibPQ)
     /// How a PostgreSQL store records the deliveries of a burst that were sent and whose end queues
     /// no webhook event (``OutboxFinish/isPlainSend(_:routing:)``): one statement for all of them,
     /// instead of one each. Its text never changes, so each connection prepares it once: the
     /// deliveries come as four arrays, one element per delivery, unnested side by side.
-    enum PostgresSentBurst {
+    package enum PostgresSentBurst {
         /// The update: parameters the deliveries' ids, their APNs ids, their request counts and
         /// their end times, as array literals of equal length.
-        static let statement = """
+        package static let statement = """
             UPDATE deliveries AS d SET status = 'sent', apns_id = v.apns_id, reason = NULL, attempts = v.attempts,
                 finished_at = v.finished_at, body = ''::bytea, lease_owner = NULL, lease_until = NULL
             FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::bigint[])
@@ -17,7 +17,7 @@ internal import PushSealGatewayModel
             """
 
         /// The four array parameters of ``statement`` for `sent`, every one a sent attempt.
-        static func parameters(_ sent: [EndedAttempt]) -> [DatabaseValue] {
+        package static func parameters(_ sent: [EndedAttempt]) -> [DatabaseValue] {
             let apnsIDs = sent.map { attempt -> String? in
                 if case .sent(let apnsID) = attempt.outcome { apnsID } else { nil }
             }

@@ -12,14 +12,14 @@
     /// results come back in the binary format (``PostgresBinaryColumn``), typed by column. Each
     /// statement is prepared once per connection (a named server-side statement), so that it is
     /// parsed once.
-    final class PostgresConnection: @unchecked Sendable {
+    package final class PostgresConnection: @unchecked Sendable {
         /// A failure, with PostgreSQL's message (never a parameter's value); `connectionLost`
         /// when the connection itself is gone, so that the pool drops it.
-        struct Failure: Error, CustomStringConvertible {
+        package struct Failure: Error, CustomStringConvertible {
             /// What libpq or the server said.
-            let description: String
+            package let description: String
             /// True when the connection no longer works.
-            let connectionLost: Bool
+            package let connectionLost: Bool
         }
 
         private let handle: OpaquePointer
@@ -32,24 +32,24 @@
 
         /// The most statements a connection keeps prepared; past it, the least recently used is
         /// deallocated. The gateway runs a few dozen statements, whose plans then cost nothing.
-        static let preparedStatements = 64
+        package static let preparedStatements = 64
 
         /// How long a statement waits for a lock another session holds (a table locked by hand,
         /// a long transaction) before it fails: the API then answers 503 within about 2 s, as on
         /// SQLite, instead of waiting for as long as the lock is held.
-        static let lockTimeoutMilliseconds = 2_000
+        package static let lockTimeoutMilliseconds = 2_000
         /// How long one statement may run in all.
-        static let statementTimeoutMilliseconds = 10_000
+        package static let statementTimeoutMilliseconds = 10_000
         /// How long sent data may stay unacknowledged before the connection counts as dead
         /// (a server gone without a word), and the keepalive probes that find an idle one.
-        static let tcpUserTimeoutMilliseconds = 10_000
+        package static let tcpUserTimeoutMilliseconds = 10_000
 
         /// Connects to `url` (a `postgres://` URL without a password), reading the password, if
         /// one is needed, from `passwordFile` (PostgreSQL's `.pgpass` format) or `PGPASSFILE`.
         /// Gives up after `timeoutSeconds`. Statements wait at most ``lockTimeoutMilliseconds``
         /// for a lock and run at most ``statementTimeoutMilliseconds``; a server that stops
         /// answering is given up after ``tcpUserTimeoutMilliseconds``.
-        init(url: String, passwordFile: String?, timeoutSeconds: Int) throws {
+        package init(url: String, passwordFile: String?, timeoutSeconds: Int) throws {
             // Notices ("relation already exists, skipping") would go to standard error, outside the log.
             let options =
                 "-c client_min_messages=warning -c lock_timeout=\(Self.lockTimeoutMilliseconds) "
@@ -81,10 +81,10 @@
         deinit { PQfinish(handle) }
 
         /// True while the connection works.
-        var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+        package var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
 
         /// Runs SQL without parameters, possibly several statements (migrations, `LISTEN`).
-        func execute(_ sql: String) throws {
+        package func execute(_ sql: String) throws {
             guard let result = PQexec(handle, sql) else { throw failure() }
             defer { PQclear(result) }
             let status = PQresultStatus(result)
@@ -93,7 +93,7 @@
 
         /// Runs one statement with `parameters` ($1, $2, …); the rows it returns.
         @discardableResult
-        func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        package func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
             let name = try statementName(sql, parameterCount: parameters.count)
             let result = Self.withParameters(parameters) { values, lengths, formats in
                 PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
@@ -135,7 +135,7 @@
 
         /// Waits up to `timeoutMilliseconds` for a `NOTIFY` on a channel this connection listens
         /// to; the payloads of those that came, empty when none did.
-        func waitForNotifications(timeoutMilliseconds: Int32) throws -> [String] {
+        package func waitForNotifications(timeoutMilliseconds: Int32) throws -> [String] {
             let waiting = drainNotifications()
             if !waiting.isEmpty { return waiting }
             var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)

@@ -1,4 +1,4 @@
-internal import PushSealGatewayModel
+package import PushSealGatewayModel
 
 #if canImport(CLibPQ)
     internal import PushSealCore
@@ -13,10 +13,10 @@ internal import PushSealGatewayModel
     /// text, which no bigint or bytea column takes); the push's id and time are parameters 1 and 3
     /// of the first statement and 1 and 2 of the others. A push whose idempotency key is taken
     /// inserts nothing: its first statement returns no row.
-    enum PostgresPushInsert {
+    package enum PostgresPushInsert {
         /// The most deliveries in one statement: 7 parameters each, well within PostgreSQL's
         /// 65,535 a statement.
-        static let deliveriesPerStatement = 1_000
+        package static let deliveriesPerStatement = 1_000
 
         /// The columns a delivery row gives, in the order ``rows(_:from:)`` writes them.
         private static let deliveryColumns = "device_id, kind, address, environment, headers, body, expiration"
@@ -30,7 +30,7 @@ internal import PushSealGatewayModel
         /// 1–4 the push (id, idempotency key, time, request hash), then 7 per delivery. It returns
         /// one row when the push was stored, none when its idempotency key was taken. The texts
         /// for up to ``keptStatements`` deliveries are built once, not for every push.
-        static func push(deliveries count: Int) -> String {
+        package static func push(deliveries count: Int) -> String {
             count < keptPushStatements.count ? keptPushStatements[count] : buildPush(deliveries: count)
         }
 
@@ -55,13 +55,13 @@ internal import PushSealGatewayModel
 
         /// A further statement, for `count` more deliveries: parameters 1 and 2 the push's id and
         /// time, then 7 per delivery.
-        static func moreDeliveries(_ count: Int) -> String {
+        package static func moreDeliveries(_ count: Int) -> String {
             "\(insertColumns)SELECT $1, \(rowColumns), $2, $2, 'queued' "
                 + "FROM (VALUES \(rows(count, from: 3))) AS v (\(deliveryColumns))"
         }
 
         /// The 7 parameters of `delivery`, in the order of the rows' columns.
-        static func parameters(of delivery: NewDelivery) -> [DatabaseValue] {
+        package static func parameters(of delivery: NewDelivery) -> [DatabaseValue] {
             let environment: DatabaseValue =
                 if case .apns(_, _, let environment, _) = delivery.device.channel {
                     .text(environment.rawValue)
