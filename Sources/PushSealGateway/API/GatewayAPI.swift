@@ -26,13 +26,12 @@ final class GatewayAPI: Sendable {
     static let maximumBodyBytes = 65_536
 
     private let store: any GatewayStore
+    private let pushes: PushAcceptor
     private let sealer: PushSealer
     private let webPush: WebPushClient?
-    private let maximumDeliveriesPerPush: Int
     private let topics: [String]
     private let metrics: Metrics
     private let log: EventLog
-    private let onAccepted: @Sendable (Set<DeliveryKind>) -> Void
     private let isReady: @Sendable () -> Bool
     private let providerTokens: @Sendable () -> Int
     private let status: StatusReport
@@ -64,13 +63,16 @@ final class GatewayAPI: Sendable {
         self.relay = relay.map {
             WebPushRelay($0, store: store, metrics: metrics, log: log, onAccepted: onAccepted)
         }
-        limiter = RateLimiter(rateLimits)
+        let limiter = RateLimiter(rateLimits) { metrics.rateLimited($0) }
+        self.limiter = limiter
+        pushes = PushAcceptor(
+            store: store, sealer: sealer, maximumDeliveriesPerPush: maximumDeliveriesPerPush, limiter: limiter,
+            metrics: metrics, log: log, onAccepted: onAccepted)
         self.testNotification = testNotification
         self.routing = routing
         self.status = status
         self.operationsApart = operationsApart
         self.accessLog = accessLog
-        self.maximumDeliveriesPerPush = maximumDeliveriesPerPush
         self.providerTokens = providerTokens
         self.store = store
         self.sealer = sealer
@@ -79,7 +81,6 @@ final class GatewayAPI: Sendable {
         self.metrics = metrics
         self.log = log
         self.isReady = isReady
-        self.onAccepted = onAccepted
     }
 
     /// From now on `/readyz` and every API request answer 503: the gateway is stopping.
@@ -240,7 +241,7 @@ final class GatewayAPI: Sendable {
             if case .webPushEndpoint? = endpoint, request.method == "POST" { true } else { false }
         let token = Self.isUnderV1(request.path) && !isSenderPost ? try authenticate(request) : nil
         tokenID = token?.id
-        if let token { try spend(1, of: .requests, token: token.id) }
+        if let token { try limiter.spend(1, of: .requests, token: token.id) }
         func authorize(_ scope: AccessScope) throws {
             guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
         }
@@ -325,16 +326,6 @@ final class GatewayAPI: Sendable {
         }
     }
 
-    /// Spends `cost` of `token`'s `limit` (``RateLimiter``), counting a refusal in the metrics.
-    private func spend(_ cost: Int, of limit: RateLimit, token: String) throws(APIError) {
-        do {
-            try limiter.spend(cost, of: limit, token: token)
-        } catch {
-            if error.status == 429 { metrics.rateLimited(limit) }
-            throw error
-        }
-    }
-
     /// The relay, or 422 when the configuration has no `relay`.
     private func relayOrRefusal() throws(APIError) -> WebPushRelay {
         guard let relay else {
@@ -387,66 +378,13 @@ final class GatewayAPI: Sendable {
 
     private func postPush(_ request: HTTPRequest, token: String) throws -> HTTPResponse {
         let requestBody = try body(request)
-        let accepted = try accept(try PushRequest(requestBody), requestBody, token: token)
-        var answer = JSONObject([("id", .string(accepted.id)), ("deliveries", .number(JSONNumber(accepted.count)))])
+        let accepted = try pushes.accept(try PushRequest(requestBody), requestBody: requestBody, token: token)
+        var answer = JSONObject([
+            ("id", .string(accepted.id)), ("deliveries", .number(JSONNumber(accepted.deliveries))),
+        ])
         if accepted.repeated { answer["repeated"] = .bool(true) }
         if accepted.truncated > 0 { answer["truncated"] = .number(JSONNumber(accepted.truncated)) }
         return .json(202, .object(answer))
-    }
-
-    /// Seals `push` for every device it names and stores it: its id, its delivery count, whether
-    /// it repeated an earlier push (its idempotency key, the same request), and how many of its
-    /// deliveries had their alert body shortened (`truncate`). The deliveries are spent from
-    /// `token`'s rate before anything is sealed, and given back for a repeat.
-    private func accept(_ push: PushRequest, _ requestBody: JSONObject, token: String) throws -> (
-        id: String, count: Int, repeated: Bool, truncated: Int
-    ) {
-        let (payload, collapseID) = try sealer.prepare(push)
-        var devices: [Device] = []
-        switch push.audience {
-        case .users(let users):
-            for user in users { devices += try store.devices(user: user) }
-        case .devices(let ids):
-            for id in ids { if let device = try store.device(id: id) { devices.append(device) } }
-        }
-        var seen: Set<String> = []
-        let active = devices.filter { $0.unregisteredAt == nil && seen.insert($0.id).inserted }
-        // Counted before anything is sealed: the cap bounds the work and memory of one request.
-        guard active.count <= maximumDeliveriesPerPush else {
-            throw APIError.tooManyDeliveries(active.count, limit: maximumDeliveriesPerPush)
-        }
-        try spend(active.count, of: .deliveries, token: token)
-        let time = GatewayClock.milliseconds()
-        let id = TimeOrderedUUID.make(milliseconds: time)
-        // The request's hash is compared only when its idempotency key comes again.
-        let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
-        let deliveries: [NewDelivery]
-        let acceptance: PushAcceptance
-        do {
-            // A push refused while sealing (a content too large for one subscription) or storing
-            // stores nothing, so the deliveries it spent come back.
-            deliveries = try active.map { (device) throws(APIError) in
-                try sealer.delivery(of: payload, push, collapseID: collapseID, to: device)
-            }
-            acceptance = try store.acceptPush(
-                id: id, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time, deliveries: deliveries)
-        } catch {
-            limiter.refund(active.count, of: .deliveries, token: token)
-            throw error
-        }
-        switch acceptance {
-        case .accepted: break
-        case .conflict(let earlier):
-            limiter.refund(active.count, of: .deliveries, token: token)
-            throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
-        case .repeated(let earlier):
-            limiter.refund(active.count, of: .deliveries, token: token)
-            return (earlier, try store.push(id: earlier)?.deliveries.count ?? 0, true, 0)
-        }
-        metrics.pushAccepted()
-        log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
-        onAccepted(NewDelivery.kinds(of: deliveries))
-        return (id, deliveries.count, false, deliveries.filter(\.bodyTruncated).count)
     }
 
     /// How long `POST /v1/devices/{id}/test` waits for the delivery's outcome before it answers
@@ -484,7 +422,7 @@ final class GatewayAPI: Sendable {
                     ]))
             ),
         ])
-        let pushID = try accept(try PushRequest(body), body, token: token).id
+        let pushID = try pushes.accept(try PushRequest(body), requestBody: body, token: token).id
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.testPushWait)
         var delivery = try store.push(id: pushID)?.deliveries.first

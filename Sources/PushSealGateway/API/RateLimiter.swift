@@ -79,9 +79,14 @@ final class RateLimiter: Sendable {
     private let settings: RateLimitSettings
     private let buckets = Mutex<[String: Bucket]>([:])
     private let clock = ContinuousClock()
+    private let onRefusal: @Sendable (RateLimit) -> Void
 
-    /// A limiter with `settings`' rates.
-    init(_ settings: RateLimitSettings) { self.settings = settings }
+    /// A limiter with `settings`' rates, which calls `onRefusal` with the limit of each 429 (the
+    /// metrics count them).
+    init(_ settings: RateLimitSettings, onRefusal: @escaping @Sendable (RateLimit) -> Void = { _ in }) {
+        self.settings = settings
+        self.onRefusal = onRefusal
+    }
 
     /// Spends `cost` of `token`'s `limit`, or throws: 429 `rate-limited` with the seconds until it
     /// could be spent, or (deliveries) 422 when `cost` is above the burst, which no wait allows.
@@ -100,7 +105,10 @@ final class RateLimiter: Sendable {
             bucket.level -= Double(cost)
             return nil
         }
-        if let wait { throw APIError.rateLimited(limit, retryAfter: max(1, Int(wait.rounded(.up)))) }
+        if let wait {
+            onRefusal(limit)
+            throw APIError.rateLimited(limit, retryAfter: max(1, Int(wait.rounded(.up))))
+        }
     }
 
     /// Gives back `cost` of `token`'s `limit`, spent on a push that was not stored (a repeat).

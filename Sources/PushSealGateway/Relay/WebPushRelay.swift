@@ -28,7 +28,9 @@ struct WebPushRelay: Sendable {
         self.store = store
         self.metrics = metrics
         self.log = log
-        limiter = RateLimiter(.messages(perSecond: settings.messagesPerSecond, burst: settings.messagesBurst))
+        limiter = RateLimiter(.messages(perSecond: settings.messagesPerSecond, burst: settings.messagesBurst)) {
+            metrics.rateLimited($0)
+        }
     }
 
     /// `POST /v1/devices/{id}/webpush`: a new endpoint for the APNs device `deviceID`, pinned to
@@ -89,7 +91,6 @@ struct WebPushRelay: Sendable {
             return try forward(request, inbox: inbox, device: device, topic: topic)
         } catch let error as APIError {
             metrics.webPushReceived(error.status)
-            if error.status == 429 { metrics.rateLimited(.messages) }
             throw error
         }
     }

@@ -1,0 +1,103 @@
+internal import PushSealCore
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
+
+/// Accepting a push, apart from how it came (`POST /v1/pushes`, or a device's test push): its
+/// audience resolved to active devices, the deliveries counted against the cap and the token's
+/// rate, sealed per device, and stored with the push in one transaction; then the workers of
+/// their kinds are woken. Nothing is stored when any step fails, and the rate spent comes back.
+final class PushAcceptor: Sendable {
+    /// What accepting a push came to.
+    struct Accepted: Sendable, Equatable {
+        /// The push's id: a new one, or the earlier push's for a repeat.
+        let id: String
+        /// Its deliveries.
+        let deliveries: Int
+        /// True when the idempotency key and the request were the earlier push's: nothing new
+        /// was stored.
+        let repeated: Bool
+        /// How many deliveries had their alert body shortened to fit (`truncate`).
+        let truncated: Int
+    }
+
+    private let store: any GatewayStore
+    private let sealer: PushSealer
+    private let maximumDeliveriesPerPush: Int
+    private let limiter: RateLimiter
+    private let metrics: Metrics
+    private let log: EventLog
+    private let onAccepted: @Sendable (Set<DeliveryKind>) -> Void
+
+    /// An acceptor storing in `store`, sealing with `sealer`, refusing a push of more than
+    /// `maximumDeliveriesPerPush` deliveries, spending them from `limiter`; `onAccepted` wakes
+    /// the delivery workers of the kinds given.
+    init(
+        store: any GatewayStore, sealer: PushSealer, maximumDeliveriesPerPush: Int, limiter: RateLimiter,
+        metrics: Metrics, log: EventLog, onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
+    ) {
+        self.store = store
+        self.sealer = sealer
+        self.maximumDeliveriesPerPush = maximumDeliveriesPerPush
+        self.limiter = limiter
+        self.metrics = metrics
+        self.log = log
+        self.onAccepted = onAccepted
+    }
+
+    /// Seals `push` (whose request body was `requestBody`, hashed for its idempotency key) for
+    /// every active device it names and stores it, spending its deliveries from `token`'s rate
+    /// before anything is sealed.
+    /// - Throws: ``APIError``: too many deliveries, a rate limit, a content a device cannot take,
+    ///   an idempotency key used by another request; or the store's error.
+    func accept(_ push: PushRequest, requestBody: JSONObject, token: String) throws -> Accepted {
+        let (payload, collapseID) = try sealer.prepare(push)
+        var devices: [Device] = []
+        switch push.audience {
+        case .users(let users):
+            for user in users { devices += try store.devices(user: user) }
+        case .devices(let ids):
+            for id in ids { if let device = try store.device(id: id) { devices.append(device) } }
+        }
+        var seen: Set<String> = []
+        let active = devices.filter { $0.unregisteredAt == nil && seen.insert($0.id).inserted }
+        // Counted before anything is sealed: the cap bounds the work and memory of one request.
+        guard active.count <= maximumDeliveriesPerPush else {
+            throw APIError.tooManyDeliveries(active.count, limit: maximumDeliveriesPerPush)
+        }
+        try limiter.spend(active.count, of: .deliveries, token: token)
+        let time = GatewayClock.milliseconds()
+        let id = TimeOrderedUUID.make(milliseconds: time)
+        // The request's hash is compared only when its idempotency key comes again.
+        let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
+        let deliveries: [NewDelivery]
+        let acceptance: PushAcceptance
+        do {
+            // A push refused while sealing (a content too large for one subscription) or storing
+            // stores nothing, so the deliveries it spent come back.
+            deliveries = try active.map { (device) throws(APIError) in
+                try sealer.delivery(of: payload, push, collapseID: collapseID, to: device)
+            }
+            acceptance = try store.acceptPush(
+                id: id, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time, deliveries: deliveries)
+        } catch {
+            limiter.refund(active.count, of: .deliveries, token: token)
+            throw error
+        }
+        switch acceptance {
+        case .accepted: break
+        case .conflict(let earlier):
+            limiter.refund(active.count, of: .deliveries, token: token)
+            throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
+        case .repeated(let earlier):
+            limiter.refund(active.count, of: .deliveries, token: token)
+            return Accepted(
+                id: earlier, deliveries: try store.push(id: earlier)?.deliveries.count ?? 0, repeated: true,
+                truncated: 0)
+        }
+        metrics.pushAccepted()
+        log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
+        onAccepted(NewDelivery.kinds(of: deliveries))
+        return Accepted(
+            id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count)
+    }
+}
