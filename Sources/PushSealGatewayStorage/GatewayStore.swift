@@ -93,9 +93,8 @@ package protocol GatewayStore: Sendable {
     /// Counts for the metrics: deliveries by status, the oldest queued one, devices registered and
     /// unregistered.
     func statistics() throws -> GatewayStatistics
-    /// What SQLite's one writer has done (commits, transactions, busy time), for the metrics; nil on
-    /// PostgreSQL, whose writes spread over the pool's connections.
-    var sqliteWriterActivity: SQLiteGroupCommit.Activity? { get }
+    /// The store's counters of its own work, for the metrics (SQLite: its one writer's).
+    var metrics: [StoreMetric] { get }
 
     /// Deletes up to `limit` deliveries that ended before `time` (never a queued one), in one
     /// short transaction; how many went.

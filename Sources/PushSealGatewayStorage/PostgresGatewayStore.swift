@@ -399,7 +399,8 @@ package import PushSealGatewayModel
             StatementRunner(placeholder: { "$\($0)" }, run: { try connection.query($0, $1) })
         }
 
-        package var sqliteWriterActivity: SQLiteGroupCommit.Activity? { nil }
+        /// None: PostgreSQL's writes spread over the pool's connections, and PostgreSQL counts them.
+        package var metrics: [StoreMetric] { [] }
 
         package func statistics() throws -> GatewayStatistics {
             try pool.transaction { connection in

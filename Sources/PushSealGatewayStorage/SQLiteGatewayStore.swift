@@ -317,7 +317,25 @@ package final class SQLiteGatewayStore: GatewayStore {
         StatementRunner(placeholder: { "?\($0)" }, run: { try sql.query($0, $1) })
     }
 
-    package var sqliteWriterActivity: SQLiteGroupCommit.Activity? { database.writerActivity }
+    /// What the one writer has done: its busy time (a rate near 1 means it is the gateway's
+    /// limit), its commits, and the write transactions they held.
+    package var metrics: [StoreMetric] {
+        let writer = database.writerActivity
+        return [
+            StoreMetric(
+                "sqlite_writer_busy_seconds_total",
+                help: "Seconds SQLite's one writer spent in write transactions, each commit's fsync included: "
+                    + "a rate near 1 means it is the gateway's limit.",
+                value: Double(writer.busyNanoseconds) / 1_000_000_000),
+            StoreMetric(
+                "sqlite_commits_total",
+                help: "Commits of SQLite's writer, each holding the write transactions that arrived together.",
+                value: Double(writer.commits)),
+            StoreMetric(
+                "sqlite_write_transactions_total", help: "Write transactions SQLite's writer committed.",
+                value: Double(writer.transactions)),
+        ]
+    }
 
     package func statistics() throws -> GatewayStatistics {
         try database.readTransaction { sql in

@@ -37,7 +37,7 @@ struct GatewayOperationsTests {
         let world = try GatewayProcessWorld()
         let first = try CLIRunner.run(
             executable: Self.gateway, ["migrate", "--config", "gateway.json"], input: Data(), in: world.directory.path)
-        #expect(first.output.contains("is at schema \(SQLiteGatewayStore.migrations.count) already"), "\(first.output)")
+        #expect(first.output.contains("is at schema \(GatewaySchema.version) already"), "\(first.output)")
         let fresh = try world.directory.write(
             "fresh.json",
             String(
@@ -47,7 +47,7 @@ struct GatewayOperationsTests {
         let created = try CLIRunner.run(
             executable: Self.gateway, ["migrate", "--config", fresh], input: Data(), in: world.directory.path)
         #expect(
-            created.status == 0 && created.output.contains("created at schema \(SQLiteGatewayStore.migrations.count)"))
+            created.status == 0 && created.output.contains("created at schema \(GatewaySchema.version)"))
         let cases: [([String], String)] = [
             (["serve"], "serve needs --config FILE"), ([], "no command given"),
             (["serve", "--config"], "--config needs a value"), (["serve", "-c", "x"], "-c is not an option"),

@@ -618,9 +618,10 @@ struct GatewayStoreTests {
         #expect(OutboxListener.kinds(payload: "") == Set(DeliveryKind.allCases))
     }
 
-    @Test("one schema number names both stores: each has as many migrations")
+    @Test("one schema number names both stores: each has as many migrations as GatewaySchema.version says")
     func schemaNumbers() {
-        #expect(SQLiteGatewayStore.migrations.count == PostgresGatewayStore.migrations.count)
+        #expect(SQLiteGatewayStore.migrations.count == GatewaySchema.version)
+        #expect(PostgresGatewayStore.migrations.count == GatewaySchema.version)
     }
 
     @Test("instances that start together migrate one PostgreSQL database once, under the advisory lock")

@@ -262,7 +262,7 @@ final class GatewayAPI: Sendable {
                 200,
                 metrics.exposition(
                     try? store.statistics(), providerTokens: providerTokens(), agreements: sealer.agreements,
-                    sqliteWriter: store.sqliteWriterActivity, now: GatewayClock.milliseconds()),
+                    store: store.metrics, now: GatewayClock.milliseconds()),
                 contentType: "text/plain; version=0.0.4")
         case ("GET", .statusPage):
             return HTTPResponse(status: 200, headers: StatusPage.headers, body: Array(StatusPage.html.utf8))

@@ -10,6 +10,6 @@ enum GatewayVersion {
 
     /// `pushseal-gateway 1.4.0 (API v1, schema 9)`.
     static var description: String {
-        "pushseal-gateway \(number) (API \(api), schema \(SQLiteGatewayStore.migrations.count))"
+        "pushseal-gateway \(number) (API \(api), schema \(GatewaySchema.version))"
     }
 }

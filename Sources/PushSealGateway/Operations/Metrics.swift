@@ -108,10 +108,11 @@ final class Metrics: Sendable {
     }
 
     /// The text exposition, with the store's `statistics`, the count of provider tokens made, the
-    /// sealer's `agreements` (none in tests of the metrics alone) and, on SQLite, what its writer did.
+    /// sealer's `agreements` (none in tests of the metrics alone) and the store's own counters
+    /// (`storeMetrics`: on SQLite, what its writer did).
     func exposition(
         _ statistics: GatewayStatistics?, providerTokens: Int, agreements: HPKE.SenderAgreements? = nil,
-        sqliteWriter: SQLiteGroupCommit.Activity? = nil, now: Int64
+        store storeMetrics: [StoreMetric] = [], now: Int64
     ) -> String {
         let state = state.withLock { $0 }
         let name = "pushseal_gateway_"
@@ -188,19 +189,10 @@ final class Metrics: Sendable {
             name + "webhook_events_expired_total", "counter",
             "Webhook events that ended failed once their retry window passed, by endpoint.",
             webhookEndpoints.map { "{endpoint=\"\($0)\"} \(state.webhookEventsExpired[$0] ?? 0)" })
-        if let sqliteWriter {
-            lines += Self.family(
-                name + "sqlite_writer_busy_seconds_total", "counter",
-                "Seconds SQLite's one writer spent in write transactions, each commit's fsync included: "
-                    + "a rate near 1 means it is the gateway's limit.",
-                [" \(Double(sqliteWriter.busyNanoseconds) / 1_000_000_000)"])
-            lines += Self.family(
-                name + "sqlite_commits_total", "counter",
-                "Commits of SQLite's writer, each holding the write transactions that arrived together.",
-                [" \(sqliteWriter.commits)"])
-            lines += Self.family(
-                name + "sqlite_write_transactions_total", "counter", "Write transactions SQLite's writer committed.",
-                [" \(sqliteWriter.transactions)"])
+        for metric in storeMetrics {
+            let whole = metric.value.rounded() == metric.value && abs(metric.value) < 1e15
+            let value = whole ? String(Int(metric.value)) : "\(metric.value)"
+            lines += Self.family(name + metric.name, "counter", metric.help, [" " + value])
         }
         if let statistics {
             lines += Self.family(
