@@ -143,7 +143,7 @@ public final class Gateway: Sendable {
             ("version", .string(GatewayVersion.number)), ("instance", .string(housekeeping.instance.id)),
             ("listen", .string("\(configuration.listenHost):\(server.port)")),
             ("database", .string(configuration.database.kind)),
-            ("schema", .number(JSONNumber(SQLiteGatewayStore.migrations.count))),
+            ("schema", .number(JSONNumber(GatewaySchema.version))),
             ("apns_workers", .number(JSONNumber(configuration.workers))),
             ("webpush_workers", .number(JSONNumber(configuration.webPush?.workers ?? 0))),
             ("webhook_endpoints", .number(JSONNumber(configuration.webhooks.count))),

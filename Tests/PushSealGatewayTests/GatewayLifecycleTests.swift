@@ -195,7 +195,7 @@ struct GatewayLifecycleTests {
         #expect(again.status == 2 && again.errors.contains("copy.db cannot be created"), "\(again.errors)")
         world.kill(SIGTERM)
         let restored = try SQLiteGatewayStore(path: world.directory.file("copy.db"))
-        #expect(try restored.migrate().from == SQLiteGatewayStore.migrations.count)
+        #expect(try restored.migrate().from == GatewaySchema.version)
         #expect(try restored.device(id: "phone") != nil)
         #expect(try restored.push(id: id)?.deliveries.count == 1)
         let configuration = try String(contentsOfFile: world.directory.file("gateway.json"), encoding: .utf8)
@@ -220,7 +220,7 @@ struct GatewayLifecycleTests {
         let copy = try server.restoredCopy(of: database)
         world.kill(SIGTERM)
         let restored = PostgresGatewayStore(url: copy, passwordFile: nil, connections: 2)
-        #expect(try restored.migrate().from == PostgresGatewayStore.migrations.count)
+        #expect(try restored.migrate().from == GatewaySchema.version)
         #expect(try restored.device(id: "phone") != nil)
         #expect(try restored.push(id: id)?.deliveries.count == 1)
     }

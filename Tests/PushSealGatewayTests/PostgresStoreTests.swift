@@ -1,0 +1,289 @@
+import Dispatch
+import PushSealGatewayModel
+import PushSealGatewayStorage
+import PushSealTestSupport
+import Synchronization
+import Testing
+
+/// What only PostgreSQL's store does: its statements' plans, its prepared statements and binary
+/// results, its notifications between instances and its migrations under a lock. The rules both
+/// stores share are `GatewayStoreTests`'.
+@Suite("pushseal-gateway store on PostgreSQL")
+struct PostgresStoreTests {
+    /// A new, migrated PostgreSQL store of one connection, for the tests that read its plans.
+    static func postgresStore() throws -> PostgresGatewayStore {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.migrate()
+        return store
+    }
+
+    @Test("a PostgreSQL burst of sends is one update through the primary key, as the plan it is prepared with")
+    func sentBurstUsesPrimaryKey() throws {
+        let store = try Self.postgresStore()
+        #expect(try GatewayStoreTests.acceptPush(of: 2_000, in: store) == .accepted)
+        // The generic plan, which a prepared statement settles on; an array of another type than
+        // the key's (numeric, text) would join every row of the outbox instead.
+        let plan = try store.pool.withConnection { connection in
+            try connection.execute(
+                "ANALYZE deliveries; SET plan_cache_mode = force_generic_plan; "
+                    + "PREPARE sent_burst AS \(PostgresSentBurst.statement)")
+            defer { _ = try? connection.execute("DEALLOCATE sent_burst; RESET plan_cache_mode") }
+            return try connection.query(
+                "EXPLAIN (FORMAT JSON) EXECUTE sent_burst('{1,2}', '{a,b}', '{1,1}', '{300,300}')"
+            ).first?.first?.text ?? ""
+        }
+        #expect(plan.contains("deliveries_pkey") && !plan.contains("Seq Scan"), "\(plan)")
+    }
+
+    @Test("a PostgreSQL push's statement runs no trigger: no foreign key checks each delivery's push there")
+    func pushStatementRunsNoTrigger() throws {
+        let store = try Self.postgresStore()
+        let delivery = try GatewayStoreTests.registeredDelivery(in: store)
+        let parameters: [DatabaseValue] =
+            [.text("p"), .null, .integer(200), .blob([])]
+            + Array(repeating: delivery, count: 3).flatMap(PostgresPushInsert.parameters(of:))
+        // As PostgreSQL ran it: the key's check was a trigger, called once per delivery stored.
+        let plan = try store.pool.withConnection { connection in
+            try connection.query(
+                "EXPLAIN (ANALYZE, FORMAT JSON) " + PostgresPushInsert.push(deliveries: 3), parameters
+            ).first?.first?.text ?? ""
+        }
+        #expect(plan.contains("\"Triggers\"") && !plan.contains("Trigger Name"), "\(plan)")
+        #expect(
+            try store.push(id: "p", after: 0, limit: 10)?.deliveries.count == 3, "the push and its deliveries stored")
+    }
+
+    @Test("a PostgreSQL delivery's sealed body stays in its row: none is tried for compression or moved out")
+    func bodiesStayInTheirRows() throws {
+        let store = try Self.postgresStore()
+        let body = try Self.acceptSealedSizedPush(in: store)
+        #expect(try Self.toastChunks(in: store) == 0, "no chunk in the TOAST table")
+        let sizes = try store.pool.withConnection {
+            try $0.query("SELECT pg_column_size(body) FROM deliveries ORDER BY id").map { $0[0].integer }
+        }
+        #expect(sizes == [2_404, 2_404], "each body in its row as it came, with a 4-byte header")
+        #expect(
+            try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a").map(\.body)
+                == [body, body])
+    }
+
+    @Test("a PostgreSQL outbox queued at schema 8 is delivered at schema 9: a body in TOAST chunks is claimed whole")
+    func bodiesQueuedBeforeSchema9() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        #expect(try store.migrate(through: 8) == SchemaChange(from: 0, to: 8))
+        let body = try Self.acceptSealedSizedPush(in: store)
+        #expect(try Self.toastChunks(in: store) == 4, "schema 8 stored each body as two chunks")
+        #expect(try store.migrate() == SchemaChange(from: 8, to: GatewaySchema.version))
+        let claimed = try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        #expect(claimed.map(\.body) == [body, body])
+        try store.finish(
+            claimed.map { EndedAttempt(delivery: $0, outcome: .sent(apnsID: nil), attempts: 1, time: 400) },
+            routing: .none)
+        #expect(try Self.toastChunks(in: store) == 0, "the chunks went with the bodies of the deliveries that ended")
+    }
+
+    /// Stores push `p` of two deliveries to device `d` whose body is as a sealed payload is: past
+    /// PostgreSQL's default TOAST target of some 2 KB, and incompressible; the body.
+    static func acceptSealedSizedPush(in store: PostgresGatewayStore) throws -> [UInt8] {
+        let device = try GatewayStoreTests.registeredDelivery(in: store).device
+        let body = (0..<2_400).map { _ in UInt8.random(in: .min ... .max) }
+        let delivery = NewDelivery(
+            device: device, headers: [("apns-topic", GatewayStoreTests.topic)], body: body, expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: [delivery, delivery])
+                == .accepted)
+        return body
+    }
+
+    /// The live chunks in the TOAST table of PostgreSQL's `deliveries`.
+    static func toastChunks(in store: PostgresGatewayStore) throws -> Int64? {
+        try store.pool.withConnection { connection in
+            let toast =
+                try connection.query(
+                    "SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'deliveries'::regclass"
+                ).first?.first?.text ?? "no TOAST table"
+            return try connection.query("SELECT count(*) FROM \(toast)").first?.first?.integer
+        }
+    }
+
+    @Test("a PostgreSQL claim reads past none of the deliveries in flight: their next attempt is their lease's end")
+    func claimSkipsDeliveriesInFlight() throws {
+        let store = try Self.postgresStore()
+        #expect(try GatewayStoreTests.acceptPush(of: 300, in: store) == .accepted)
+        let inFlight = try store.claimDeliveries(.apns, limit: 290, at: 300, leaseMilliseconds: 60_000, owner: "a")
+        #expect(inFlight.count == 290)
+        // The next claim, as the plan PostgreSQL runs it through deliveries_due, on a table too
+        // small for the planner to prefer that index by itself.
+        let plan = try store.pool.withConnection { connection in
+            try connection.execute("ANALYZE deliveries; SET enable_seqscan = off; SET enable_bitmapscan = off")
+            defer { _ = try? connection.execute("RESET enable_seqscan; RESET enable_bitmapscan") }
+            return try connection.query(
+                "EXPLAIN (ANALYZE, FORMAT JSON) " + PostgresGatewayStore.claim,
+                [.integer(400), .integer(5), .text("b"), .integer(60_400), .text(DeliveryKind.apns.rawValue)]
+            ).first?.first?.text ?? ""
+        }
+        #expect(plan.contains("deliveries_due"), "\(plan)")
+        let removed = plan.matches(of: /"Rows Removed by Filter": (\d+)/).compactMap { Int($0.output.1) }
+        #expect(removed.reduce(0, +) == 0, "the claim read past leased deliveries: \(removed)")
+        let rest = try store.claimDeliveries(.apns, limit: 10, at: 500, leaseMilliseconds: 60_000, owner: "c")
+        #expect(rest.count == 5, "the explained claim took 5 of the 10 free; 5 are left")
+        #expect(Set(rest.map(\.id)).isDisjoint(with: inFlight.map(\.id)))
+        let lapsed = try store.claimDeliveries(.apns, limit: 300, at: 60_300, leaseMilliseconds: 1_000, owner: "d")
+        #expect(lapsed.map(\.id) == inFlight.map(\.id), "a's leases lapsed at 60,300: due again, in order")
+    }
+
+    @Test("a PostgreSQL connection prepares each statement once, keeps at most 64, and answers the same after evicting")
+    func preparedStatements() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.pool.withConnection { connection in
+            let limit = PostgresConnection.preparedStatements
+            func sum(_ statement: Int, _ value: Int64) throws -> Int64? {
+                try connection.query("SELECT $1::bigint + \(statement)", [.integer(value)]).first?[0].integer
+            }
+            func kept() throws -> Int64? {
+                try connection.query("SELECT count(*) FROM pg_prepared_statements").first?[0].integer
+            }
+            #expect(try sum(1, 10) == 11 && sum(1, 20) == 21 && kept() == 2, "prepared once, run twice")
+            for statement in 2...(limit + 10) { #expect(try sum(statement, 1) == Int64(statement + 1)) }
+            #expect(try kept() == Int64(limit), "the least recently used were deallocated")
+            // Kept now: the count and the last 63 sums, 12 the oldest. Used again, 12 outlives 13.
+            func isPrepared(_ statement: Int) throws -> Bool {
+                let text = "SELECT $1::bigint + \(statement)"
+                return try connection.query(
+                    "SELECT count(*) FROM pg_prepared_statements WHERE statement = $1", [.text(text)]
+                ).first?[0].integer == 1
+            }
+            #expect(try sum(12, 1) == 13 && sum(limit + 11, 1) == Int64(limit + 12))
+            #expect(try isPrepared(12) && !isPrepared(13), "the least recently used went, not the first prepared")
+            #expect(try sum(1, 5) == 6 && sum(limit + 10, 5) == Int64(limit + 15), "an evicted one is prepared again")
+            #expect(try kept() == Int64(limit))
+            // An error inside a transaction leaves the statements usable once it is rolled back.
+            try connection.execute("BEGIN")
+            #expect(throws: PostgresConnection.Failure.self) {
+                try connection.query("SELECT 1 / $1::int", [.integer(0)])
+            }
+            try connection.execute("ROLLBACK")
+            #expect(try connection.query("SELECT 1 / $1::int", [.integer(1)]).first?[0].integer == 1)
+        }
+    }
+
+    @Test("a PostgreSQL connection reads every type the store returns from binary results, and refuses another by name")
+    func binaryResults() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
+        try store.pool.withConnection { connection in
+            let bytes: [UInt8] = [0, 0x5C, 0x78, 0xFF, 0, 1]  // NUL, a backslash and an "x" among them
+            let row = try connection.query(
+                "SELECT $1::bytea, ''::bytea, $2::text, $3::bigint, $4::integer, $5::smallint, true, false, "
+                    + "NULL::bigint, 'name'::name, '{\"a\":1}'::json, pg_notify('pushseal_test', '')",
+                [
+                    .blob(bytes), .text("Grüße, \u{1F512}"), .integer(-9_007_199_254_740_993), .integer(-2_147_483_648),
+                    .integer(-32_768),
+                ]
+            ).first
+            #expect(
+                row == [
+                    .blob(bytes), .blob([]), .text("Grüße, \u{1F512}"), .integer(-9_007_199_254_740_993),
+                    .integer(-2_147_483_648), .integer(-32_768), .integer(1), .integer(0), .null, .text("name"),
+                    .text("{\"a\":1}"), .null,
+                ])
+            #expect(try connection.query("SELECT $1::bytea", [.blob([])]).first == [.blob([])], "empty, not NULL")
+            #expect(try connection.query("SELECT $1::bytea", [.null]).first == [.null])
+            let refused = #expect(throws: PostgresBinaryColumn.Unreadable.self) {
+                try connection.query("SELECT 1, 2.5::numeric")
+            }
+            #expect(
+                refused?.description == "result column 1 is of PostgreSQL type 1700, which the gateway does not read")
+        }
+    }
+
+    @Test(
+        "a push accepted by one PostgreSQL instance wakes another's workers of its deliveries' kinds; a push without deliveries, or a repeated idempotency key, wakes none"
+    )
+    func notifications() throws {
+        let database = try GatewayBackend.postgres.newDatabase()
+        let accepting = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+        let listening = PostgresGatewayStore(url: database, passwordFile: nil, connections: 2)
+        try accepting.migrate()
+        let wakes = DispatchSemaphore(value: 0)
+        let woken = Mutex<[Set<DeliveryKind>]>([])
+        let listener = OutboxListener(pool: listening.pool) { kinds in
+            woken.withLock { $0.append(kinds) }
+            wakes.signal()
+        }
+        defer { listener.stop() }
+        /// The kinds of the next wake, if one comes within `seconds`.
+        func nextWake(within seconds: Double) -> Set<DeliveryKind>? {
+            guard wakes.wait(timeout: .now() + seconds) == .success else { return nil }
+            return woken.withLock { $0.removeFirst() }
+        }
+        // The listener's LISTEN is in place once a NOTIFY sent now reaches it.
+        let ready = ContinuousClock.now.advanced(by: .seconds(10))
+        var bare: Set<DeliveryKind>?
+        repeat {
+            try accepting.pool.withConnection { try $0.execute("NOTIFY \(PostgresGatewayStore.channel)") }
+            bare = nextWake(within: 0.2)
+        } while bare == nil && ContinuousClock.now < ready
+        #expect(bare == Set(DeliveryKind.allCases), "a bare NOTIFY (an older gateway's) wakes every kind")
+        while nextWake(within: 0.3) != nil {}
+
+        #expect(nextWake(within: 0.5) == nil, "nothing wakes an idle listener")
+        let device = GatewayStoreTests.device("d", registeredAt: 100)
+        let subscription = GatewayStoreTests.subscription("s", endpoint: "https://push.example/s", registeredAt: 100)
+        _ = try accepting.putDevice(device)
+        _ = try accepting.putDevice(subscription)
+        let delivery = NewDelivery(
+            device: device, headers: [("apns-topic", GatewayStoreTests.topic)], body: [1], expiration: nil)
+        let message = NewDelivery(device: subscription, headers: [("ttl", "60")], body: [2], expiration: nil)
+        #expect(
+            try accepting.acceptPush(id: "p1", idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery])
+                == .accepted)
+        #expect(nextWake(within: 5) == [.apns], "the accept woke the other instance's APNs workers alone")
+        #expect(
+            try accepting.acceptPush(
+                id: "p2", idempotencyKey: nil, requestHash: [], at: 250, deliveries: [message, delivery]) == .accepted)
+        #expect(nextWake(within: 5) == [.apns, .webPush])
+        #expect(
+            try accepting.acceptPush(id: "p3", idempotencyKey: nil, requestHash: [], at: 260, deliveries: [])
+                == .accepted)
+        #expect(
+            try accepting.acceptPush(id: "p4", idempotencyKey: "k", requestHash: [1], at: 300, deliveries: [delivery])
+                == .repeated("p1"))
+        #expect(nextWake(within: 1) == nil, "a push without deliveries, and a repeat, wake no one")
+    }
+
+    @Test("a notification's payload names its kinds; one naming no kind this gateway knows wakes every kind")
+    func notificationPayloads() {
+        #expect(OutboxListener.payload(kinds: [.webPush, .apns]) == "apns,webpush")
+        #expect(OutboxListener.kinds(payload: "webpush") == [.webPush])
+        #expect(OutboxListener.kinds(payload: "apns,webpush") == [.apns, .webPush])
+        #expect(OutboxListener.kinds(payload: "apns,pigeon") == [.apns])
+        #expect(OutboxListener.kinds(payload: "pigeon") == Set(DeliveryKind.allCases), "a newer gateway's kind")
+        #expect(OutboxListener.kinds(payload: "") == Set(DeliveryKind.allCases))
+    }
+
+    @Test("instances that start together migrate one PostgreSQL database once, under the advisory lock")
+    func concurrentMigrations() throws {
+        let database = try GatewayBackend.postgres.newDatabase()
+        let stores = (0..<4).map { _ in PostgresGatewayStore(url: database, passwordFile: nil, connections: 2) }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+            do {
+                try stores[index].migrate()
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let versions = try stores[0].pool.withConnection {
+            try $0.query("SELECT version FROM pushseal_schema ORDER BY version")
+        }
+        #expect(
+            versions.map { $0[0].integer } == (1...GatewaySchema.version).map { Int64($0) },
+            "each migration applied once")
+    }
+}
