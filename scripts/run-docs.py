@@ -29,6 +29,7 @@ import argparse
 import collections
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -120,8 +121,15 @@ def untracked(root: str) -> set[str]:
     return {line[3:] for line in listing.splitlines() if not line[3:].startswith(".trial/")}
 
 
-def run_document(path: str, root: str, skipped: collections.Counter) -> tuple[int, int]:
-    """Runs a document's sh blocks; returns how many ran and how many outputs were checked."""
+# How long one document's blocks may take together: a block that waits for something that never
+# comes (a loop on a state the gateway no longer reaches) fails the run, naming itself, instead of
+# holding CI until its own limit.
+DOCUMENT_SECONDS = 300
+
+
+def run_document(path: str, root: str, skipped: collections.Counter, seconds: float = DOCUMENT_SECONDS) -> tuple[int, int]:
+    """Runs a document's sh blocks, within `seconds`; returns how many ran and how many outputs
+    were checked."""
     blocks = [block for block in blocks_of(path) if block.info == "sh"]
     for block in blocks:
         if block.skip:
@@ -139,12 +147,21 @@ def run_document(path: str, root: str, skipped: collections.Counter) -> tuple[in
             script.append(f"exec > {quote(out)} 2> {quote(err)}")
             script.append(block.text)
         script.append(f"echo done > {quote(os.path.join(work, 'current'))}")
-        result = subprocess.run(["bash", "-c", "\n".join(script)], stdin=subprocess.DEVNULL, cwd=root)
+        shell = subprocess.Popen(
+            ["bash", "-c", "\n".join(script)], stdin=subprocess.DEVNULL, cwd=root, start_new_session=True)
+        try:
+            status = shell.wait(timeout=seconds)
+            failure = f"the block failed (status {status})"
+        except subprocess.TimeoutExpired:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait()
+            status = None
+            failure = f"the document's blocks took longer than {seconds:g} s; this one was running"
         current = open(os.path.join(work, "current")).read().strip()
-        if result.returncode != 0 or current != "done":
+        if status != 0 or current != "done":
             block = runnable[int(current)]
             raise DocumentError(
-                f"{path}:{block.line}: the block failed (status {result.returncode}):\n"
+                f"{path}:{block.line}: {failure}:\n"
                 + indented(block.text, "  $ ")
                 + "\nstandard output:\n" + indented(read(work, current, "out"), "  ")
                 + "\nstandard error:\n" + indented(read(work, current, "err"), "  ")
@@ -189,11 +206,15 @@ SELF_TESTS = {
     "other output": ("```sh\necho two\n```\n```output\none\n```\n", "the output is not what the document shows"),
     "an unlabelled fence": ("```\nrm -rf /\n```\n", "no info string"),
     "a stray output block": ("```json\n{}\n```\n```output\n{}\n```\n", "follows no sh block"),
+    "a block that never ends": ("```sh\nwhile true; do sleep 0.1; done\n```\n", "took longer than"),
 }
+
+# The self-test's documents get this long, so that the one that never ends fails at once.
+SELF_TEST_SECONDS = 3
 
 
 def self_test(root: str) -> None:
-    """Runs the checker on documents of its own: one that must pass, and four that must fail
+    """Runs the checker on documents of its own: one that must pass, and five that must fail
     with their own message. A checker that passed everything would fail here."""
     with tempfile.TemporaryDirectory(prefix="run-docs-self-test-") as directory:
         for name, (text, expected_error) in SELF_TESTS.items():
@@ -202,7 +223,7 @@ def self_test(root: str) -> None:
                 handle.write(text)
             skipped: collections.Counter = collections.Counter()
             try:
-                run_document(path, root, skipped)
+                run_document(path, root, skipped, seconds=SELF_TEST_SECONDS)
                 error = None
             except DocumentError as failure:
                 error = str(failure)

@@ -5,17 +5,36 @@ package import PushSealGatewayModel
 // one place, so that SQLite and PostgreSQL cannot drift apart.
 
 extension AccessTokenRecord {
+    /// The columns a token is read from.
+    package enum Column: Int, StoredColumns {
+        case id, secretHash, scopes, createdAt, revokedAt, label, expiresAt, lastUsedAt
+
+        package var sql: String {
+            switch self {
+            case .id: "id"
+            case .secretHash: "secret_hash"
+            case .scopes: "scopes"
+            case .createdAt: "created_at"
+            case .revokedAt: "revoked_at"
+            case .label: "label"
+            case .expiresAt: "expires_at"
+            case .lastUsedAt: "last_used_at"
+            }
+        }
+    }
+
     /// The query that reads tokens, to be followed by a `WHERE` or `ORDER BY` clause.
-    package static let selectColumns =
-        "SELECT id, secret_hash, scopes, created_at, revoked_at, label, expires_at, last_used_at FROM access_tokens"
+    package static let selectColumns = "SELECT \(Column.list) FROM access_tokens"
 
     /// A row of ``selectColumns``.
-    package init(row: [DatabaseValue]) {
+    package init(row values: [DatabaseValue]) {
+        let row = StoredRow<Column>(values)
         self.init(
-            id: row[0].text ?? "", secretHash: row[1].blob ?? [],
-            scopes: Set((row[2].text ?? "").split(separator: " ").compactMap { AccessScope(rawValue: String($0)) }),
-            createdAt: row[3].integer ?? 0, revokedAt: row[4].integer, label: row[5].text, expiresAt: row[6].integer,
-            lastUsedAt: row[7].integer)
+            id: row[.id].text ?? "", secretHash: row[.secretHash].blob ?? [],
+            scopes: Set(
+                (row[.scopes].text ?? "").split(separator: " ").compactMap { AccessScope(rawValue: String($0)) }),
+            createdAt: row[.createdAt].integer ?? 0, revokedAt: row[.revokedAt].integer, label: row[.label].text,
+            expiresAt: row[.expiresAt].integer, lastUsedAt: row[.lastUsedAt].integer)
     }
 
     /// The statement that stores a new token, for either store, with its parameters.
@@ -35,27 +54,52 @@ extension AccessTokenRecord {
 }
 
 extension Device {
+    /// The columns a device is read from.
+    package enum Column: Int, StoredColumns {
+        case id, userID, kind, token, topic, environment, publicKey, endpoint, p256dh, auth, registeredAt
+        case unregisteredAt
+
+        package var sql: String {
+            switch self {
+            case .id: "id"
+            case .userID: "user_id"
+            case .kind: "kind"
+            case .token: "token"
+            case .topic: "topic"
+            case .environment: "environment"
+            case .publicKey: "public_key"
+            case .endpoint: "endpoint"
+            case .p256dh: "p256dh"
+            case .auth: "auth"
+            case .registeredAt: "registered_at"
+            case .unregisteredAt: "unregistered_at"
+            }
+        }
+    }
+
     /// The query that reads devices, to be followed by a `WHERE` clause.
-    package static let selectColumns =
-        "SELECT id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth, registered_at, "
-        + "unregistered_at FROM devices"
+    package static let selectColumns = "SELECT \(Column.list) FROM devices"
 
     /// A row of ``selectColumns``; nil when its kind or environment is unknown.
-    package init?(row: [DatabaseValue]) {
+    package init?(row values: [DatabaseValue]) {
+        let row = StoredRow<Column>(values)
         let channel: DeviceChannel
-        switch row[2].text.flatMap(DeliveryKind.init(rawValue:)) {
+        switch row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) {
         case .apns?:
-            guard let environment = row[5].text.flatMap(APNsEnvironment.init(rawValue:)) else { return nil }
+            guard let environment = row[.environment].text.flatMap(APNsEnvironment.init(rawValue:)) else {
+                return nil
+            }
             channel = .apns(
-                token: row[3].text ?? "", topic: row[4].text ?? "", environment: environment,
-                publicKeyJWK: row[6].text ?? "")
+                token: row[.token].text ?? "", topic: row[.topic].text ?? "", environment: environment,
+                publicKeyJWK: row[.publicKey].text ?? "")
         case .webPush?:
-            channel = .webPush(endpoint: row[7].text ?? "", p256dh: row[8].text ?? "", auth: row[9].text ?? "")
+            channel = .webPush(
+                endpoint: row[.endpoint].text ?? "", p256dh: row[.p256dh].text ?? "", auth: row[.auth].text ?? "")
         case nil: return nil
         }
         self.init(
-            id: row[0].text ?? "", user: row[1].text ?? "", channel: channel, registeredAt: row[10].integer ?? 0,
-            unregisteredAt: row[11].integer)
+            id: row[.id].text ?? "", user: row[.userID].text ?? "", channel: channel,
+            registeredAt: row[.registeredAt].integer ?? 0, unregisteredAt: row[.unregisteredAt].integer)
     }
 
     /// The statement that ends the relay endpoints of the device's registration in the store when
@@ -103,12 +147,29 @@ extension Device {
 }
 
 extension DeliveryState {
-    /// `device_id, status, apns_id, reason, attempts, id`.
-    package init(row: [DatabaseValue]) {
+    /// The columns a delivery's state is read from.
+    package enum Column: Int, StoredColumns {
+        case deviceID, status, apnsID, reason, attempts, rowID
+
+        package var sql: String {
+            switch self {
+            case .deviceID: "device_id"
+            case .status: "status"
+            case .apnsID: "apns_id"
+            case .reason: "reason"
+            case .attempts: "attempts"
+            case .rowID: "id"
+            }
+        }
+    }
+
+    /// A row of ``Column``'s list.
+    package init(row values: [DatabaseValue]) {
+        let row = StoredRow<Column>(values)
         self.init(
-            rowID: row[5].integer ?? 0, deviceID: row[0].text ?? "",
-            status: row[1].text.flatMap(DeliveryStatus.init(rawValue:)) ?? .queued, apnsID: row[2].text,
-            reason: row[3].text, attempts: Int(row[4].integer ?? 0))
+            rowID: row[.rowID].integer ?? 0, deviceID: row[.deviceID].text ?? "",
+            status: row[.status].text.flatMap(DeliveryStatus.init(rawValue:)) ?? .queued, apnsID: row[.apnsID].text,
+            reason: row[.reason].text, attempts: Int(row[.attempts].integer ?? 0))
     }
 }
 
@@ -121,7 +182,7 @@ extension PushRecord {
             return nil
         }
         let deliveries = try sql(
-            "SELECT device_id, status, apns_id, reason, attempts, id FROM deliveries WHERE push_id = \(p(1)) "
+            "SELECT \(DeliveryState.Column.list) FROM deliveries WHERE push_id = \(p(1)) "
                 + "AND id > \(p(2)) ORDER BY id LIMIT \(p(3))",
             [.text(id), .integer(after), .integer(Int64(limit))]
         ).map(DeliveryState.init(row:))
@@ -138,27 +199,48 @@ extension PushRecord {
 }
 
 extension OutboxDelivery {
-    /// The columns a claim returns, of the table aliased `d`: `id, push_id, device_id, kind,
-    /// address, environment, headers, body, expiration, attempts, accepted_at`, and whether the
-    /// device is marked gone for this address.
-    package static let claimedColumns = """
-        d.id, d.push_id, d.device_id, d.kind, d.address, d.environment, d.headers, d.body, d.expiration,
-            d.attempts, d.accepted_at,
-            EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.unregistered_at IS NOT NULL
-                    AND (devices.token = d.address OR devices.endpoint = d.address))
-        """
+    /// The columns a claim returns, of the table aliased `d`, and whether the device is marked
+    /// gone for this address.
+    package enum Column: Int, StoredColumns {
+        case id, pushID, deviceID, kind, address, environment, headers, body, expiration, attempts, acceptedAt
+        case addressIsGone
+
+        package var sql: String {
+            switch self {
+            case .id: "d.id"
+            case .pushID: "d.push_id"
+            case .deviceID: "d.device_id"
+            case .kind: "d.kind"
+            case .address: "d.address"
+            case .environment: "d.environment"
+            case .headers: "d.headers"
+            case .body: "d.body"
+            case .expiration: "d.expiration"
+            case .attempts: "d.attempts"
+            case .acceptedAt: "d.accepted_at"
+            case .addressIsGone:
+                "EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.unregistered_at IS NOT NULL "
+                    + "AND (devices.token = d.address OR devices.endpoint = d.address))"
+            }
+        }
+    }
+
+    /// ``Column``'s list, for a claim's `RETURNING` or `SELECT`.
+    package static let claimedColumns = Column.list
 
     /// A row of ``claimedColumns``; nil for an unknown kind, or an APNs delivery of an unknown
     /// environment.
-    package init?(row: [DatabaseValue]) {
-        guard let kind = row[3].text.flatMap(DeliveryKind.init(rawValue:)) else { return nil }
-        let environment = row[5].text.flatMap(APNsEnvironment.init(rawValue:))
+    package init?(row values: [DatabaseValue]) {
+        let row = StoredRow<Column>(values)
+        guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { return nil }
+        let environment = row[.environment].text.flatMap(APNsEnvironment.init(rawValue:))
         if kind == .apns && environment == nil { return nil }
         self.init(
-            id: row[0].integer ?? 0, pushID: row[1].text ?? "", deviceID: row[2].text ?? "", kind: kind,
-            address: row[4].text ?? "", environment: environment, headers: OutboxHeaders.parse(row[6].text ?? ""),
-            body: row[7].blob ?? [], expiration: row[8].integer, attempts: Int(row[9].integer ?? 0),
-            acceptedAt: row[10].integer ?? 0, addressIsGone: row[11].integer == 1)
+            id: row[.id].integer ?? 0, pushID: row[.pushID].text ?? "", deviceID: row[.deviceID].text ?? "",
+            kind: kind, address: row[.address].text ?? "", environment: environment,
+            headers: OutboxHeaders.parse(row[.headers].text ?? ""), body: row[.body].blob ?? [],
+            expiration: row[.expiration].integer, attempts: Int(row[.attempts].integer ?? 0),
+            acceptedAt: row[.acceptedAt].integer ?? 0, addressIsGone: row[.addressIsGone].integer == 1)
     }
 }
 
@@ -282,14 +364,29 @@ package enum RetentionStatements {
 }
 
 extension InstanceRecord {
+    /// The columns an instance is read from.
+    package enum Column: Int, StoredColumns {
+        case id, version, startedAt, heartbeatAt
+
+        package var sql: String {
+            switch self {
+            case .id: "id"
+            case .version: "version"
+            case .startedAt: "started_at"
+            case .heartbeatAt: "heartbeat_at"
+            }
+        }
+    }
+
     /// The query that reads instances, to be followed by an `ORDER BY`.
-    package static let selectColumns = "SELECT id, version, started_at, heartbeat_at FROM instances"
+    package static let selectColumns = "SELECT \(Column.list) FROM instances"
 
     /// A row of ``selectColumns``.
-    package init(row: [DatabaseValue]) {
+    package init(row values: [DatabaseValue]) {
+        let row = StoredRow<Column>(values)
         self.init(
-            id: row[0].text ?? "", version: row[1].text ?? "", startedAt: row[2].integer ?? 0,
-            heartbeatAt: row[3].integer ?? 0)
+            id: row[.id].text ?? "", version: row[.version].text ?? "", startedAt: row[.startedAt].integer ?? 0,
+            heartbeatAt: row[.heartbeatAt].integer ?? 0)
     }
 
     /// The statement that records this heartbeat, for either store, with its parameters.

@@ -1,21 +1,36 @@
 package import PushSealGatewayModel
 
 extension WebPushInbox {
-    /// The query that reads inboxes with their device's columns (``Device/selectColumns``'s, from
-    /// the 7th), to be followed by a `WHERE` on `i.id_hash`.
-    package static let selectWithDevice = """
-        SELECT i.id_hash, i.id_prefix, i.device_id, i.vapid_key, i.created_at, i.removed_at,
-            d.id, d.user_id, d.kind, d.token, d.topic, d.environment, d.public_key, d.endpoint, d.p256dh, d.auth,
-            d.registered_at, d.unregistered_at
-        FROM webpush_inboxes AS i LEFT JOIN devices AS d ON d.id = i.device_id
-        """
+    /// The columns an inbox is read from; its device's follow (``Device/Column``'s, of `d`).
+    package enum Column: Int, StoredColumns {
+        case idHash, idPrefix, deviceID, vapidKey, createdAt, removedAt
+
+        package var sql: String {
+            switch self {
+            case .idHash: "i.id_hash"
+            case .idPrefix: "i.id_prefix"
+            case .deviceID: "i.device_id"
+            case .vapidKey: "i.vapid_key"
+            case .createdAt: "i.created_at"
+            case .removedAt: "i.removed_at"
+            }
+        }
+    }
+
+    /// The query that reads inboxes with their device's columns, to be followed by a `WHERE` on
+    /// `i.id_hash`.
+    package static let selectWithDevice =
+        "SELECT \(Column.list), " + Device.Column.allCases.map { "d." + $0.sql }.joined(separator: ", ")
+        + " FROM webpush_inboxes AS i LEFT JOIN devices AS d ON d.id = i.device_id"
 
     /// A row of ``selectWithDevice``: the inbox, and its device when it still exists.
-    package static func read(row: [DatabaseValue]) -> (WebPushInbox, Device?) {
+    package static func read(row values: [DatabaseValue]) -> (WebPushInbox, Device?) {
+        let row = StoredRow<Column>(values)
         let inbox = WebPushInbox(
-            idHash: row[0].text ?? "", idPrefix: row[1].text ?? "", deviceID: row[2].text ?? "",
-            vapidKey: row[3].text, createdAt: row[4].integer ?? 0, removedAt: row[5].integer)
-        return (inbox, row[6].text == nil ? nil : Device(row: Array(row[6...])))
+            idHash: row[.idHash].text ?? "", idPrefix: row[.idPrefix].text ?? "", deviceID: row[.deviceID].text ?? "",
+            vapidKey: row[.vapidKey].text, createdAt: row[.createdAt].integer ?? 0, removedAt: row[.removedAt].integer)
+        let device = Array(values.dropFirst(Column.allCases.count))
+        return (inbox, StoredRow<Device.Column>(device)[.id].text == nil ? nil : Device(row: device))
     }
 
     /// The statement that stores this inbox, for either store, with its parameters.
