@@ -1,6 +1,8 @@
-/// When a delivery that was not sent is tried again (gateway-v1.md, "Delivery"): a transient
-/// failure backs off up to ``maximumAttempts`` requests; a provider token APNs refuses holds the
-/// delivery for up to ``providerTokenHold``. Values only: the workers and senders apply it.
+/// When what was not sent is tried again (gateway-v1.md, "Delivery" and "Webhooks"): a delivery's
+/// transient failure backs off up to ``maximumAttempts`` requests; a provider token APNs refuses
+/// holds the delivery for up to ``providerTokenHold``; a failing webhook endpoint waits
+/// ``webhookBackoff(failures:retryAfterSeconds:)``. Values only: the workers, senders and stores
+/// apply it.
 package enum RetrySchedule {
     /// Requests made for one delivery before a transient failure is final.
     package static let maximumAttempts = 12
@@ -30,5 +32,18 @@ package enum RetrySchedule {
         guard held < providerTokenHold else { return nil }
         let delay = min(600_000, max(30_000, held / 2))
         return time + Int64.random(in: delay / 2...delay)
+    }
+
+    /// The longest a webhook endpoint waits between attempts.
+    package static let maximumWebhookBackoff: Int64 = 3_600_000
+
+    /// How long a webhook endpoint waits after its `failures`-th failure in a row, in
+    /// milliseconds: 5 s doubled at each, at most an hour, with jitter; the receiver's
+    /// `Retry-After` when that is longer (at most an hour too).
+    package static func webhookBackoff(failures: Int, retryAfterSeconds: Int?) -> Int64 {
+        let doubled = min(maximumWebhookBackoff, 5_000 << Int64(min(max(failures - 1, 0), 20)))
+        let jittered = Int64.random(in: doubled * 3 / 4...doubled)
+        let asked = Int64(min(max(retryAfterSeconds ?? 0, 0), 3_600)) * 1_000
+        return max(jittered, asked)
     }
 }

@@ -506,6 +506,20 @@ package enum OutboxFinish {
         try WebhookOutbox.queue(events, routing: routing, sql)
     }
 
+    /// The columns of a deleted device's queued delivery that its event tells.
+    package enum EndedColumn: Int, StoredColumns {
+        case pushID, kind, attempts, acceptedAt
+
+        package var sql: String {
+            switch self {
+            case .pushID: "push_id"
+            case .kind: "kind"
+            case .attempts: "attempts"
+            case .acceptedAt: "accepted_at"
+            }
+        }
+    }
+
     /// Deletes the device `id` and ends its queued deliveries (`unregistered`, reason
     /// ``GatewayReason/deviceDeleted``), queueing their events as `routing` asks; false when there was no
     /// such device.
@@ -518,14 +532,15 @@ package enum OutboxFinish {
         var events: [WebhookEvent] = []
         if !routing.endpoints(for: .deliveryUnregistered).isEmpty {
             for row in try sql(
-                "SELECT push_id, kind, attempts, accepted_at FROM deliveries WHERE device_id = \(p1) "
-                    + "AND status = 'queued' ORDER BY id", [.text(id)])
-            {
-                guard let kind = row[1].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
+                "SELECT \(EndedColumn.list) FROM deliveries WHERE device_id = \(p1) AND status = 'queued' ORDER BY id",
+                [.text(id)]
+            ).map(StoredRow<EndedColumn>.init) {
+                guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
                 events.append(
                     .deviceDeleted(
-                        push: row[0].text ?? "", device: id, user: user, kind: kind,
-                        attempts: Int(row[2].integer ?? 0), acceptedAt: row[3].integer ?? 0, at: time))
+                        push: row[.pushID].text ?? "", device: id, user: user, kind: kind,
+                        attempts: Int(row[.attempts].integer ?? 0), acceptedAt: row[.acceptedAt].integer ?? 0,
+                        at: time))
             }
         }
         try sql(

@@ -7,8 +7,6 @@ package import PushSealGatewayModel
 package enum WebhookOutbox {
     /// The reason of an event whose retry window passed.
     package static let retryWindowPassedReason = "RetryWindowPassed"
-    /// The longest an endpoint waits between attempts.
-    package static let maximumBackoffMilliseconds: Int64 = 3_600_000
 
     /// Queues `events` for the endpoints `routing` subscribes to their types.
     package static func queue(_ events: [WebhookEvent], routing: WebhookRouting, _ sql: StatementRunner) throws {
@@ -50,19 +48,34 @@ package enum WebhookOutbox {
         }
         guard !claim.disabled, claim.waitsUntil == nil else { return claim }
         let rows = try sql(
-            "SELECT id, event_id, body, attempts FROM webhook_events WHERE endpoint = \(p(1)) AND status = 'queued' "
+            "SELECT \(QueuedColumn.list) FROM webhook_events WHERE endpoint = \(p(1)) AND status = 'queued' "
                 + "AND (lease_until IS NULL OR lease_until <= \(p(2))) ORDER BY id LIMIT \(p(3))\(locking)",
-            [.text(endpoint), .integer(time), .integer(Int64(limit))])
+            [.text(endpoint), .integer(time), .integer(Int64(limit))]
+        ).map(StoredRow<QueuedColumn>.init)
         for row in rows {
             try sql(
                 "UPDATE webhook_events SET lease_owner = \(p(1)), lease_until = \(p(2)) WHERE id = \(p(3))",
-                [.text(owner), .integer(leaseUntil), row[0]])
+                [.text(owner), .integer(leaseUntil), row[.id]])
             claim.events.append(
                 QueuedWebhookEvent(
-                    rowID: row[0].integer ?? 0, eventID: row[1].text ?? "", body: row[2].text ?? "",
-                    attempts: Int(row[3].integer ?? 0)))
+                    rowID: row[.id].integer ?? 0, eventID: row[.eventID].text ?? "", body: row[.body].text ?? "",
+                    attempts: Int(row[.attempts].integer ?? 0)))
         }
         return claim
+    }
+
+    /// The columns a claimed event is read from.
+    package enum QueuedColumn: Int, StoredColumns {
+        case id, eventID, body, attempts
+
+        package var sql: String {
+            switch self {
+            case .id: "id"
+            case .eventID: "event_id"
+            case .body: "body"
+            case .attempts: "attempts"
+            }
+        }
     }
 
     /// Records the attempt that sent `sent` (the rows of one message) to `endpoint`, and releases
@@ -112,23 +125,14 @@ package enum WebhookOutbox {
             let failures = Int(row?[0].integer ?? 1)
             let failingSince = row?[1].integer ?? time
             let newlyDisabled = row?[2].integer == nil && failingSince < disableBefore
-            let retryAt = time + backoff(failures: failures, retryAfterSeconds: retryAfterSeconds)
+            let retryAt =
+                time + RetrySchedule.webhookBackoff(failures: failures, retryAfterSeconds: retryAfterSeconds)
             try sql(
                 "UPDATE webhook_endpoints SET retry_at = \(p(1)), disabled_at = coalesce(disabled_at, \(p(2))) "
                     + "WHERE name = \(p(3))",
                 [.integer(retryAt), newlyDisabled ? .integer(time) : .null, .text(endpoint)])
             return WebhookEndpointState(failures: failures, newlyDisabled: newlyDisabled, retryAt: retryAt)
         }
-    }
-
-    /// How long an endpoint waits after its `failures`-th failure in a row: 5 s doubled at each,
-    /// at most an hour, with jitter; the receiver's `Retry-After` when that is longer (at most an
-    /// hour too).
-    package static func backoff(failures: Int, retryAfterSeconds: Int?) -> Int64 {
-        let doubled = min(maximumBackoffMilliseconds, 5_000 << Int64(min(max(failures - 1, 0), 20)))
-        let jittered = Int64.random(in: doubled * 3 / 4...doubled)
-        let asked = Int64(min(max(retryAfterSeconds ?? 0, 0), 3_600)) * 1_000
-        return max(jittered, asked)
     }
 
     /// Enables `endpoint` again and clears its failures; false when it was not disabled.

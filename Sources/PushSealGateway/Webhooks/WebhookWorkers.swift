@@ -9,7 +9,7 @@ internal import Synchronization
 /// only write the events, in their own transaction). Each round claims a few messages' worth of
 /// the endpoint's oldest events, sends them in order (one per message, or up to the endpoint's
 /// batch size), and stops at the first failure: the endpoint then waits out its backoff
-/// (``WebhookOutbox/backoff(failures:retryAfterSeconds:)``), so a receiver that is down gets one
+/// (``RetrySchedule/webhookBackoff(failures:retryAfterSeconds:)``), so a receiver that is down gets one
 /// request per wait, not one per event. Leases make this safe with several instances.
 final class WebhookWorkers: Sendable {
     /// Messages claimed per round: with ``WebhookPoster/answerTimeout`` each, well within the lease.
