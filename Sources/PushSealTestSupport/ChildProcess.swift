@@ -44,6 +44,13 @@ package enum ChildProcess {
         return child
     }
 
+    /// Stops the child `pid` (SIGTERM) and waits for it to end.
+    package static func stop(_ pid: Int32) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
     /// Runs `arguments` as ``start(_:errors:blocking:newSession:)`` does and waits for them;
     /// true when they exited normally with status 0.
     package static func run(_ arguments: [String], errors: String? = nil) throws -> Bool {

@@ -130,11 +130,7 @@ struct DeploymentFilesTests {
         #expect(
             warnings.allSatisfy { $0.contains(#"the "listen ... http2" directive is deprecated"#) }, "\(warnings)")
         let server = try ChildProcess.start(serve, errors: directory.file("nginx.err"))
-        defer {
-            kill(server, SIGTERM)
-            var status: Int32 = 0
-            waitpid(server, &status, 0)
-        }
+        defer { ChildProcess.stop(server) }
         let base = "https://127.0.0.1:\(port)"
         func curl(_ arguments: [String]) throws -> String {
             try CLIRunner.run(
@@ -173,25 +169,16 @@ struct DeploymentFilesTests {
         "a real Prometheus scrapes a running gateway as deploy/prometheus.yml says: the alerts' job is up, every alert rule evaluates, every dashboard query returns series"
     )
     func prometheusScrapesTheGateway() throws {
-        let secrets = TemporaryDirectory()
-        _ = try GatewayWebhookTests.secretFile("whsec", in: secrets)
         // A webhook endpoint (its series are per endpoint), a push sent and one to a token gone.
-        let world = try GatewayWorld(
-            settings: """
-                "metrics_listen": "127.0.0.1:0",
-                "webhooks": [{"name": "backend", "url": "https://127.0.0.1:9/hooks", "events": ["device.unregistered"],
-                              "secret_files": ["\(secrets.file("whsec"))"], "allow_local_destinations": true}]
-                """)
+        let secrets = TemporaryDirectory()
+        let world = try GatewayWorld.withWebhookEndpoint(secrets: secrets)
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         try world.registerDevice("gone", user: "u1", token: GatewayWorld.deviceToken("0411", 2))
         let push = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
             token: world.adminToken)
         let id = try #require(push.json?["id"]?.stringValue)
-        #expect(
-            try world.eventually {
-                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
-            })
+        #expect(try world.eventually { try world.hasEnded(push: id) })
         let metrics = try #require(world.gateway.operationsPort)
 
         // deploy/prometheus.yml, scraping this gateway every second and evaluating every second.
@@ -217,11 +204,7 @@ struct DeploymentFilesTests {
                 ], in: directory.path)
         else { return }
         let server = try ChildProcess.start(serve, errors: directory.file("prometheus.log"))
-        defer {
-            kill(server, SIGTERM)
-            var status: Int32 = 0
-            waitpid(server, &status, 0)
-        }
+        defer { ChildProcess.stop(server) }
         let base = "http://127.0.0.1:\(port)"
         func api(_ path: String) -> [String: Any]? {
             guard let answer = try? GatewayHTTP.send("GET", base + path, contentType: nil), answer.status == 200 else {

@@ -95,10 +95,7 @@ struct GatewayDeliveryTests {
         let first = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
         let id = try #require(first.json?["id"]?.stringValue)
-        #expect(
-            try world.eventually {
-                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
-            })
+        #expect(try world.eventually { try world.hasEnded(push: id) })
         let states = Dictionary(
             uniqueKeysWithValues: try #require(try world.store.push(id: id)).deliveries.map { ($0.deviceID, $0) })
         #expect(states["gone"]?.status == .unregistered && states["gone"]?.reason == "Unregistered")

@@ -117,10 +117,7 @@ struct GatewayOperationsTests {
         let push = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
         let id = try #require(push.json?["id"]?.stringValue)
-        #expect(
-            try world.eventually {
-                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
-            })
+        #expect(try world.eventually { try world.hasEnded(push: id) })
         let operations = try #require(world.gateway.operationsPort)
         func get(_ path: String, port: UInt16) throws -> GatewayHTTP.Answer {
             try #require(try GatewayHTTP.send("GET", "http://127.0.0.1:\(port)\(path)", body: nil, token: nil))
@@ -340,10 +337,7 @@ struct GatewayDeviceListingTests {
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
             token: world.adminToken)
         let id = try #require(answer.json?["id"]?.stringValue)
-        #expect(
-            try world.eventually {
-                try world.store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
-            })
+        #expect(try world.eventually { try world.hasEnded(push: id) })
 
         func page(_ path: String) throws -> (ids: [String], cursor: String?, json: JSONObject?) {
             let answer = try world.request("GET", path, token: world.adminToken)

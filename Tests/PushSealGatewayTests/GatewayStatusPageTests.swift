@@ -87,14 +87,7 @@ struct GatewayStatusPageTests {
             return
         }
         let secrets = TemporaryDirectory()
-        _ = try GatewayWebhookTests.secretFile("whsec", in: secrets)
-        // The endpoint takes device events only, at an address nothing listens on.
-        let world = try GatewayWorld(
-            settings: """
-                "metrics_listen": "127.0.0.1:0",
-                "webhooks": [{"name": "backend", "url": "https://127.0.0.1:9/hooks", "events": ["device.unregistered"],
-                              "secret_files": ["\(secrets.file("whsec"))"], "allow_local_destinations": true}]
-                """)
+        let world = try GatewayWorld.withWebhookEndpoint(secrets: secrets)
         let port = try #require(world.gateway.operationsPort)
         let url = "http://127.0.0.1:\(port)/status"
         func render(_ state: String) throws -> RenderedPage {

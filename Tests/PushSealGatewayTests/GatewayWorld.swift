@@ -198,6 +198,24 @@ final class GatewayWorld: @unchecked Sendable {
         return try condition()
     }
 
+    /// Whether every delivery of push `id` has ended (none is queued).
+    func hasEnded(push id: String) throws -> Bool {
+        try store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
+    }
+
+    /// A gateway with the operator's listener (`metrics_listen`) and one webhook endpoint,
+    /// `backend`, that takes device events at an address nothing listens on, its secret written
+    /// into `secrets`: what the metrics and the status page show of webhooks, none delivered.
+    static func withWebhookEndpoint(secrets: TemporaryDirectory) throws -> GatewayWorld {
+        _ = try GatewayWebhookTests.secretFile("whsec", in: secrets)
+        return try GatewayWorld(
+            settings: """
+                "metrics_listen": "127.0.0.1:0",
+                "webhooks": [{"name": "backend", "url": "https://127.0.0.1:9/hooks", "events": ["device.unregistered"],
+                              "secret_files": ["\(secrets.file("whsec"))"], "allow_local_destinations": true}]
+                """)
+    }
+
     /// Makes the queued deliveries of push `id` due at once, through a connection of the test's own,
     /// as time passing would: a held or backed-off delivery is then tried without waiting its turn.
     func makeDueNow(push id: String) throws {
