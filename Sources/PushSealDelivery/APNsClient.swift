@@ -66,6 +66,8 @@ public final class APNsClient {
         var token = ""
         var tokenReplaced = false
         var lastReason: String?
+        /// The kind of the last transport failure it was retried for, when that was one.
+        var lastFailure: TransportFailure?
         var refusals = 0
     }
 
@@ -118,7 +120,7 @@ public final class APNsClient {
                     body: attempt.job.body)
                 inFlight[attempt.sequence] = attempt
             } catch {
-                finish(attempt.sequence, result(attempt, .failed, reason: "\(error)"))
+                finish(attempt.sequence, result(attempt, .failed, reason: "\(error)", failure: .client))
             }
         }
 
@@ -189,9 +191,13 @@ public final class APNsClient {
                 case .sent:
                     finish(sequence, result(attempt, .sent, apnsID: answer.apnsID))
                 case .failed(let reason):
-                    finish(sequence, result(attempt, .failed, apnsID: answer.apnsID, reason: reason))
+                    finish(
+                        sequence,
+                        result(
+                            attempt, .failed, apnsID: answer.apnsID, reason: reason, failure: answer.transportFailure))
                 case .gaveUp(let reason):
-                    var outcome = result(attempt, .failed, apnsID: answer.apnsID, reason: reason)
+                    var outcome = result(
+                        attempt, .failed, apnsID: answer.apnsID, reason: reason, failure: answer.transportFailure)
                     outcome.transient = true
                     finish(sequence, outcome)
                 case .unregistered(let timestamp, let reason):
@@ -200,6 +206,7 @@ public final class APNsClient {
                         result(attempt, .unregistered, apnsID: answer.apnsID, reason: reason, timestamp: timestamp))
                 case .retry(let delay, let reason):
                     attempt.lastReason = reason
+                    attempt.lastFailure = answer.transportFailure
                     waiting.insert(attempt, due: clock.now.advanced(by: .milliseconds(Int(delay * 1000))))
                 case .replaceTokenAndRetry:
                     attempt.tokenReplaced = true
@@ -212,26 +219,32 @@ public final class APNsClient {
 
     private func result(
         _ attempt: Attempt, _ status: DeliveryResult.Status, apnsID: String? = nil, reason: String? = nil,
-        timestamp: Int? = nil
+        failure: TransportFailure? = nil, timestamp: Int? = nil
     ) -> DeliveryResult {
         // A job that failed after retries reports the last reason it was retried for.
-        DeliveryResult(
+        var result = DeliveryResult(
             line: attempt.job.line, status: status, apnsID: apnsID,
             reason: status == .sent ? nil : reason ?? attempt.lastReason,
             attempts: attempt.count, timestamp: timestamp)
+        if status != .sent { result.transportFailure = reason == nil ? attempt.lastFailure : failure }
+        return result
     }
 }
 
-/// What APNs said: its `apns-id` header, and the `reason` and `timestamp` of its JSON body.
+/// What APNs said: its `apns-id` header, and the `reason` and `timestamp` of its JSON body; or,
+/// when nothing answered, the transport's failure.
 private struct APNsAnswer {
     let apnsID: String?
     let reason: String?
     let timestamp: Int?
+    /// The kind of failure, when no answer came.
+    let transportFailure: TransportFailure?
 
     init(_ response: HTTP2Response) {
         apnsID = response.headers["apns-id"]
         let body = (try? JSONParser.parse(response.body))?.objectValue
-        reason = body?["reason"]?.stringValue ?? response.transportError
+        reason = body?["reason"]?.stringValue ?? response.transportError?.detail
         timestamp = body?["timestamp"]?.numberValue?.intValue
+        transportFailure = response.status == nil ? response.transportError?.kind : nil
     }
 }

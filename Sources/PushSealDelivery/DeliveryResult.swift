@@ -28,6 +28,8 @@ public struct DeliveryResult: Sendable, Equatable {
     /// For `failed`: the cause was transient (429, 5xx, a transport error) and outlasted the
     /// retries; a later try may succeed (the gateway's outbox schedules one).
     public var transient = false
+    /// For a job that got no answer from APNs: what kind of transport failure ``reason`` tells.
+    public var transportFailure: TransportFailure?
 
     /// A result with these members (a transport of another kind, a test).
     public init(

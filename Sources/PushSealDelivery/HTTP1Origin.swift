@@ -1,3 +1,5 @@
+internal import PushSealCore
+
 // libssl is there on Linux (PushSealHTTPS); on Apple platforms the package links no C library,
 // so there, as for HTTP/2, a push service is reached with URLSession instead.
 #if canImport(CNGHTTP2)
@@ -34,7 +36,7 @@
             case .success(let made): origin = made
             case .failure(let error):
                 return WebPushAnswer(
-                    status: nil, retryAfter: nil, body: [], transportError: error.detail, permanent: true)
+                    status: nil, retryAfter: nil, body: [], transportError: TransportError(error), permanent: true)
             }
             let outcome = origin.post(
                 to: job.url, headers: headers, body: job.body, maximumBody: Self.maximumResponseBody,
@@ -44,14 +46,16 @@
             case .success(let response) where response.bodyExceeded:
                 return WebPushAnswer(
                     status: nil, retryAfter: nil, body: [],
-                    transportError: "the response body was over \(Self.maximumResponseBody) bytes", permanent: true)
+                    transportError: TransportError(
+                        .protocolViolation, "the response body was over \(Self.maximumResponseBody) bytes"),
+                    permanent: true)
             case .success(let response):
                 return WebPushAnswer(
                     status: response.status, retryAfter: response.retryAfter, body: response.body,
                     transportError: nil, permanent: false)
             case .failure(let error):
                 return WebPushAnswer(
-                    status: nil, retryAfter: nil, body: [], transportError: error.detail,
+                    status: nil, retryAfter: nil, body: [], transportError: TransportError(error),
                     permanent: error.kind == .untrusted || error.kind == .localDestination)
             }
         }
@@ -70,7 +74,8 @@
         mutating func post(_ job: WebPushJob, headers: [(name: String, value: String)]) -> WebPushAnswer {
             WebPushAnswer(
                 status: nil, retryAfter: nil, body: [],
-                transportError: "Web Push over HTTP/1.1 needs libssl, on Linux; on Apple platforms use URLSession",
+                transportError: TransportError(
+                    .client, "Web Push over HTTP/1.1 needs libssl, on Linux; on Apple platforms use URLSession"),
                 permanent: true)
         }
 

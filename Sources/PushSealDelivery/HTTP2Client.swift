@@ -1,3 +1,5 @@
+internal import PushSealCore
+
 // nghttp2 over PushSealHTTPS's TLS is the transport on Linux; on Apple platforms the package links
 // no C library, so this type reports that `pushseal send` is not available there (deliver with
 // URLSession instead).
@@ -98,7 +100,8 @@
             }
             let failure = lastConnectFailure?.failure
             var response = HTTP2Response(
-                transportError: failure?.reason ?? "no HTTP/2 connection could take the request",
+                transportError: failure?.error
+                    ?? TransportError(.network, "no HTTP/2 connection could take the request"),
                 permanent: failure?.permanent ?? false)
             response.serverLacksHTTP2 = failure?.lacksHTTP2 ?? false
             unsent.append((id, response))
@@ -165,11 +168,13 @@
             }
             guard now - since > answerTimeout else { return }
             let reason = HTTP2Session.noStreamReason(after: answerTimeout, limit: session.maximumConcurrentStreams)
-            session.close(reason)
+            session.close(.timeout, reason)
             retire(session)
             current = nil
             waitingForRoomSince = nil
-            lastConnectFailure = (now, HTTP2Session.ConnectFailure(reason: reason, permanent: false))
+            lastConnectFailure = (
+                now, HTTP2Session.ConnectFailure(error: TransportError(.timeout, reason), permanent: false)
+            )
         }
 
         private func drive(timeoutMilliseconds: Int, wake: InputWake?) -> [(id: Int, response: HTTP2Response)] {

@@ -6,8 +6,8 @@ struct HTTP2Response {
     let headers: [String: String]
     /// The response body.
     let body: [UInt8]
-    /// What went wrong in transport, for people.
-    let transportError: String?
+    /// What went wrong in transport, when nothing answered.
+    let transportError: TransportError?
     /// True when the transport failure cannot heal by retrying (a certificate that does not
     /// verify, a server that does not speak HTTP/2, a response over the size cap).
     var transportFailureIsPermanent = false
@@ -27,7 +27,7 @@ struct HTTP2Response {
     }
 
     /// A request that got no response: `error` says why.
-    init(transportError error: String, permanent: Bool = false, unprocessed: Bool = false) {
+    init(transportError error: TransportError, permanent: Bool = false, unprocessed: Bool = false) {
         self.status = nil
         self.headers = [:]
         self.body = []

@@ -1,3 +1,5 @@
+internal import PushSealCore
+
 #if canImport(CNGHTTP2)
     internal import CNGHTTP2
     internal import PushSealHTTPS
@@ -69,7 +71,7 @@
         /// The server sent GOAWAY: no new stream is opened here.
         private var goAwayReceived = false
         /// Why the connection is unusable, once it is.
-        private(set) var closedReason: String?
+        private(set) var closedReason: TransportError?
 
         /// Connects to `origin`, completes the TLS handshake and waits for the server's SETTINGS.
         /// - Throws: ``HTTP2Session/ConnectFailure``, permanent for a certificate that does not
@@ -87,18 +89,23 @@
                 // A certificate that does not verify, or a host that is only local where local
                 // destinations are refused, stays so: retrying cannot help.
                 throw ConnectFailure(
-                    reason: error.detail, permanent: error.kind == .untrusted || error.kind == .localDestination)
+                    error: TransportError(error), permanent: error.kind == .untrusted || error.kind == .localDestination
+                )
             }
             guard tls.negotiatedProtocol == "h2" else {
                 throw ConnectFailure(
-                    reason: "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2)", permanent: true,
+                    error: TransportError(
+                        .protocolViolation, "the server did not negotiate HTTP/2 (APNs speaks only HTTP/2)"),
+                    permanent: true,
                     lacksHTTP2: true)
             }
             let session = try HTTP2Session(tls: tls, authority: origin.authority, answerTimeout: answerTimeout)
             while !session.settingsReceived {
-                if let reason = session.closedReason { throw ConnectFailure(reason: reason, permanent: false) }
+                if let reason = session.closedReason { throw ConnectFailure(error: reason, permanent: false) }
                 guard ContinuousClock.now < wait.deadline else {
-                    throw ConnectFailure(reason: "the server sent no HTTP/2 SETTINGS in \(timeout)", permanent: false)
+                    throw ConnectFailure(
+                        error: TransportError(.timeout, "the server sent no HTTP/2 SETTINGS in \(timeout)"),
+                        permanent: false)
                 }
                 var entry = pollfd(fd: tls.descriptor, events: session.pollEvents, revents: 0)
                 _ = poll(&entry, 1, 50)
@@ -109,8 +116,8 @@
 
         /// Why a connection could not be made.
         struct ConnectFailure: Error {
-            /// For people.
-            let reason: String
+            /// What kind of failure, and why.
+            let error: TransportError
             /// True when trying again cannot help.
             let permanent: Bool
             /// True when the server chose another protocol than HTTP/2 (a Web Push service then
@@ -124,14 +131,15 @@
             self.answerTimeout = answerTimeout
             var callbacks: OpaquePointer?
             guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
-                throw ConnectFailure(reason: "nghttp2 cannot allocate its callbacks", permanent: false)
+                throw ConnectFailure(
+                    error: TransportError(.client, "nghttp2 cannot allocate its callbacks"), permanent: false)
             }
             defer { nghttp2_session_callbacks_del(callbacks) }
             HTTP2SessionCallbacks.install(in: callbacks)
             var session: OpaquePointer?
             // The session is made before `self` is complete, so its user data is set just after.
             guard nghttp2_session_client_new(&session, callbacks, nil) == 0, let session else {
-                throw ConnectFailure(reason: "nghttp2 cannot make a session", permanent: false)
+                throw ConnectFailure(error: TransportError(.client, "nghttp2 cannot make a session"), permanent: false)
             }
             self.session = session
             nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
@@ -144,7 +152,8 @@
             ]
             guard nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count) == 0
             else {
-                throw ConnectFailure(reason: "nghttp2 refused the client's SETTINGS", permanent: false)
+                throw ConnectFailure(
+                    error: TransportError(.client, "nghttp2 refused the client's SETTINGS"), permanent: false)
             }
             flush()
         }
@@ -222,6 +231,7 @@
                         guard consumed >= 0 else {
                             flush()
                             close(
+                                .protocolViolation,
                                 "HTTP/2 protocol error from the server: "
                                     + (lastLibraryError ?? Self.describe(Int32(consumed))))
                             return
@@ -229,12 +239,12 @@
                     case .wantsRead, .wantsWrite:
                         break reading
                     case .closed:
-                        close("the server closed the connection before answering")
+                        close(.network, "the server closed the connection before answering")
                         return
                     }
                 }
             } catch {
-                close("the connection failed: \(error.detail)")
+                close(TransportError(TransportError(error).kind, "the connection failed: \(error.detail)"))
                 return
             }
             flush()
@@ -248,7 +258,9 @@
             guard closedReason == nil, nghttp2_session_want_read(session) == 0,
                 nghttp2_session_want_write(session) == 0
             else { return }
-            close("HTTP/2 protocol error from the server: \(lastLibraryError ?? "nghttp2 ended the session")")
+            close(
+                .protocolViolation,
+                "HTTP/2 protocol error from the server: \(lastLibraryError ?? "nghttp2 ended the session")")
         }
 
         /// Gives up a connection whose writes made no progress, or one that let a request pass its
@@ -259,13 +271,13 @@
             if outbound.count == outboundStart {
                 lastWriteProgress = now
             } else if now - lastWriteProgress > Self.writeStallTimeout {
-                close("the server took none of the client's bytes in \(Self.writeStallTimeout)")
+                close(.timeout, "the server took none of the client's bytes in \(Self.writeStallTimeout)")
                 return
             }
             guard !streams.isEmpty else { return }
             if let pingSentAt {
                 if now - pingSentAt > Self.pingTimeout {
-                    close("the connection went silent (no PING acknowledged in \(Self.pingTimeout))")
+                    close(.timeout, "the connection went silent (no PING acknowledged in \(Self.pingTimeout))")
                     return
                 }
             } else if now - lastProgress > Self.pingAfterSilence, nghttp2_submit_ping(session, 0, nil) == 0 {
@@ -279,6 +291,7 @@
             // unsent in a socket it no longer reads.
             if let overdue = streams.values.first(where: { $0.deadline < now }) {
                 close(
+                    .timeout,
                     overdue.started
                         ? "no answer in \(answerTimeout)"
                         : Self.noStreamReason(after: answerTimeout, limit: maximumConcurrentStreams))
@@ -298,7 +311,12 @@
 
         /// Ends the connection, locally and at once: every open stream finishes with `reason`, a
         /// transient transport error. Its socket closes when the session is released.
-        func close(_ reason: String) {
+        func close(_ kind: TransportFailure, _ detail: String) {
+            close(TransportError(kind, detail))
+        }
+
+        /// Ends the connection for `reason`, as ``close(_:_:)`` does.
+        func close(_ reason: TransportError) {
             guard closedReason == nil else { return }
             closedReason = reason
             for (_, stream) in streams.sorted(by: { $0.key < $1.key }) {
@@ -312,7 +330,7 @@
             guard closedReason == nil else { return }
             nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
             flush()
-            close("the connection was closed by the client")
+            close(.network, "the connection was closed by the client")
         }
 
         /// Moves nghttp2's output to the socket, as much as it takes without waiting.
@@ -324,7 +342,7 @@
                         var data: UnsafePointer<UInt8>?
                         let count = nghttp2_session_mem_send(session, &data)
                         guard count >= 0 else {
-                            close("HTTP/2 failure: \(Self.describe(Int32(count)))")
+                            close(.client, "HTTP/2 failure: \(Self.describe(Int32(count)))")
                             return
                         }
                         guard count > 0, let data else { break }
@@ -348,13 +366,13 @@
                     case .wantsRead, .wantsWrite:
                         return
                     case .closed:
-                        close("the server closed the connection")
+                        close(.network, "the server closed the connection")
                         return
                     }
                 }
             } catch {
                 // HTTPSFailure's description is its detail.
-                close("the connection failed: \(error)")
+                close(.network, "the connection failed: \(error)")
             }
         }
 
@@ -374,8 +392,9 @@
             stream.headerBytes += size
             guard stream.headerBytes <= Self.maximumHeaderListSize else {
                 stream.failure = HTTP2Response(
-                    transportError:
-                        "the response headers were over \(Self.maximumHeaderListSize) bytes (APNs answers with a few)")
+                    transportError: TransportError(
+                        .protocolViolation,
+                        "the response headers were over \(Self.maximumHeaderListSize) bytes (APNs answers with a few)"))
                 stream.headers = [:]
                 return false
             }
@@ -393,8 +412,9 @@
             lastProgress = .now
             guard stream.responseBody.count + body.count <= Self.maximumResponseBody else {
                 stream.failure = HTTP2Response(
-                    transportError:
-                        "the response body was over \(Self.maximumResponseBody) bytes (APNs answers are small)",
+                    transportError: TransportError(
+                        .protocolViolation,
+                        "the response body was over \(Self.maximumResponseBody) bytes (APNs answers are small)"),
                     permanent: true)
                 stream.responseBody = []
                 nghttp2_submit_rst_stream(session, 0, streamID, NGHTTP2_CANCEL.rawValue)

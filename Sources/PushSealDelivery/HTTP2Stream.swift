@@ -1,3 +1,5 @@
+internal import PushSealCore
+
 #if canImport(CNGHTTP2)
     /// One request on an ``HTTP2Session``: its body as nghttp2 reads it out, and its response as
     /// nghttp2 reports it. The session's table of open streams keeps it alive until nghttp2 closes
@@ -40,10 +42,15 @@
             }
             if errorCode == HTTP2Session.refusedStream {
                 return HTTP2Response(
-                    transportError: "the server refused the stream before processing it", unprocessed: true)
+                    transportError: TransportError(.network, "the server refused the stream before processing it"),
+                    unprocessed: true)
             }
-            let detail = errorCode == 0 ? "ended without a response" : "was reset (HTTP/2 error \(errorCode))"
-            return HTTP2Response(transportError: "the stream \(detail)")
+            guard errorCode != 0 else {
+                return HTTP2Response(
+                    transportError: TransportError(.protocolViolation, "the stream ended without a response"))
+            }
+            return HTTP2Response(
+                transportError: TransportError(.network, "the stream was reset (HTTP/2 error \(errorCode))"))
         }
     }
 #endif

@@ -1,4 +1,5 @@
 import Dispatch
+internal import PushSealCore
 internal import PushSealURL
 internal import Synchronization
 
@@ -173,15 +174,15 @@ public final class WebPushClient: Sendable {
     /// none begun once `isCancelled`.
     private func deliver(_ jobs: [WebPushJob], to origin: String, isCancelled: () -> Bool) -> [WebPushResult] {
         var results = [WebPushResult?](repeating: nil, count: jobs.count)
-        func fail(_ reason: String) -> [WebPushResult] {
+        func fail(_ error: TransportError) -> [WebPushResult] {
             jobs.map {
                 WebPushResult(
-                    line: $0.line, status: .failed, httpStatus: nil, reason: reason, attempts: 0,
-                    retryAfterSeconds: nil, transient: false)
+                    line: $0.line, status: .failed, httpStatus: nil, reason: error.detail, attempts: 0,
+                    retryAfterSeconds: nil, transient: false, transportFailure: error.kind)
             }
         }
         if let host = jobs.first?.url.host, !isAllowed(host: host) {
-            return fail("\(host) is not one of the allowed push services")
+            return fail(TransportError(.notAllowed, "\(host) is not one of the allowed push services"))
         }
         let client: HTTP2Client
         do {
@@ -189,7 +190,7 @@ public final class WebPushClient: Sendable {
                 baseURL: origin, caFile: caFile, answerTimeout: answerTimeout,
                 allowsLocalDestinations: allowsLocalDestinations, offeringHTTP1: true)
         } catch {
-            return fail("\(error)")
+            return fail(TransportError(.client, "\(error)"))
         }
         let clock = ContinuousClock()
         var waiting = DueQueue<Attempt>()
@@ -279,10 +280,11 @@ public final class WebPushClient: Sendable {
         return headers
     }
 
+    /// A job the client could not send (its VAPID signature failed): a failure of its own.
     private static func result(_ attempt: Attempt, _ status: WebPushResult.Status, reason: String) -> WebPushResult {
         WebPushResult(
             line: attempt.job.line, status: status, httpStatus: nil, reason: reason, attempts: attempt.count,
-            retryAfterSeconds: nil, transient: false)
+            retryAfterSeconds: nil, transient: false, transportFailure: .client)
     }
 }
 
@@ -296,6 +298,8 @@ struct WebPushAnswer {
     let status: Int?
     let reason: String?
     let retryAfterSeconds: Int?
+    /// The kind of failure, when no answer came.
+    let transportFailure: TransportFailure?
 
     /// The most of a refusal's body kept in its reason.
     static let reasonLimit = 200
@@ -307,14 +311,16 @@ struct WebPushAnswer {
     }
 
     /// An answer (`status`, its `Retry-After` and body), or a transport failure when `status` is nil.
-    init(status: Int?, retryAfter: String?, body: [UInt8], transportError: String?, permanent: Bool) {
+    init(status: Int?, retryAfter: String?, body: [UInt8], transportError: TransportError?, permanent: Bool) {
         self.status = status
         retryAfterSeconds = retryAfter.flatMap(Self.seconds)
         guard let status else {
             outcome = permanent ? .failed : .transient
-            reason = transportError
+            reason = transportError?.detail
+            transportFailure = transportError?.kind ?? .network
             return
         }
+        transportFailure = nil
         switch status {
         case 200..<300: outcome = .sent
         case 404, 410: outcome = .gone
@@ -333,7 +339,7 @@ struct WebPushAnswer {
             }
         return WebPushResult(
             line: job.line, status: resultStatus, httpStatus: status, reason: reason, attempts: attempts,
-            retryAfterSeconds: retryAfterSeconds, transient: transient)
+            retryAfterSeconds: retryAfterSeconds, transient: transient, transportFailure: transportFailure)
     }
 
     /// `Retry-After` in its delta-seconds form (RFC 9110 §10.2.3); an HTTP-date is not read, and the

@@ -1,3 +1,5 @@
+public import PushSealCore
+
 /// How one ``WebPushJob`` ended (RFC 8030 §5 and §8, as webpush-v1.md's "Delivery" reads them).
 public struct WebPushResult: Sendable, Equatable {
     /// The outcome.
@@ -26,4 +28,6 @@ public struct WebPushResult: Sendable, Equatable {
     /// True when the failure may heal later (429, 5xx, a lost connection): a durable outbox
     /// tries again then.
     public let transient: Bool
+    /// For a job that got no answer: what kind of transport failure ``reason`` tells.
+    public var transportFailure: TransportFailure?
 }

@@ -39,7 +39,7 @@ package struct WebhookEvent: Sendable, Equatable {
             ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
             ("user", user.map(JSONValue.string) ?? .null), ("kind", .string(delivery.kind.rawValue)),
             ("status", .string(status.rawValue)),
-            ("reason", status == .queued ? .null : reason.map(JSONValue.string) ?? .null),
+            ("reason", status == .queued ? .null : reason.map { .string($0.text) } ?? .null),
             ("attempts", .number(JSONNumber(attempts))),
         ]
         if delivery.kind == .apns { data.append(("apns_id", apnsID.map(JSONValue.string) ?? .null)) }
@@ -61,7 +61,7 @@ package struct WebhookEvent: Sendable, Equatable {
             data: [
                 ("push", .string(push)), ("device", .string(device)), ("user", user.map(JSONValue.string) ?? .null),
                 ("kind", .string(kind.rawValue)), ("status", .string(DeliveryStatus.unregistered.rawValue)),
-                ("reason", .string(GatewayReason.deviceDeleted)), ("attempts", .number(JSONNumber(attempts))),
+                ("reason", .string(GatewayReason.deviceDeleted.rawValue)), ("attempts", .number(JSONNumber(attempts))),
                 ("accepted_at", .number(JSONNumber(Int(acceptedAt)))), ("finished_at", .number(JSONNumber(Int(time)))),
             ], at: time)
     }

@@ -453,11 +453,11 @@ package enum OutboxFinish {
         let count = DatabaseValue.integer(Int64(attempts))
         // A delivery that ended keeps the record of what happened, never its sealed body.
         let noBody = DatabaseValue.blob([])
-        func end(_ status: DeliveryStatus, _ reason: String) throws {
+        func end(_ status: DeliveryStatus, _ reason: DeliveryReason) throws {
             try sql(
                 "UPDATE deliveries SET status = \(p1), reason = \(p2), attempts = \(p3), finished_at = \(p4), "
                     + "body = \(p6), lease_owner = NULL, lease_until = NULL WHERE id = \(p5)",
-                [.text(status.rawValue), .text(reason), count, .integer(time), id, noBody])
+                [.text(status.rawValue), .text(reason.text), count, .integer(time), id, noBody])
         }
         var events: [WebhookEvent] = []
         switch outcome {
@@ -467,12 +467,12 @@ package enum OutboxFinish {
                     + "finished_at = \(p3), body = \(p5), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
                 [apnsID.map { .text($0) } ?? .null, count, .integer(time), id, noBody])
         case .failed(let reason): try end(.failed, reason)
-        case .expired: try end(.expired, GatewayReason.expired)
+        case .expired: try end(.expired, .gateway(.expired))
         case .retry(let due, let reason):
             try sql(
                 "UPDATE deliveries SET reason = \(p1), attempts = \(p2), next_attempt_at = \(p3), "
                     + "lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
-                [.text(reason), count, .integer(due), id])
+                [.text(reason.text), count, .integer(due), id])
             return
         case .unregistered(let reason, let timestamp):
             try end(.unregistered, reason)
@@ -492,7 +492,7 @@ package enum OutboxFinish {
                     [.integer(time), .text(delivery.deviceID)])
                 events.append(
                     .deviceUnregistered(
-                        device: delivery.deviceID, user: user, kind: delivery.kind, reason: reason,
+                        device: delivery.deviceID, user: user, kind: delivery.kind, reason: reason.text,
                         push: delivery.pushID, at: time))
             }
         }
@@ -547,7 +547,7 @@ package enum OutboxFinish {
             "UPDATE deliveries SET status = 'unregistered', reason = \(sql.placeholder(2)), "
                 + "finished_at = \(sql.placeholder(3)), body = \(sql.placeholder(4)), lease_owner = NULL, "
                 + "lease_until = NULL WHERE device_id = \(p1) AND status = 'queued'",
-            [.text(id), .text(GatewayReason.deviceDeleted), .integer(time), .blob([])])
+            [.text(id), .text(GatewayReason.deviceDeleted.rawValue), .integer(time), .blob([])])
         try WebhookOutbox.queue(events, routing: routing, sql)
         try sql(
             "UPDATE webpush_inboxes SET removed_at = \(sql.placeholder(1)) WHERE device_id = \(sql.placeholder(2)) "

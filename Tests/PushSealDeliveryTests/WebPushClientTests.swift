@@ -110,8 +110,8 @@ struct WebPushClientTests {
         let results = try client(retries: 0).deliver([
             try job(0, dead, "a"), try job(1, service.endpoint("ok"), "b"), try job(2, service.endpoint("slow"), "c"),
         ])
-        #expect(results[0].status == .failed && results[0].transient)
-        #expect(results[1].status == .sent)
+        #expect(results[0].status == .failed && results[0].transient && results[0].transportFailure == .network)
+        #expect(results[1].status == .sent && results[1].transportFailure == nil)
         #expect(results[2].status == .sent)
         #expect(ContinuousClock.now - started < .seconds(15))
     }
@@ -125,6 +125,8 @@ struct WebPushClientTests {
             try scripts.enumerated().map { try job($0.offset, http1.endpoint($0.element), "content \($0.offset)") })
         #expect(results.map(\.status) == [.sent, .sent, .gone, .failed, .sent])
         #expect(results.map(\.httpStatus) == [201, 201, 410, 413, 201])
+        #expect(
+            results.allSatisfy { $0.transportFailure == nil }, "answers, refusals included, are no transport failure")
         #expect(results[4].attempts == 2, "the 429 was sent again after its Retry-After")
         let requests = http1.requests()
         #expect(requests.count == 6)
@@ -217,11 +219,12 @@ struct WebPushClientTests {
         let refused = local.deliver([try job(0, service.endpoint("ok"), "a")])
         #expect(refused[0].status == .failed)
         #expect(!refused[0].transient, "a local destination stays refused: not worth a retry")
-        #expect(refused[0].attempts == 1)
+        #expect(refused[0].attempts == 1 && refused[0].transportFailure == .localDestination)
         #expect(refused[0].reason?.contains("resolves only to local addresses") == true, "\(refused[0].reason ?? "")")
         let listed = try client(allowedHosts: ["fcm.googleapis.com"]).deliver([try job(0, service.endpoint("ok"), "b")])
         #expect(listed[0].status == .failed)
         #expect(listed[0].reason == "127.0.0.1 is not one of the allowed push services")
+        #expect(listed[0].transportFailure == .notAllowed)
         #expect(service.requests().isEmpty)
     }
 

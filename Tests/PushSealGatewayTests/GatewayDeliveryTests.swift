@@ -147,8 +147,12 @@ struct GatewayDeliveryTests {
         let earliest: Int64 = 1_000 + 60_000
         let latest: Int64 = 1_000 + 120_000
         #expect(due >= earliest && due <= latest, "30 s doubled twice, jittered into its upper half")
-        #expect(APNsSender.outcome(transient, attempts: 12, acceptedAt: 0, at: 0) == .failed(reason: "TooManyRequests"))
-        #expect(APNsSender.outcome(permanent, attempts: 1, acceptedAt: 0, at: 0) == .failed(reason: "PayloadTooLarge"))
+        #expect(
+            APNsSender.outcome(transient, attempts: 12, acceptedAt: 0, at: 0)
+                == .failed(reason: DeliveryReason(text: "TooManyRequests")))
+        #expect(
+            APNsSender.outcome(permanent, attempts: 1, acceptedAt: 0, at: 0)
+                == .failed(reason: DeliveryReason(text: "PayloadTooLarge")))
     }
 
     @Test("a refused provider token holds the delivery: retried with backoff past the attempt limit, for 24 hours")
@@ -160,7 +164,7 @@ struct GatewayDeliveryTests {
             Issue.record("a refused provider token failed the delivery")
             return
         }
-        #expect(reason == "InvalidProviderToken" && (16_000...31_000).contains(due), "30 s, jittered: \(due)")
+        #expect(reason == .apns("InvalidProviderToken") && (16_000...31_000).contains(due), "30 s, jittered: \(due)")
         let hour: Int64 = 3_600_000
         guard case .retry(let later, _) = APNsSender.outcome(refused, attempts: 40, acceptedAt: 0, at: hour) else {
             Issue.record("the hold ended at the transient limit")
@@ -182,10 +186,11 @@ struct GatewayDeliveryTests {
             line: 0, status: .failed, apnsID: nil, reason: "ExpiredProviderToken", attempts: 1, timestamp: nil)
         #expect(
             APNsSender.outcome(expired, attempts: 1, acceptedAt: 0, at: 1_000)
-                != .failed(reason: "ExpiredProviderToken"))
+                != .failed(reason: DeliveryReason(text: "ExpiredProviderToken")))
         let day = RetrySchedule.providerTokenHold
         #expect(
-            APNsSender.outcome(refused, attempts: 5, acceptedAt: 0, at: day) == .failed(reason: "InvalidProviderToken"),
+            APNsSender.outcome(refused, attempts: 5, acceptedAt: 0, at: day)
+                == .failed(reason: DeliveryReason(text: "InvalidProviderToken")),
             "after 24 hours the delivery fails with the reason")
     }
 

@@ -54,7 +54,7 @@ struct GatewayHardeningTests {
                 try world.store.push(id: id)?.deliveries.first?.status == .failed
             })
         let state = try #require(try world.store.push(id: id)?.deliveries.first)
-        #expect(state.reason == GatewayReason.invalidDelivery)
+        #expect(state.reason == GatewayReason.invalidDelivery.rawValue)
         #expect(world.apns.requests().isEmpty, "never sent")
         // The workers still deliver.
         let answer = try world.request(

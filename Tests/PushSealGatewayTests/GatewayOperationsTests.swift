@@ -86,17 +86,39 @@ struct GatewayOperationsTests {
         #expect(revoked.status == 0 && revoked.output.contains("token \(id) revoked"), "\(revoked.output)")
     }
 
-    @Test("every reason maps into the closed label set; the full text never becomes a label")
+    @Test("a stored reason reads back as the typed reason it was; its label is from a closed set, never its words")
     func reasonLabels() {
-        let cases: [(String?, String)] = [
-            ("BadDeviceToken", "BadDeviceToken"), ("Unregistered", "Unregistered"), (nil, ""),
-            ("HTTP 413: Payload Too Large", "http-413"), ("HTTP 418: teapot", "http-4xx"), ("HTTP 599", "http-5xx"),
-            ("cannot resolve api.push.apple.com: Name or service not known", "network"),
-            ("no answer in 10 seconds", "timeout"), ("the TLS handshake failed: the certificate is not trusted", "tls"),
-            ("h.example resolves only to local addresses (127.0.0.1), which …", "local-destination"),
-            ("push.evil is not one of the allowed push services", "not-allowed"), ("🙂 anything else", "other"),
+        let reasons: [(DeliveryReason, text: String, label: String)] = [
+            (.apns("BadDeviceToken"), "BadDeviceToken", "BadDeviceToken"),
+            (.gateway(.pushServiceBusy), "PushServiceBusy", "PushServiceBusy"),
+            (.gateway(.deviceDeleted), "DeviceDeleted", "DeviceDeleted"),
+            (.pushService(status: 413, words: "Payload Too Large"), "HTTP 413: Payload Too Large", "http-413"),
+            (.pushService(status: 418, words: "teapot"), "HTTP 418: teapot", "http-4xx"),
+            (.pushService(status: 599, words: nil), "HTTP 599", "http-5xx"),
+            (.transport(.timeout, detail: "no answer in 10 seconds"), "timeout: no answer in 10 seconds", "timeout"),
+            (.transport(.tls, detail: "certificate verify failed"), "tls: certificate verify failed", "tls"),
+            (
+                .transport(.localDestination, detail: "h.example: local"), "local-destination: h.example: local",
+                "local-destination"
+            ),
+            (.transport(.protocolViolation, detail: "no HTTP/2"), "protocol: no HTTP/2", "protocol"),
+            (.unknown("🙂 anything else"), "🙂 anything else", "unknown"),
+            (.unknown("NewReasonOfApple"), "NewReasonOfApple", "unknown"),
         ]
-        for (reason, label) in cases { #expect(ReasonLabel.of(reason) == label, "\(reason ?? "nil")") }
+        for (reason, text, label) in reasons {
+            #expect(reason.text == text)
+            #expect(DeliveryReason(text: text) == reason, "\(text) reads back")
+            #expect(reason.label == label, "\(text)")
+        }
+        // Words that only look like a form are not read as it: no substring decides a label.
+        for text in ["HTTP 41", "HTTP 413teapot", "HTTP +41: x", "timeout:no space", "Timeout: x", "the tls failed"] {
+            #expect(DeliveryReason(text: text) == .unknown(text), "\(text)")
+        }
+        for kind in TransportFailure.allCases {
+            #expect(DeliveryReason(text: "\(kind.rawValue): why").label == kind.rawValue)
+        }
+        #expect(OutcomeLabel(.failed, storedReason: nil).reason == "")
+        #expect(OutcomeLabel(.failed, storedReason: "").reason == "")
     }
 
     @Test("the log's times are RFC 3339 in UTC, every field zero-padded, to the millisecond")
@@ -148,7 +170,8 @@ struct GatewayOperationsTests {
         }
         #expect(reasons.count == 2)
         #expect(
-            reasons.allSatisfy { ReasonLabel.known.contains($0) || $0.isEmpty || $0.hasPrefix("http-") }, "\(reasons)")
+            reasons.allSatisfy { DeliveryReason.apnsReasons.contains($0) || $0.isEmpty || $0.hasPrefix("http-") },
+            "\(reasons)")
 
         // Every series the dashboard and the alert rules use is one the gateway exports.
         let exported = Set(

@@ -62,7 +62,8 @@ struct GatewayStoreTests {
         let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(first.count == 1 && first[0].addressIsGone == false)
         try store.finish(
-            first[0], .unregistered(reason: "Unregistered", timestamp: 250), attempts: 1, at: 300, routing: .none)
+            first[0], .unregistered(reason: DeliveryReason(text: "Unregistered"), timestamp: 250), attempts: 1, at: 300,
+            routing: .none)
         let second = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(second.count == 1 && second[0].addressIsGone, "the device was marked: the second is not sent")
 
@@ -104,7 +105,8 @@ struct GatewayStoreTests {
         #expect(reclaimed.map(\.id) == [second[0].id], "b's lease ran out; a renewed its own")
         try store.finish(first[0], .sent(apnsID: "A"), attempts: 1, at: 1_400, routing: .none)
         try store.finish(
-            reclaimed[0], .retry(at: 9_000, reason: "TooManyRequests"), attempts: 2, at: 1_400, routing: .none)
+            reclaimed[0], .retry(at: 9_000, reason: DeliveryReason(text: "TooManyRequests")), attempts: 2, at: 1_400,
+            routing: .none)
         let states = try #require(try store.push(id: "p1")).deliveries
         #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
         #expect(
@@ -147,7 +149,8 @@ struct GatewayStoreTests {
         #expect(apns.map(\.kind) == [.apns, .apns] && apns.allSatisfy { $0.environment == .production })
 
         try store.finish(
-            web[0], .unregistered(reason: "HTTP 410", timestamp: nil), attempts: 1, at: 300, routing: .none)
+            web[0], .unregistered(reason: DeliveryReason(text: "HTTP 410"), timestamp: nil), attempts: 1, at: 300,
+            routing: .none)
         #expect(try store.device(id: "browser")?.unregisteredAt == 300, "the endpoint is gone")
         #expect(try store.device(id: "phone")?.unregisteredAt == nil)
         let second = try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
@@ -156,7 +159,8 @@ struct GatewayStoreTests {
         // The browser subscribes again, elsewhere: an answer about the old endpoint leaves it alone.
         _ = try store.putDevice(Self.subscription("browser", endpoint: "https://push.example/s/2", registeredAt: 400))
         try store.finish(
-            second[0], .unregistered(reason: "HTTP 404", timestamp: nil), attempts: 1, at: 500, routing: .none)
+            second[0], .unregistered(reason: DeliveryReason(text: "HTTP 404"), timestamp: nil), attempts: 1, at: 500,
+            routing: .none)
         #expect(try store.device(id: "browser")?.unregisteredAt == nil)
         #expect(try store.statistics().activeDevices == 2)
     }
@@ -228,8 +232,10 @@ struct GatewayStoreTests {
         let claimed = try store.claimDeliveries(.apns, limit: 6, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.count == 6)
         let outcomes: [DeliveryOutcome] = [
-            .sent(apnsID: "A-1"), .retry(at: 5_000, reason: "TooManyRequests"), .sent(apnsID: nil),
-            .failed(reason: "BadTopic"), .sent(apnsID: "A-3"), .unregistered(reason: "Unregistered", timestamp: 250),
+            .sent(apnsID: "A-1"), .retry(at: 5_000, reason: DeliveryReason(text: "TooManyRequests")),
+            .sent(apnsID: nil),
+            .failed(reason: DeliveryReason(text: "BadTopic")), .sent(apnsID: "A-3"),
+            .unregistered(reason: DeliveryReason(text: "Unregistered"), timestamp: 250),
         ]
         try store.finish(
             zip(claimed, outcomes).enumerated().map { index, pair in
@@ -318,7 +324,8 @@ struct GatewayStoreTests {
         let apnsIDs: [String?] = [#"a"b\c"#, "NULL", nil, "{1,2}", " spaced, \u{e9}\u{301}\u{1F512} "]
         let outcomes: [DeliveryOutcome] =
             apnsIDs.map { .sent(apnsID: $0) } + [
-                .retry(at: 9_000, reason: "TooManyRequests"), .failed(reason: "BadTopic"),
+                .retry(at: 9_000, reason: DeliveryReason(text: "TooManyRequests")),
+                .failed(reason: DeliveryReason(text: "BadTopic")),
             ]
         try store.finish(
             zip(claimed, outcomes).enumerated().map { index, pair in

@@ -183,7 +183,8 @@ struct GatewayWebhookTests {
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         let claimed = try store.claimDeliveries(.webPush, limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
         try store.finish(
-            try #require(claimed.first), .unregistered(reason: "HTTP 410", timestamp: nil), attempts: 1, at: 400,
+            try #require(claimed.first), .unregistered(reason: DeliveryReason(text: "HTTP 410"), timestamp: nil),
+            attempts: 1, at: 400,
             routing: routing)
 
         func claim(_ endpoint: String, at time: Int64, expireBefore: Int64 = 0) throws -> WebhookClaim {
@@ -281,7 +282,8 @@ struct GatewayWebhookTests {
         #expect(claimed.count == 2)
         for (index, delivery) in claimed.enumerated() {
             try store.finish(
-                delivery, .unregistered(reason: "Unregistered", timestamp: nil), attempts: 1, at: 400 + Int64(index),
+                delivery, .unregistered(reason: DeliveryReason(text: "Unregistered"), timestamp: nil), attempts: 1,
+                at: 400 + Int64(index),
                 routing: routing)
         }
         let events = try store.claimWebhookEvents(

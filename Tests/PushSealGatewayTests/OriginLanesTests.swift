@@ -79,7 +79,7 @@ struct OriginLanesTests {
         let unsent = WebPushResult(
             line: 0, status: .failed, httpStatus: nil, reason: "not sent", attempts: 0, retryAfterSeconds: nil,
             transient: true)
-        #expect(WebPushSender.outcome(unsent, attempts: 3, at: 5_000) == .retry(at: 5_000, reason: "NotSent"))
+        #expect(WebPushSender.outcome(unsent, attempts: 3, at: 5_000) == .retry(at: 5_000, reason: .gateway(.notSent)))
         let lost = WebPushResult(
             line: 0, status: .failed, httpStatus: nil, reason: "reset", attempts: 1, retryAfterSeconds: nil,
             transient: true)

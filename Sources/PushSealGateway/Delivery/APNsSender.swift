@@ -149,20 +149,21 @@ struct APNsSender: OutboxSender {
         if result.status == .failed, result.transient,
             let due = RetrySchedule.retryTime(attempts: attempts, at: time)
         {
-            return .retry(at: due, reason: result.reason ?? "transient failure")
+            return .retry(at: due, reason: DeliveryReason(result, otherwise: "transient failure"))
         }
         if let reason = providerTokenRefusal(result),
             let due = RetrySchedule.heldRetryTime(acceptedAt: acceptedAt, at: time)
         {
-            return .retry(at: due, reason: reason)
+            return .retry(at: due, reason: .apns(reason))
         }
         switch result.status {
         case .sent: return .sent(apnsID: result.apnsID)
         case .unregistered:
-            return .unregistered(reason: result.reason ?? "Unregistered", timestamp: result.timestamp.map(Int64.init))
+            return .unregistered(
+                reason: DeliveryReason(result, otherwise: "Unregistered"), timestamp: result.timestamp.map(Int64.init))
         case .failed where result.reason == "BadDeviceToken" || result.reason == "DeviceTokenNotForTopic":
-            return .unregistered(reason: result.reason ?? "BadDeviceToken", timestamp: nil)
-        case .failed: return .failed(reason: result.reason ?? "failed")
+            return .unregistered(reason: DeliveryReason(result, otherwise: "BadDeviceToken"), timestamp: nil)
+        case .failed: return .failed(reason: DeliveryReason(result, otherwise: "failed"))
         }
     }
 }

@@ -175,11 +175,11 @@ final class DeliveryWorkers: Sendable {
             let outcome: DeliveryOutcome
             if let defect = delivery.defect {
                 log.write("invalid-delivery", [("push", .string(delivery.pushID)), ("detail", .string(defect))])
-                outcome = .failed(reason: GatewayReason.invalidDelivery)
+                outcome = .failed(reason: .gateway(.invalidDelivery))
             } else if let expiration = delivery.expiration, expiration > 0, expiration < now / 1_000 {
                 outcome = .expired
             } else if delivery.addressIsGone {
-                outcome = .unregistered(reason: "Unregistered", timestamp: nil)
+                outcome = .unregistered(reason: .apns("Unregistered"), timestamp: nil)
             } else {
                 return true
             }
@@ -212,7 +212,7 @@ final class DeliveryWorkers: Sendable {
             case .apns: members.append(("token", EventLog.tokenPrefix(delivery.address)))
             case .webPush: members.append(("push_service", EventLog.endpointOrigin(delivery.address)))
             }
-            if let reason { members.append(("reason", .string(reason))) }
+            if let reason { members.append(("reason", .string(reason.text))) }
             log.write(status.rawValue, members)
         }
     }

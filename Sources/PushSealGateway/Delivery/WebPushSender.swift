@@ -10,10 +10,6 @@ internal import PushSealGatewayModel
 struct WebPushSender: OutboxSender {
     /// How long a request waits for the push service's answer.
     static let answerTimeout = Duration.seconds(10)
-    /// The reason of a delivery sent back to the outbox because its push service's lane was full.
-    static let busyReason = "PushServiceBusy"
-    /// The reason of a delivery handed back unsent because the worker stopped.
-    static let notSentReason = "NotSent"
     /// How often a worker whose lanes are still working claims again.
     static let claimInterval = Duration.milliseconds(100)
 
@@ -56,7 +52,7 @@ struct WebPushSender: OutboxSender {
                     urgency: WebPushHeaders.urgency(delivery.headers), topic: WebPushHeaders.topic(delivery.headers))
                 byOrigin[job.origin, default: []].append((delivery, job))
             } catch {
-                record(delivery, .failed(reason: "\(error)"), delivery.attempts)
+                record(delivery, .failed(reason: .unknown("\(error)")), delivery.attempts)
             }
         }
         for (origin, pairs) in byOrigin {
@@ -74,7 +70,7 @@ struct WebPushSender: OutboxSender {
             }
             for (delivery, _) in pairs.dropFirst(admitted.taken) {
                 record(
-                    delivery, .retry(at: admitted.deferredUntil, reason: Self.busyReason), delivery.attempts)
+                    delivery, .retry(at: admitted.deferredUntil, reason: .gateway(.pushServiceBusy)), delivery.attempts)
             }
         }
     }
@@ -85,12 +81,12 @@ struct WebPushSender: OutboxSender {
     /// the `Retry-After` the service gave (``RetrySchedule/retryTime(attempts:retryAfterSeconds:at:)``);
     /// any other answer fails for good with the service's status and words.
     static func outcome(_ result: WebPushResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
-        let reason = result.reason ?? result.httpStatus.map { "HTTP \($0)" } ?? "failed"
+        let reason = DeliveryReason(result)
         switch result.status {
         case .sent: return .sent(apnsID: nil)
         case .gone: return .unregistered(reason: reason, timestamp: nil)
         case .failed where result.transient && result.attempts == 0:
-            return .retry(at: time, reason: notSentReason)
+            return .retry(at: time, reason: .gateway(.notSent))
         case .failed:
             if result.transient,
                 let due = RetrySchedule.retryTime(

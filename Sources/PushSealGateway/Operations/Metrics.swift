@@ -36,8 +36,8 @@ final class Metrics: Sendable {
     func pushAccepted() { state.withLock { $0.pushesAccepted += 1 } }
 
     /// Counts an attempt's outcome by status (`queued` when it is to be tried again) and the
-    /// reason's label (``ReasonLabel``).
-    func delivery(_ status: DeliveryStatus, reason: String?) {
+    /// reason's label (``PushSealGatewayModel/DeliveryReason/label``).
+    func delivery(_ status: DeliveryStatus, reason: DeliveryReason?) {
         state.withLock { $0.outcomes[OutcomeLabel(status, reason: reason), default: 0] += 1 }
     }
 

@@ -25,7 +25,7 @@ struct StatusReport: Sendable {
         let statistics = try store.statistics()
         var lastHour: [OutcomeLabel: Int] = [:]
         for outcome in try store.outcomes(since: now - 3_600_000) {
-            lastHour[OutcomeLabel(outcome.status, reason: outcome.reason), default: 0] += outcome.count
+            lastHour[OutcomeLabel(outcome.status, storedReason: outcome.reason), default: 0] += outcome.count
         }
         // The most frequent first.
         let outcomes: [JSONValue] = lastHour.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { outcome, count in
