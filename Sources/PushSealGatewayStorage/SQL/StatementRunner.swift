@@ -1,19 +1,19 @@
-/// Statements run in one open transaction of either store: how it writes the n-th parameter's
-/// marker (`?n` for SQLite, `$n` for PostgreSQL) and how it runs a statement, so that logic
-/// spanning several statements is written once for both.
+/// Statements run in one open transaction of either store: the database's dialect and how a
+/// statement runs, so that logic spanning several statements is written once for both.
 package struct StatementRunner {
-    /// The marker of the n-th parameter.
-    package let placeholder: (Int) -> String
+    /// The database's dialect.
+    package let dialect: SQLDialect
     /// Runs a statement with its parameters; its rows.
     package let run: (String, [DatabaseValue]) throws -> [[DatabaseValue]]
 
     /// A value of these members.
-    package init(
-        placeholder: @escaping (Int) -> String, run: @escaping (String, [DatabaseValue]) throws -> [[DatabaseValue]]
-    ) {
-        self.placeholder = placeholder
+    package init(dialect: SQLDialect, run: @escaping (String, [DatabaseValue]) throws -> [[DatabaseValue]]) {
+        self.dialect = dialect
         self.run = run
     }
+
+    /// The marker of the `n`-th parameter.
+    package func placeholder(_ n: Int) -> String { dialect.placeholder(n) }
 
     /// Runs `statement` with `parameters`; its rows.
     @discardableResult

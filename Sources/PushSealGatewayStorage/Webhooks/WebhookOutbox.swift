@@ -25,11 +25,11 @@ package enum WebhookOutbox {
 
     /// Ends as failed the queued events of `endpoint` created before `expireBefore`, then, unless
     /// the endpoint is disabled or waiting for its next attempt, leases up to `limit` of its
-    /// queued events, oldest first, to `owner` until `leaseUntil`. `locking` follows the
-    /// selection (PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing for SQLite).
+    /// queued events, oldest first, to `owner` until `leaseUntil`, skipping the rows another
+    /// instance holds (``SQLDialect/skipLocked``).
     package static func claim(
         endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseUntil: Int64, owner: String,
-        locking: String, _ sql: StatementRunner
+        _ sql: StatementRunner
     ) throws -> WebhookClaim {
         let p = sql.placeholder
         var claim = WebhookClaim()
@@ -49,7 +49,7 @@ package enum WebhookOutbox {
         guard !claim.disabled, claim.waitsUntil == nil else { return claim }
         let rows = try sql(
             "SELECT \(QueuedColumn.list) FROM webhook_events WHERE endpoint = \(p(1)) AND status = 'queued' "
-                + "AND (lease_until IS NULL OR lease_until <= \(p(2))) ORDER BY id LIMIT \(p(3))\(locking)",
+                + "AND (lease_until IS NULL OR lease_until <= \(p(2))) ORDER BY id LIMIT \(p(3))\(sql.dialect.skipLocked)",
             [.text(endpoint), .integer(time), .integer(Int64(limit))]
         ).map(StoredRow<QueuedColumn>.init)
         for row in rows {
@@ -161,12 +161,13 @@ package enum WebhookOutbox {
     /// made ``longestRetryMilliseconds`` before it (an endpoint removed from the configuration
     /// leaves them, and no claim ends them), at most parameter 2. Each kind is found through an
     /// index of its own (`webhook_events_finished`, `webhook_events_stale`), so that a sweep with
-    /// nothing to delete reads no table.
-    package static func deleteFinished(locking: String, placeholder: (Int) -> String) -> String {
-        "DELETE FROM webhook_events WHERE id IN (SELECT id FROM (SELECT id FROM webhook_events WHERE status <> 'queued' "
-            + "AND finished_at < \(placeholder(1)) ORDER BY finished_at LIMIT \(placeholder(2))\(locking)) AS ended "
+    /// nothing to delete reads no table. Each batch skips the rows another instance's sweep holds.
+    package static func deleteFinished(_ dialect: SQLDialect) -> String {
+        let (p, locking) = (dialect.placeholder, dialect.skipLocked)
+        return "DELETE FROM webhook_events WHERE id IN (SELECT id FROM (SELECT id FROM webhook_events "
+            + "WHERE status <> 'queued' AND finished_at < \(p(1)) ORDER BY finished_at LIMIT \(p(2))\(locking)) AS ended "
             + "UNION ALL SELECT id FROM (SELECT id FROM webhook_events WHERE status = 'queued' AND created_at < "
-            + "\(placeholder(1)) - \(longestRetryMilliseconds) ORDER BY created_at LIMIT \(placeholder(2))\(locking)) "
-            + "AS stale LIMIT \(placeholder(2))) RETURNING id"
+            + "\(p(1)) - \(longestRetryMilliseconds) ORDER BY created_at LIMIT \(p(2))\(locking)) "
+            + "AS stale LIMIT \(p(2))) RETURNING id"
     }
 }

@@ -1,0 +1,40 @@
+package import PushSealGatewayModel
+
+/// The devices the backends register: each by id, with its user, its channel (an APNs token or a
+/// Web Push subscription) and whether its address was found gone.
+package protocol DeviceStore: Sendable {
+    /// Registers or updates a device (its channel replaced whole); true when it was new.
+    /// Registering again clears an `unregistered` mark and sets the registration time.
+    func putDevice(_ device: Device) throws -> Bool
+    /// The device with `id`.
+    func device(id: String) throws -> Device?
+    /// Removes the device; false when there was none. Its queued deliveries are not sent: they end
+    /// `unregistered` (reason `DeviceDeleted`), with the events `routing` asks for.
+    func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool
+    /// The devices of `user`, by id.
+    func devices(user: String) throws -> [Device]
+    /// Up to `limit` devices of `query` (its state, time and cursor), in its order.
+    func devices(_ query: DeviceQuery, limit: Int) throws -> [Device]
+}
+
+extension DeviceStore where Self: SQLExecutor {
+    package func device(id: String) throws -> Device? {
+        try read("\(Device.selectColumns) WHERE id = \(placeholder(1))", [.text(id)]).first.flatMap(Device.init(row:))
+    }
+
+    package func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
+        try transaction { sql in
+            try OutboxFinish.deleteDevice(id: id, at: GatewayClock.milliseconds(), routing: routing, sql)
+        }
+    }
+
+    package func devices(user: String) throws -> [Device] {
+        try read("\(Device.selectColumns) WHERE user_id = \(placeholder(1)) ORDER BY id", [.text(user)]).compactMap(
+            Device.init(row:))
+    }
+
+    package func devices(_ query: DeviceQuery, limit: Int) throws -> [Device] {
+        let (statement, values) = query.statement(limit: limit, placeholder: dialect.placeholder)
+        return try read(statement, values).compactMap(Device.init(row:))
+    }
+}

@@ -1,0 +1,15 @@
+package import PushSealGatewayModel
+
+extension OutcomeCount {
+    /// The query of outcomes since the time in parameter `since` (`?1` or `$1`).
+    package static func query(_ since: String) -> String {
+        "SELECT status, reason, count(*) FROM deliveries WHERE status <> 'queued' AND finished_at >= \(since) "
+            + "GROUP BY status, reason ORDER BY count(*) DESC, status, reason"
+    }
+
+    /// A row of ``query(_:)``; nil for an unknown status.
+    package init?(row: [DatabaseValue]) {
+        guard let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) else { return nil }
+        self.init(status: status, reason: row[1].text, count: Int(row[2].integer ?? 0))
+    }
+}

@@ -1,0 +1,79 @@
+package import PushSealGatewayModel
+
+/// The pushes the backends send and the outbox of their deliveries: stored with the push,
+/// leased by the workers of their kind, and ended with what APNs or the push service answered.
+package protocol OutboxStore: Sendable {
+    /// Stores a push and its deliveries, unless a push with the same idempotency key exists: then
+    /// nothing is stored, and the answer says whether that push's request (`requestHash`, see
+    /// `RequestHash`) was the same. A push stored before hashes were kept counts as the same.
+    func acceptPush(
+        id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+    ) throws -> PushAcceptance
+    /// A push, up to `limit` of its deliveries' states after the delivery row `after` (0: from the
+    /// first), and the counts of all of them by status.
+    func push(id: String, after: Int64, limit: Int) throws -> PushRecord?
+
+    /// Leases up to `limit` queued deliveries of `kind` that are due at `time` for
+    /// `leaseMilliseconds`; a delivery whose lease ran out (its worker died) is due again. Each
+    /// says whether its device's address was marked gone meanwhile, so that the worker needs no
+    /// query of its own. Each kind is claimed apart, so that a slow push service never holds
+    /// APNs deliveries, nor the reverse.
+    func claimDeliveries(
+        _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+    ) throws -> [OutboxDelivery]
+    /// Extends to `until` the leases `owner` holds on deliveries still queued: a live worker keeps
+    /// its batch while APNs answers slowly; a dead one stops renewing, and its batch is due again.
+    func renewLeases(owner: String, until: Int64) throws
+
+    /// Records how attempts ended, all in one transaction, and releases their leases. An
+    /// `unregistered` outcome also marks the device when it still has the delivery's address,
+    /// unless it registered again after APNs' timestamp (or after the delivery was accepted, when
+    /// there is none). The webhook events `routing` asks for are queued in the same transaction
+    /// (``OutboxFinish``).
+    func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws
+
+    /// Deletes up to `limit` deliveries that ended before `time` (never a queued one), in one
+    /// short transaction; how many went.
+    func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int
+    /// Deletes up to `limit` pushes accepted before `time` that have no delivery left, and so
+    /// their idempotency keys; how many went.
+    func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int
+}
+
+extension OutboxStore {
+    /// A push and every one of its deliveries' states.
+    package func push(id: String) throws -> PushRecord? { try push(id: id, after: 0, limit: Int(Int64.max)) }
+
+    /// Records how one attempt ended (``finish(_:routing:)``).
+    package func finish(
+        _ delivery: OutboxDelivery, _ outcome: DeliveryOutcome, attempts: Int, at time: Int64, routing: WebhookRouting
+    ) throws {
+        try finish(
+            [EndedAttempt(delivery: delivery, outcome: outcome, attempts: attempts, time: time)], routing: routing)
+    }
+}
+
+extension OutboxStore where Self: SQLExecutor {
+    package func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
+        try readTransaction { sql in try PushRecord.read(id: id, after: after, limit: limit, sql) }
+    }
+
+    package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
+        try transaction { sql in
+            for attempt in ended { try OutboxFinish.apply(attempt, routing: routing, sql) }
+        }
+    }
+
+    package func renewLeases(owner: String, until: Int64) throws {
+        try write(LeaseStatements.renew(dialect), [.integer(until), .text(owner)])
+    }
+
+    package func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
+        try write(RetentionStatements.deleteFinishedDeliveries(dialect), [.integer(time), .integer(Int64(limit))])
+            .count
+    }
+
+    package func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
+        try write(RetentionStatements.deleteEmptyPushes(dialect), [.integer(time), .integer(Int64(limit))]).count
+    }
+}

@@ -1,0 +1,25 @@
+/// What the gateway's SQL writes differently on each database; everything else is written once.
+package enum SQLDialect: Sendable {
+    /// SQLite: parameters `?1`, `?2`…; one writer, so nothing to skip.
+    case sqlite
+    /// PostgreSQL: parameters `$1`, `$2`…; a batch others may be taking skips their rows.
+    case postgres
+
+    /// The marker of the `n`-th parameter (from 1).
+    package func placeholder(_ n: Int) -> String {
+        switch self {
+        case .sqlite: "?\(n)"
+        case .postgres: "$\(n)"
+        }
+    }
+
+    /// What follows the selection of a batch that instances working at once must split (a
+    /// retention batch, a webhook claim): PostgreSQL's ` FOR UPDATE SKIP LOCKED`, so that they take
+    /// different rows and none waits; nothing on SQLite.
+    package var skipLocked: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+}
