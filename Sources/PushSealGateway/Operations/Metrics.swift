@@ -36,7 +36,7 @@ final class Metrics: Sendable {
     func pushAccepted() { state.withLock { $0.pushesAccepted += 1 } }
 
     /// Counts an attempt's outcome by status (`queued` when it is to be tried again) and the
-    /// reason's label (``PushSealGatewayModel/DeliveryReason/label``).
+    /// reason's label (`DeliveryReason.label`).
     func delivery(_ status: DeliveryStatus, reason: DeliveryReason?) {
         state.withLock { $0.outcomes[OutcomeLabel(status, reason: reason), default: 0] += 1 }
     }

@@ -1,80 +1,68 @@
 package import PushSealGatewayModel
 
-/// The statements that record how a delivery's attempt ended, for either store, and the webhook
-/// events of that end, written in the same transaction. A delivery that ends loses its sealed
-/// body at once; its record stays for the retention time.
+/// The statements that apply an `OutboxTransition` for either store, and
+/// queue the webhook events of that end in the same transaction.
 package enum OutboxFinish {
-
-    /// Whether `ended` was sent and its end queues no webhook event, so that recording it is its
-    /// row's update alone, which a store may share with the others of a burst.
-    package static func isPlainSend(_ ended: EndedAttempt, routing: WebhookRouting) -> Bool {
-        guard case .sent = ended.outcome else { return false }
-        return routing.endpoints(for: .deliverySent).isEmpty
-    }
-
-    /// Records that `ended`'s attempt ended with its outcome after its requests, at its time, and
+    /// Records that `ended`'s attempt ended (`OutboxTransition`), and
     /// queues the events `routing` asks for: the delivery's end, and `device.unregistered` when
     /// this answer is the one that marked its device.
     package static func apply(_ ended: EndedAttempt, routing: WebhookRouting, _ sql: StatementRunner) throws {
-        let (delivery, outcome, attempts, time) = (ended.delivery, ended.outcome, ended.attempts, ended.time)
-        let placeholder = sql.placeholder
-        let (p1, p2, p3, p4, p5) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4), placeholder(5))
-        let p6 = placeholder(6)
-        let id = DatabaseValue.integer(delivery.id)
-        let count = DatabaseValue.integer(Int64(attempts))
-        // A delivery that ended keeps the record of what happened, never its sealed body.
-        let noBody = DatabaseValue.blob([])
-        func end(_ status: DeliveryStatus, _ reason: DeliveryReason) throws {
+        let transition = OutboxTransition(ended)
+        let p = sql.placeholder
+        let (id, attempts) = (
+            DatabaseValue.integer(transition.deliveryID), DatabaseValue.integer(Int64(ended.attempts))
+        )
+        switch transition.change {
+        case .end(let status, let reason, let apnsID):
             try sql(
-                "UPDATE deliveries SET status = \(p1), reason = \(p2), attempts = \(p3), finished_at = \(p4), "
-                    + "body = \(p6), lease_owner = NULL, lease_until = NULL WHERE id = \(p5)",
-                [.text(status.rawValue), .text(reason.text), count, .integer(time), id, noBody])
-        }
-        var events: [WebhookEvent] = []
-        switch outcome {
-        case .sent(let apnsID):
-            try sql(
-                "UPDATE deliveries SET status = 'sent', apns_id = \(p1), reason = NULL, attempts = \(p2), "
-                    + "finished_at = \(p3), body = \(p5), lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
-                [apnsID.map { .text($0) } ?? .null, count, .integer(time), id, noBody])
-        case .failed(let reason): try end(.failed, reason)
-        case .expired: try end(.expired, .gateway(.expired))
+                "UPDATE deliveries SET status = \(p(1)), reason = \(p(2)), apns_id = \(p(3)), attempts = \(p(4)), "
+                    + "finished_at = \(p(5)), body = \(p(6)), lease_owner = NULL, lease_until = NULL WHERE id = \(p(7))",
+                [
+                    .text(status.rawValue), reason.map { .text($0.text) } ?? .null, apnsID.map { .text($0) } ?? .null,
+                    attempts, .integer(transition.time), .blob([]), id,
+                ])
         case .retry(let due, let reason):
             try sql(
-                "UPDATE deliveries SET reason = \(p1), attempts = \(p2), next_attempt_at = \(p3), "
-                    + "lease_owner = NULL, lease_until = NULL WHERE id = \(p4)",
-                [.text(reason.text), count, .integer(due), id])
+                "UPDATE deliveries SET reason = \(p(1)), attempts = \(p(2)), next_attempt_at = \(p(3)), "
+                    + "lease_owner = NULL, lease_until = NULL WHERE id = \(p(4))",
+                [.text(reason.text), attempts, .integer(due), id])
             return
-        case .unregistered(let reason, let timestamp):
-            try end(.unregistered, reason)
-            // A device that registered after APNs' timestamp (or after this push) keeps its
-            // address; one marked already keeps the time it was first marked.
-            let marked = try sql(
-                "UPDATE devices SET unregistered_at = \(p1) WHERE id = \(p2) AND unregistered_at IS NULL "
-                    + "AND (token = \(p3) OR endpoint = \(p3)) AND registered_at <= \(p4) RETURNING user_id",
-                [
-                    .integer(time), .text(delivery.deviceID), .text(delivery.address),
-                    .integer(timestamp ?? delivery.acceptedAt),
-                ])
-            if let user = marked.first?[0].text {
-                // Its relay endpoints end with the registration, and stay ended if it registers again.
-                try sql(
-                    "UPDATE webpush_inboxes SET removed_at = \(p1) WHERE device_id = \(p2) AND removed_at IS NULL",
-                    [.integer(time), .text(delivery.deviceID)])
-                events.append(
-                    .deviceUnregistered(
-                        device: delivery.deviceID, user: user, kind: delivery.kind, reason: reason.text,
-                        push: delivery.pushID, at: time))
-            }
         }
-        if let type = WebhookEventType(endOf: outcome.statusAndReason.status), !routing.endpoints(for: type).isEmpty {
-            let user = try sql("SELECT user_id FROM devices WHERE id = \(p1)", [.text(delivery.deviceID)]).first?[0]
-                .text
-            if let event = WebhookEvent.delivery(delivery, user: user, outcome: outcome, attempts: attempts, at: time) {
+        var events: [WebhookEvent] = []
+        if let gone = transition.goneAddress, let user = try markGone(gone, at: transition.time, sql) {
+            events.append(
+                .deviceUnregistered(
+                    device: gone.deviceID, user: user, kind: ended.delivery.kind, reason: gone.reason.text,
+                    push: ended.delivery.pushID, at: transition.time))
+        }
+        if let type = transition.endEvent, !routing.endpoints(for: type).isEmpty {
+            let user = try sql("SELECT user_id FROM devices WHERE id = \(p(1))", [.text(ended.delivery.deviceID)])
+                .first?[0].text
+            if let event = WebhookEvent.delivery(
+                ended.delivery, user: user, outcome: ended.outcome, attempts: ended.attempts, at: transition.time)
+            {
                 events.insert(event, at: 0)
             }
         }
         try WebhookOutbox.queue(events, routing: routing, sql)
+    }
+
+    /// Marks `gone`'s device unregistered as `OutboxTransition.GoneAddress`
+    /// says, ending its relay endpoints; its user when this answer marked it (one marked already
+    /// keeps the time it was first marked).
+    private static func markGone(_ gone: OutboxTransition.GoneAddress, at time: Int64, _ sql: StatementRunner) throws
+        -> String?
+    {
+        let p = sql.placeholder
+        let marked = try sql(
+            "UPDATE devices SET unregistered_at = \(p(1)) WHERE id = \(p(2)) AND unregistered_at IS NULL "
+                + "AND (token = \(p(3)) OR endpoint = \(p(3))) AND registered_at <= \(p(4)) RETURNING user_id",
+            [.integer(time), .text(gone.deviceID), .text(gone.address), .integer(gone.registeredBy)])
+        guard let user = marked.first?[0].text else { return nil }
+        try sql(
+            "UPDATE webpush_inboxes SET removed_at = \(p(1)) WHERE device_id = \(p(2)) AND removed_at IS NULL",
+            [.integer(time), .text(gone.deviceID)])
+        return user
     }
 
     /// The columns of a deleted device's queued delivery that its event tells.

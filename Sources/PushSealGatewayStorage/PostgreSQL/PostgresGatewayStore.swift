@@ -184,8 +184,8 @@ package import PushSealGatewayModel
 
         package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
             // The burst's plain sends share one statement; every other end keeps its own.
-            let sent = ended.filter { OutboxFinish.isPlainSend($0, routing: routing) }
-            let others = ended.filter { !OutboxFinish.isPlainSend($0, routing: routing) }
+            let sent = ended.filter { OutboxTransition($0).isPlainSend(routing: routing) }
+            let others = ended.filter { !OutboxTransition($0).isPlainSend(routing: routing) }
             try pool.transaction { connection in
                 if !sent.isEmpty {
                     try connection.query(PostgresSentBurst.statement, PostgresSentBurst.parameters(sent))
