@@ -1,4 +1,3 @@
-internal import Dispatch
 internal import PushSealCore
 internal import PushSealDelivery
 public import PushSealGatewayModel
@@ -38,59 +37,25 @@ public final class Gateway: Sendable {
     /// - Throws: `GatewayError` naming what could not be set up.
     public init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
         let log = EventLog(enabled: logging)
-        let (store, _) = try Self.openStore(configuration)
+        let (store, _) = try configuration.openStore()
         let sealer = try PushSealer(
             senderKeyFiles: configuration.senderKeyFiles, contractFile: configuration.contractFile,
             subscriptionContent: configuration.webPush?.content)
-        var authKey = try ConfiguredFile.secret(configuration.authKeyFile)
-        let tokens: ProviderTokenIssuer
-        do {
-            tokens = try ProviderTokenIssuer(
-                wipingAuthKeyPEM: &authKey, keyID: configuration.keyID, teamID: configuration.teamID)
-        } catch {
-            throw GatewayError("\(configuration.authKeyFile): \(error)")
-        }
+        let credentials = try DeliveryCredentials(configuration)
+        let tokens = credentials.tokens
         let metrics = Metrics(webhookEndpoints: configuration.webhooks.map(\.name))
         let routing = WebhookRouting(configuration.webhooks)
-        var signedEndpoints: [(settings: WebhookSettings, signer: WebhookSigner)] = []
-        for settings in configuration.webhooks {
-            if let failure = WebhookPoster.setupFailure(settings) {
-                throw GatewayError("webhooks \(settings.name): \(failure)")
-            }
-            do {
-                signedEndpoints.append((settings, try WebhookSigner(secretFiles: settings.secretFiles)))
-            } catch {
-                throw GatewayError("webhooks \(settings.name): \(error)")
-            }
-        }
+        let webhookWorkers = try WebhookWorkers.configured(
+            configuration.webhooks, store: store, metrics: metrics, log: log)
         let housekeeping = Housekeeping(
             store: store, retentionHours: configuration.retentionHours, metrics: metrics, log: log)
-        var hosts: [APNsEnvironment: APNsEndpoint] = [:]
-        for environment in APNsEnvironment.allCases {
-            hosts[environment] = configuration.hosts[environment.rawValue].map(APNsEndpoint.init(baseURL:))
-        }
-        let caFile = configuration.caFile
-        let apnsHosts = hosts
-        var workers = [
-            DeliveryWorkers(
-                .apns, store: store, count: configuration.workers, leaseSeconds: configuration.leaseSeconds,
-                routing: routing, metrics: metrics, log: log
-            ) { APNsSender(tokens: tokens, hosts: apnsHosts, caFile: caFile, log: log) }
-        ]
-        let webPush = try configuration.webPush.map(Self.webPushClient)
-        if let webPush, let settings = configuration.webPush {
-            workers.append(
-                DeliveryWorkers(
-                    .webPush, store: store, count: settings.workers, leaseSeconds: configuration.leaseSeconds,
-                    routing: routing, metrics: metrics, log: log
-                ) { WebPushSender(client: webPush) })
-        }
+        let workers = credentials.workers(configuration, store: store, routing: routing, metrics: metrics, log: log)
         // A push accepted here, or by any instance on PostgreSQL, wakes the workers of its kinds.
-        let wakeWorkers: @Sendable (Set<DeliveryKind>) -> Void = { [workers] kinds in
+        let wakeWorkers: @Sendable (Set<DeliveryKind>) -> Void = { kinds in
             for pool in workers where kinds.contains(pool.kind) { pool.notify() }
         }
         let api = GatewayAPI(
-            store: store, sealer: sealer, webPush: webPush, topics: configuration.topics,
+            store: store, sealer: sealer, webPush: credentials.webPush, topics: configuration.topics,
             maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
             isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
             status: StatusReport(
@@ -98,36 +63,15 @@ public final class Gateway: Sendable {
                 providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
             testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
-            relay: configuration.relay,
-            onAccepted: wakeWorkers)
-        let databaseConnections: Int =
-            switch configuration.database {
-            case .sqlite: 1 + SQLiteDatabase.readers
-            case .postgres(_, _, let connections): connections
-            }
+            relay: configuration.relay, onAccepted: wakeWorkers)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
             open: DescriptorBudget.openNow(), workers: configuration.workers + (configuration.webPush?.workers ?? 0),
-            databaseConnections: databaseConnections)
-        do {
-            server = try HTTPServer(
-                host: configuration.listenHost, port: configuration.listenPort, limits: configuration.http,
-                connections: httpConnections, maximumBodyBytes: GatewayAPI.maximumBodyBytes,
-                onEarlyClose: { metrics.connectionClosedEarly($0) }, handler: { api.respond($0) })
-            // The operator's listener: few connections, the same slow-client limits.
-            operationsServer = try configuration.metricsListen.map { address in
-                try HTTPServer(
-                    host: address.host, port: address.port, limits: configuration.http, connections: 64,
-                    maximumBodyBytes: 0, onEarlyClose: { metrics.connectionClosedEarly($0) },
-                    handler: { api.respond($0, on: .operations) })
-            }
-        } catch {
-            throw GatewayError("\(error)")
-        }
+            databaseConnections: configuration.databaseConnections)
+        (server, operationsServer) = try HTTPServer.gatewayListeners(
+            configuration, connections: httpConnections, api: api, metrics: metrics)
         self.workers = workers
-        webhookWorkers =
-            signedEndpoints.isEmpty
-            ? nil : WebhookWorkers(endpoints: signedEndpoints, store: store, metrics: metrics, log: log)
+        self.webhookWorkers = webhookWorkers
         self.api = api
         self.housekeeping = housekeeping
         self.metrics = metrics
@@ -139,22 +83,10 @@ public final class Gateway: Sendable {
         for pool in workers { pool.start() }
         webhookWorkers?.start()
         housekeeping.start()
-        var started: [(String, JSONValue)] = [
-            ("version", .string(GatewayVersion.number)), ("instance", .string(housekeeping.instance.id)),
-            ("listen", .string("\(configuration.listenHost):\(server.port)")),
-            ("database", .string(configuration.database.kind)),
-            ("schema", .number(JSONNumber(GatewaySchema.version))),
-            ("apns_workers", .number(JSONNumber(configuration.workers))),
-            ("webpush_workers", .number(JSONNumber(configuration.webPush?.workers ?? 0))),
-            ("webhook_endpoints", .number(JSONNumber(configuration.webhooks.count))),
-            ("http_connections", .number(JSONNumber(httpConnections))),
-            ("retention_hours", .number(JSONNumber(configuration.retentionHours))),
-            ("drain_seconds", .number(JSONNumber(configuration.drainSeconds))),
-        ]
-        if let operationsServer, let address = configuration.metricsListen {
-            started.append(("metrics_listen", .string("\(address.host):\(operationsServer.port)")))
-        }
-        log.write("started", started)
+        log.started(
+            configuration, instance: housekeeping.instance.id, port: server.port,
+            operationsPort: operationsServer?.port,
+            httpConnections: httpConnections)
     }
 
     /// Drains and stops (gateway-v1.md, "Stopping"): `/readyz` and every API request answer 503
@@ -186,56 +118,9 @@ public final class Gateway: Sendable {
         server.stop()
         operationsServer?.stop()
         let (accepted, outcomes) = metrics.totals()
-        let milliseconds = Int(began.duration(to: clock.now).seconds * 1_000)
-        log.write(
-            "stopped",
-            [
-                ("pushes_accepted", .number(JSONNumber(accepted))),
-                (
-                    "deliveries",
-                    .object(
-                        JSONObject(outcomes.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
-                ),
-                ("drained", .bool(inFlight == 0)),
-                ("duration_ms", .number(JSONNumber(milliseconds))),
-            ])
+        log.stopped(
+            pushesAccepted: accepted, outcomes: outcomes, drained: inFlight == 0,
+            milliseconds: Int(began.duration(to: clock.now).seconds * 1_000))
         return inFlight == 0
-    }
-
-    /// The Web Push client `settings` describe: VAPID with the key file (0600, wiped once
-    /// parsed), no retries of its own (the outbox retries, after the service's `Retry-After`).
-    static func webPushClient(_ settings: WebPushSettings) throws(GatewayError) -> WebPushClient {
-        var bytes = try ConfiguredFile.secret(settings.vapidKeyFile)
-        do {
-            let vapid = try VAPIDIssuer(key: try VAPIDKey(wipingFileBytes: &bytes), subject: settings.subject)
-            return try WebPushClient(
-                vapid: vapid, caFile: settings.caFile, allowsLocalDestinations: settings.allowsLocalDestinations,
-                allowedHosts: settings.allowedHosts, answerTimeout: WebPushSender.answerTimeout, retries: 0,
-                maximumRetryAfter: 0)
-        } catch {
-            throw GatewayError("webpush: \(settings.vapidKeyFile): \(error)")
-        }
-    }
-
-    /// The store the configuration names, migrated, and what the migration did.
-    static func openStore(_ configuration: GatewayConfiguration) throws(GatewayError) -> (
-        any GatewayStore, SchemaChange
-    ) {
-        do {
-            let store: any GatewayStore
-            switch configuration.database {
-            case .sqlite(let path):
-                store = try SQLiteGatewayStore(path: path)
-            case .postgres(let url, let passwordFile, let connections):
-                #if canImport(CLibPQ)
-                    store = PostgresGatewayStore(url: url, passwordFile: passwordFile, connections: connections)
-                #else
-                    throw GatewayError("this build has no PostgreSQL client (libpq)")
-                #endif
-            }
-            return (store, try store.migrate())
-        } catch {
-            throw GatewayError("database \(configuration.database): \(error)")
-        }
     }
 }

@@ -79,7 +79,7 @@ public enum GatewayCommand {
             try serve(configuration)
             return 0
         case ["migrate"]:
-            let (_, change) = try Gateway.openStore(configuration)
+            let (_, change) = try configuration.openStore()
             print("pushseal-gateway: \(configuration.database) \(change)")
             return 0
         case ["backup"]:
@@ -110,7 +110,7 @@ public enum GatewayCommand {
                 }
                 expiresAt = now + Int64(days) * 86_400_000
             }
-            let (store, _) = try Gateway.openStore(configuration)
+            let (store, _) = try configuration.openStore()
             let (text, record) = AccessTokens.make(scopes: scopes, at: now, label: label, expiresAt: expiresAt)
             do {
                 try store.addAccessToken(record)
@@ -120,7 +120,7 @@ public enum GatewayCommand {
             print(text)
             return 0
         case ["token", "list"]:
-            let (store, _) = try Gateway.openStore(configuration)
+            let (store, _) = try configuration.openStore()
             let tokens: [AccessTokenRecord]
             do {
                 tokens = try store.accessTokens()
@@ -141,7 +141,7 @@ public enum GatewayCommand {
             return 0
         case ["token", "revoke"]:
             guard let id = options["id"]?.last else { throw GatewayError("token revoke needs --id ID") }
-            let (store, _) = try Gateway.openStore(configuration)
+            let (store, _) = try configuration.openStore()
             let revoked: Bool
             do {
                 revoked = try store.revokeAccessToken(id: id, at: GatewayClock.milliseconds())
@@ -156,7 +156,7 @@ public enum GatewayCommand {
             guard configuration.webhooks.contains(where: { $0.name == name }) else {
                 throw GatewayError("no webhook endpoint is named \(name) in \(configPath)")
             }
-            let (store, _) = try Gateway.openStore(configuration)
+            let (store, _) = try configuration.openStore()
             let enabled: Bool
             do {
                 enabled = try store.enableWebhookEndpoint(name)

@@ -38,6 +38,26 @@ final class WebhookWorkers: Sendable {
         self.log = log
     }
 
+    /// Workers for every endpoint `webhooks` configures over `store`, each endpoint's URL checked
+    /// and its signing secrets read; none when there is no endpoint.
+    /// - Throws: `GatewayError` naming the endpoint whose URL or secret is wrong.
+    static func configured(_ webhooks: [WebhookSettings], store: any GatewayStore, metrics: Metrics, log: EventLog)
+        throws(GatewayError) -> WebhookWorkers?
+    {
+        var signed: [(settings: WebhookSettings, signer: WebhookSigner)] = []
+        for settings in webhooks {
+            if let failure = WebhookPoster.setupFailure(settings) {
+                throw GatewayError("webhooks \(settings.name): \(failure)")
+            }
+            do {
+                signed.append((settings, try WebhookSigner(secretFiles: settings.secretFiles)))
+            } catch {
+                throw GatewayError("webhooks \(settings.name): \(error)")
+            }
+        }
+        return signed.isEmpty ? nil : WebhookWorkers(endpoints: signed, store: store, metrics: metrics, log: log)
+    }
+
     /// Starts a thread per endpoint.
     func start() {
         for (settings, signer) in endpoints {
