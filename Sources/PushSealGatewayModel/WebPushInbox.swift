@@ -35,9 +35,13 @@ package struct WebPushInbox: Sendable, Equatable {
     /// The length of an id in base64url.
     package static let idLength = 43
 
-    /// A new endpoint for `deviceID`: the inbox to store, and the id, shown once.
-    package static func make(deviceID: String, vapidKey: String?, at time: Int64) -> (WebPushInbox, id: String) {
-        let id = Base64URL.encode(SecureRandom.bytes(32))
+    /// A new endpoint for `deviceID` whose id is `secret` (32 random bytes) in base64url: the
+    /// inbox to store, and the id, shown once.
+    package static func make(secret: [UInt8], deviceID: String, vapidKey: String?, at time: Int64)
+        -> (WebPushInbox, id: String)
+    {
+        precondition(secret.count == 32, "an endpoint's id is 32 random bytes")
+        let id = Base64URL.encode(secret)
         return (
             WebPushInbox(
                 idHash: hash(id), idPrefix: String(id.prefix(8)), deviceID: deviceID, vapidKey: vapidKey,

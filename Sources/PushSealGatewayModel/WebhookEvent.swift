@@ -4,7 +4,8 @@ internal import PushSealCore
 /// body `{"id", "type", "timestamp", "data"}`, where `id` is also the `webhook-id` of a message
 /// that carries this event alone. Ids, statuses, reasons and times only; never content.
 package struct WebhookEvent: Sendable, Equatable {
-    /// `msg_` and 32 random hex digits; the same for every endpoint, and for every retry.
+    /// `msg_` and 32 random hex digits (the store makes it, with the transaction that queues the
+    /// event); the same for every endpoint, and for every retry.
     package let id: String
     /// What happened.
     package let type: WebhookEventType
@@ -13,8 +14,7 @@ package struct WebhookEvent: Sendable, Equatable {
     /// When it happened, milliseconds since the epoch.
     package let createdAt: Int64
 
-    private init(type: WebhookEventType, data: [(String, JSONValue)], at time: Int64) {
-        let id = "msg_" + RandomUUID.make().filter { $0 != "-" }
+    private init(id: String, type: WebhookEventType, data: [(String, JSONValue)], at time: Int64) {
         self.id = id
         self.type = type
         self.createdAt = time
@@ -30,7 +30,8 @@ package struct WebhookEvent: Sendable, Equatable {
     /// `attempts`, `apns_id` (APNs, once sent), `accepted_at` and `finished_at` (milliseconds).
     /// Nil for an outcome that is not an end (a retry).
     package static func delivery(
-        _ delivery: OutboxDelivery, user: String?, outcome: DeliveryOutcome, attempts: Int, at time: Int64
+        id: String, _ delivery: OutboxDelivery, user: String?, outcome: DeliveryOutcome, attempts: Int,
+        at time: Int64
     ) -> WebhookEvent? {
         let (status, reason) = outcome.statusAndReason
         let apnsID: String? = if case .sent(let apnsID) = outcome { apnsID } else { nil }
@@ -47,17 +48,17 @@ package struct WebhookEvent: Sendable, Equatable {
             ("accepted_at", .number(JSONNumber(Int(delivery.acceptedAt)))),
             ("finished_at", .number(JSONNumber(Int(time)))),
         ]
-        return WebhookEvent(type: type, data: data, at: time)
+        return WebhookEvent(id: id, type: type, data: data, at: time)
     }
 
     /// A device's deliveries ended because the backend deleted it: `delivery.unregistered` with
     /// reason `DeviceDeleted`, as `GET /v1/pushes/{id}` shows them.
     package static func deviceDeleted(
-        push: String, device: String, user: String?, kind: DeliveryKind, attempts: Int, acceptedAt: Int64,
+        id: String, push: String, device: String, user: String?, kind: DeliveryKind, attempts: Int, acceptedAt: Int64,
         at time: Int64
     ) -> WebhookEvent {
         WebhookEvent(
-            type: .deliveryUnregistered,
+            id: id, type: .deliveryUnregistered,
             data: [
                 ("push", .string(push)), ("device", .string(device)), ("user", user.map(JSONValue.string) ?? .null),
                 ("kind", .string(kind.rawValue)), ("status", .string(DeliveryStatus.unregistered.rawValue)),
@@ -69,10 +70,10 @@ package struct WebhookEvent: Sendable, Equatable {
     /// A device marked `unregistered`: `data` holds `device`, `user`, `kind`, the `reason` of the
     /// answer that marked it, the `push` whose delivery got that answer, and `unregistered_at`.
     package static func deviceUnregistered(
-        device: String, user: String, kind: DeliveryKind, reason: String, push: String, at time: Int64
+        id: String, device: String, user: String, kind: DeliveryKind, reason: String, push: String, at time: Int64
     ) -> WebhookEvent {
         WebhookEvent(
-            type: .deviceUnregistered,
+            id: id, type: .deviceUnregistered,
             data: [
                 ("device", .string(device)), ("user", .string(user)), ("kind", .string(kind.rawValue)),
                 ("reason", .string(reason)), ("push", .string(push)),

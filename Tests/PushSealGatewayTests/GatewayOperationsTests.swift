@@ -127,6 +127,13 @@ struct GatewayOperationsTests {
         #expect(RFC3339.text(981_173_106_007) == "2001-02-03T04:05:06.007Z")
         #expect(RFC3339.text(1_796_293_772_714) == "2026-12-03T10:29:32.714Z")
         #expect(RFC3339.text(253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+        // Leap days by the Gregorian rules (2000 has one, 2100 none), and times before the epoch.
+        #expect(RFC3339.text(951_868_799_999) == "2000-02-29T23:59:59.999Z")
+        #expect(RFC3339.text(4_107_499_200_000) == "2100-02-28T12:00:00.000Z")
+        #expect(RFC3339.text(4_107_542_400_000) == "2100-03-01T00:00:00.000Z")
+        #expect(RFC3339.text(1_735_689_599_000) == "2024-12-31T23:59:59.000Z")
+        #expect(RFC3339.text(-1) == "1969-12-31T23:59:59.999Z")
+        #expect(RFC3339.text(-11_670_912_000_000) == "1600-03-01T00:00:00.000Z")
     }
 
     @Test(

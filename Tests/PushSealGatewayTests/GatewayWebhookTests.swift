@@ -311,7 +311,7 @@ struct GatewayWebhookTests {
         _ = try store.acceptPush(
             id: "p1", idempotencyKey: nil, requestHash: [], at: 200,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
-        #expect(try store.deleteDevice(id: "d1", routing: routing))
+        #expect(try store.deleteDevice(id: "d1", at: 500, routing: routing))
         let claim = try store.claimWebhookEvents(
             endpoint: "a", limit: 10, at: GatewayClock.milliseconds(), expireBefore: 0, leaseMilliseconds: 1_000,
             owner: "o")
@@ -320,6 +320,7 @@ struct GatewayWebhookTests {
         let data = try #require(event["data"]?.objectValue)
         #expect(data["reason"]?.stringValue == "DeviceDeleted" && data["user"]?.stringValue == "u1")
         #expect(data["push"]?.stringValue == "p1")
+        #expect(data["finished_at"]?.numberValue?.intValue == 500, "the time the deletion was made at")
     }
 
     @Test(

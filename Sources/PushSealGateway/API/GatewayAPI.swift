@@ -292,7 +292,9 @@ final class GatewayAPI: Sendable {
             return .json(200, DeviceRegistration.json(device))
         case ("DELETE", .device(let id)):
             try authorize(.devices)
-            guard try store.deleteDevice(id: id, routing: routing) else { throw APIError.notFound("device \(id)") }
+            guard try store.deleteDevice(id: id, at: GatewayClock.milliseconds(), routing: routing) else {
+                throw APIError.notFound("device \(id)")
+            }
             log.write("device-deleted", [("device", .string(id))])
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):

@@ -139,22 +139,22 @@ struct APNsSender: OutboxSender {
 
     /// What a result means for the outbox: 410, `BadDeviceToken` and `DeviceTokenNotForTopic`
     /// mean the token is gone; a transient failure (429, 5xx, a lost connection) is tried again
-    /// later (``RetrySchedule/retryTime(attempts:retryAfterSeconds:at:)``) until
+    /// later (``RetrySchedule/retryWindow(attempts:retryAfterSeconds:at:)``) until
     /// ``RetrySchedule/maximumAttempts`` requests were made; a refused provider token holds the
-    /// delivery queued (``RetrySchedule/heldRetryTime(acceptedAt:at:)``) until the key
+    /// delivery queued (``RetrySchedule/heldRetryWindow(acceptedAt:at:)``) until the key
     /// is fixed, its expiration passes, or ``RetrySchedule/providerTokenHold`` ends.
     static func outcome(_ result: DeliveryResult, attempts: Int, acceptedAt: Int64, at time: Int64)
         -> DeliveryOutcome
     {
         if result.status == .failed, result.transient,
-            let due = RetrySchedule.retryTime(attempts: attempts, at: time)
+            let window = RetrySchedule.retryWindow(attempts: attempts, at: time)
         {
-            return .retry(at: due, reason: DeliveryReason(result, otherwise: "transient failure"))
+            return .retry(at: .random(in: window), reason: DeliveryReason(result, otherwise: "transient failure"))
         }
         if let reason = providerTokenRefusal(result),
-            let due = RetrySchedule.heldRetryTime(acceptedAt: acceptedAt, at: time)
+            let window = RetrySchedule.heldRetryWindow(acceptedAt: acceptedAt, at: time)
         {
-            return .retry(at: due, reason: .apns(reason))
+            return .retry(at: .random(in: window), reason: .apns(reason))
         }
         switch result.status {
         case .sent: return .sent(apnsID: result.apnsID)

@@ -78,7 +78,7 @@ struct WebPushSender: OutboxSender {
     /// What a push service's answer means for the outbox: 2xx sent; 404 and 410 gone (the
     /// subscription is marked unregistered, as APNs' 410 marks a token); a job left unsent (the
     /// worker stopped) due again at once; 429, 5xx and a lost connection tried again later, after
-    /// the `Retry-After` the service gave (``RetrySchedule/retryTime(attempts:retryAfterSeconds:at:)``);
+    /// the `Retry-After` the service gave (``RetrySchedule/retryWindow(attempts:retryAfterSeconds:at:)``);
     /// any other answer fails for good with the service's status and words.
     static func outcome(_ result: WebPushResult, attempts: Int, at time: Int64) -> DeliveryOutcome {
         let reason = DeliveryReason(result)
@@ -89,10 +89,10 @@ struct WebPushSender: OutboxSender {
             return .retry(at: time, reason: .gateway(.notSent))
         case .failed:
             if result.transient,
-                let due = RetrySchedule.retryTime(
+                let window = RetrySchedule.retryWindow(
                     attempts: attempts, retryAfterSeconds: result.retryAfterSeconds, at: time)
             {
-                return .retry(at: due, reason: reason)
+                return .retry(at: .random(in: window), reason: reason)
             }
             return .failed(reason: reason)
         }

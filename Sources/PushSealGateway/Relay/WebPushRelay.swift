@@ -57,7 +57,8 @@ struct WebPushRelay: Sendable {
         guard device.unregisteredAt == nil else {
             throw APIError.unprocessable(nil, "device \(deviceID) is unregistered: register it again first")
         }
-        let (inbox, id) = WebPushInbox.make(deviceID: deviceID, vapidKey: vapidKey, at: GatewayClock.milliseconds())
+        let (inbox, id) = WebPushInbox.make(
+            secret: SecureRandom.bytes(32), deviceID: deviceID, vapidKey: vapidKey, at: GatewayClock.milliseconds())
         try store.addInbox(inbox)
         log.write("webpush-endpoint-created", [("device", .string(deviceID)), ("endpoint", .string(inbox.idPrefix))])
         var answer = JSONObject([("endpoint", .string(endpoint(id))), ("device", .string(deviceID))])

@@ -9,8 +9,8 @@ package protocol DeviceStore: Sendable {
     /// The device with `id`.
     func device(id: String) throws -> Device?
     /// Removes the device; false when there was none. Its queued deliveries are not sent: they end
-    /// `unregistered` (reason `DeviceDeleted`), with the events `routing` asks for.
-    func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool
+    /// `unregistered` (reason `DeviceDeleted`) at `time`, with the events `routing` asks for.
+    func deleteDevice(id: String, at time: Int64, routing: WebhookRouting) throws -> Bool
     /// The devices of `user`, by id.
     func devices(user: String) throws -> [Device]
     /// Up to `limit` devices of `query` (its state, time and cursor), in its order.
@@ -22,10 +22,8 @@ extension DeviceStore where Self: SQLExecutor {
         try read("\(Device.selectColumns) WHERE id = \(placeholder(1))", [.text(id)]).first.flatMap(Device.init(row:))
     }
 
-    package func deleteDevice(id: String, routing: WebhookRouting) throws -> Bool {
-        try transaction { sql in
-            try OutboxFinish.deleteDevice(id: id, at: GatewayClock.milliseconds(), routing: routing, sql)
-        }
+    package func deleteDevice(id: String, at time: Int64, routing: WebhookRouting) throws -> Bool {
+        try transaction { sql in try OutboxFinish.deleteDevice(id: id, at: time, routing: routing, sql) }
     }
 
     package func devices(user: String) throws -> [Device] {

@@ -32,14 +32,16 @@ package enum OutboxFinish {
         if let gone = transition.goneAddress, let user = try markGone(gone, at: transition.time, sql) {
             events.append(
                 .deviceUnregistered(
-                    device: gone.deviceID, user: user, kind: ended.delivery.kind, reason: gone.reason.text,
+                    id: WebhookOutbox.newEventID(), device: gone.deviceID, user: user, kind: ended.delivery.kind,
+                    reason: gone.reason.text,
                     push: ended.delivery.pushID, at: transition.time))
         }
         if let type = transition.endEvent, !routing.endpoints(for: type).isEmpty {
             let user = try sql("SELECT user_id FROM devices WHERE id = \(p(1))", [.text(ended.delivery.deviceID)])
                 .first?[0].text
             if let event = WebhookEvent.delivery(
-                ended.delivery, user: user, outcome: ended.outcome, attempts: ended.attempts, at: transition.time)
+                id: WebhookOutbox.newEventID(), ended.delivery, user: user, outcome: ended.outcome,
+                attempts: ended.attempts, at: transition.time)
             {
                 events.insert(event, at: 0)
             }
@@ -97,7 +99,8 @@ package enum OutboxFinish {
                 guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
                 events.append(
                     .deviceDeleted(
-                        push: row[.pushID].text ?? "", device: id, user: user, kind: kind,
+                        id: WebhookOutbox.newEventID(), push: row[.pushID].text ?? "", device: id, user: user,
+                        kind: kind,
                         attempts: Int(row[.attempts].integer ?? 0), acceptedAt: row[.acceptedAt].integer ?? 0,
                         at: time))
             }

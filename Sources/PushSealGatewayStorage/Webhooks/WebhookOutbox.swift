@@ -1,3 +1,4 @@
+internal import PushSealCore
 package import PushSealGatewayModel
 
 /// The webhook outbox, for either store: one row per event and endpoint, queued in the
@@ -7,6 +8,9 @@ package import PushSealGatewayModel
 package enum WebhookOutbox {
     /// The reason of an event whose retry window passed.
     package static let retryWindowPassedReason = "RetryWindowPassed"
+
+    /// A new event's id: `msg_` and 32 random hex digits.
+    package static func newEventID() -> String { "msg_" + RandomUUID.make().filter { $0 != "-" } }
 
     /// Queues `events` for the endpoints `routing` subscribes to their types.
     package static func queue(_ events: [WebhookEvent], routing: WebhookRouting, _ sql: StatementRunner) throws {
@@ -126,7 +130,9 @@ package enum WebhookOutbox {
             let failingSince = row?[1].integer ?? time
             let newlyDisabled = row?[2].integer == nil && failingSince < disableBefore
             let retryAt =
-                time + RetrySchedule.webhookBackoff(failures: failures, retryAfterSeconds: retryAfterSeconds)
+                time
+                + Int64.random(
+                    in: RetrySchedule.webhookBackoff(failures: failures, retryAfterSeconds: retryAfterSeconds))
             try sql(
                 "UPDATE webhook_endpoints SET retry_at = \(p(1)), disabled_at = coalesce(disabled_at, \(p(2))) "
                     + "WHERE name = \(p(3))",

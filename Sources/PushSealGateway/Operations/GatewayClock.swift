@@ -5,9 +5,9 @@
 #endif
 
 /// The wall clock, in milliseconds since the epoch.
-package enum GatewayClock {
+enum GatewayClock {
     /// Now.
-    package static func milliseconds() -> Int64 {
+    static func milliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
