@@ -7,3 +7,15 @@ package enum PushAcceptance: Sendable, Equatable {
     /// Its idempotency key was used before, by a different request: the earlier push's id.
     case conflict(String)
 }
+
+extension PushAcceptance {
+    /// For a repeat or a conflict, the earlier push's id and whether its request was the same;
+    /// nil for a push stored now.
+    package var earlier: (id: String, sameRequest: Bool)? {
+        switch self {
+        case .accepted: nil
+        case .repeated(let id): (id, true)
+        case .conflict(let id): (id, false)
+        }
+    }
+}

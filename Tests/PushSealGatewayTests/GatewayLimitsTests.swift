@@ -51,6 +51,8 @@ struct GatewayLimitsTests {
         #expect(try push(#"{"devices":["phone-2"]}"#).status == 202, "the repeat gave its delivery back")
         let limited = try push(#"{"devices":["phone-3"]}"#)
         #expect(limited.status == 429 && limited.errorCode == "rate-limited" && limited.headers["retry-after"] != nil)
+        let retried = try push(#"{"devices":["phone-1"]}"#, key: "k1")
+        #expect(retried.status == 202 && retried.json?["repeated"] == .bool(true), "a retry at the limit is answered")
         #expect(try push(#"{"devices":["nobody"]}"#).status == 202, "a push that reaches no device costs nothing")
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"pushseal_gateway_rate_limited_total{limit="deliveries"} 1"#))

@@ -97,6 +97,10 @@ struct PushAcceptorTests {
         #expect(throws: APIError.self) { try accepting.accept(Self.push("u1")) }
         #expect(accepting.calls.refused.withLock { $0 } == [.deliveries], "and now the burst is spent")
         #expect(try accepting.store.statistics().deliveries[.queued] == 2, "two pushes stored, of five asked")
+        // At the limit, a retry of an accepted push still gets that push: it costs nothing.
+        let retried = try accepting.accept(Self.push("u1", key: "k-1"))
+        #expect(retried == PushAcceptor.Accepted(id: first.id, deliveries: 1, repeated: true, truncated: 0))
+        #expect(accepting.calls.refused.withLock { $0 } == [.deliveries], "the retry was not refused")
     }
 
     @Test(

@@ -5,7 +5,9 @@ internal import PushSealGatewayStorage
 /// Accepting a push, apart from how it came (`POST /v1/pushes`, or a device's test push): its
 /// audience resolved to active devices, the deliveries counted against the cap and the token's
 /// rate, sealed per device, and stored with the push in one transaction; then the workers of
-/// their kinds are woken. Nothing is stored when any step fails, and the rate spent comes back.
+/// their kinds are woken. Nothing is stored when any step fails, and the rate spent comes back. A
+/// request whose idempotency key came before is answered from the earlier push before any of that:
+/// a client that retries an accepted push at its rate limit gets the push's id, not 429.
 final class PushAcceptor: Sendable {
     /// What accepting a push came to.
     struct Accepted: Sendable, Equatable {
@@ -51,6 +53,13 @@ final class PushAcceptor: Sendable {
     ///   an idempotency key used by another request; or the store's error.
     func accept(_ push: PushRequest, requestBody: JSONObject, token: String) throws -> Accepted {
         let (payload, collapseID) = try sealer.prepare(push)
+        // The request's hash is compared only when its idempotency key comes again.
+        let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
+        if let key = push.idempotencyKey,
+            let earlier = try store.earlierPush(idempotencyKey: key, requestHash: requestHash)?.earlier
+        {
+            return try answer(to: push, from: earlier)
+        }
         var devices: [Device] = []
         switch push.audience {
         case .users(let users):
@@ -67,8 +76,6 @@ final class PushAcceptor: Sendable {
         try limiter.spend(active.count, of: .deliveries, token: token)
         let time = GatewayClock.milliseconds()
         let id = TimeOrderedUUID.make(milliseconds: time)
-        // The request's hash is compared only when its idempotency key comes again.
-        let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
         let deliveries: [NewDelivery]
         let acceptance: PushAcceptance
         do {
@@ -83,21 +90,26 @@ final class PushAcceptor: Sendable {
             limiter.refund(active.count, of: .deliveries, token: token)
             throw error
         }
-        switch acceptance {
-        case .accepted: break
-        case .conflict(let earlier):
+        // Another request with the same key may have been stored meanwhile.
+        if let earlier = acceptance.earlier {
             limiter.refund(active.count, of: .deliveries, token: token)
-            throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier)
-        case .repeated(let earlier):
-            limiter.refund(active.count, of: .deliveries, token: token)
-            return Accepted(
-                id: earlier, deliveries: try store.push(id: earlier)?.deliveries.count ?? 0, repeated: true,
-                truncated: 0)
+            return try answer(to: push, from: earlier)
         }
         metrics.pushAccepted()
         log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
         onAccepted(NewDelivery.kinds(of: deliveries))
         return Accepted(
             id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count)
+    }
+
+    /// The answer to `push` when its idempotency key names an earlier push: that push, as a repeat,
+    /// or 409 when the requests differ.
+    private func answer(to push: PushRequest, from earlier: (id: String, sameRequest: Bool)) throws -> Accepted {
+        guard earlier.sameRequest else {
+            throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier.id)
+        }
+        return Accepted(
+            id: earlier.id, deliveries: try store.push(id: earlier.id)?.deliveries.count ?? 0, repeated: true,
+            truncated: 0)
     }
 }

@@ -9,6 +9,11 @@ package protocol OutboxStore: Sendable {
     func acceptPush(
         id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
     ) throws -> PushAcceptance
+    /// What a push with `idempotencyKey` would come to, when a push with that key is stored
+    /// already: a repeat of it when its request (`requestHash`) was the same, else a conflict;
+    /// nil when none is. A request whose key came before is answered without spending its
+    /// deliveries, sealing or storing anything.
+    func earlierPush(idempotencyKey: String, requestHash: [UInt8]) throws -> PushAcceptance?
     /// A push, up to `limit` of its deliveries' states after the delivery row `after` (0: from the
     /// first), and the counts of all of them by status.
     func push(id: String, after: Int64, limit: Int) throws -> PushRecord?
@@ -54,6 +59,13 @@ extension OutboxStore {
 }
 
 extension OutboxStore where Self: SQLExecutor {
+    package func earlierPush(idempotencyKey: String, requestHash: [UInt8]) throws -> PushAcceptance? {
+        try read(
+            "SELECT id, request_hash FROM pushes WHERE idempotency_key = \(placeholder(1))", [.text(idempotencyKey)]
+        )
+        .first.map { PushAcceptance(earlier: $0, requestHash: requestHash) }
+    }
+
     package func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
         try readTransaction { sql in try PushRecord.read(id: id, after: after, limit: limit, sql) }
     }
