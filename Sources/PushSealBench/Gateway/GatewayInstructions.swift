@@ -37,7 +37,7 @@ enum GatewayInstructions {
         ("request JSON", { $0.largest(file: "API/RequestReader.swift") }),
         ("token check", { $0.largest(file: "API/GatewayAPI.swift", symbol: "authenticate") }),
         ("event log", { $0.largest(file: "EventLog.swift") }),
-        ("store's write transactions", { $0.largest(file: "Storage/SQLiteGroupCommit.swift") }),
+        ("store's write transactions", { $0.largest(file: "/SQLiteGroupCommit.swift") }),
         ("delivery workers (claims)", { $0.largest(file: "Delivery/DeliveryWorkers.swift") }),
         ("APNs client", { $0.largest(file: "Delivery/APNsSender.swift") }),
         ("outcomes recorded", { $0.largest(file: "Delivery/OutcomeRecorder.swift") }),
