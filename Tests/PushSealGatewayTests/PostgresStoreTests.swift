@@ -73,7 +73,21 @@ struct PostgresStoreTests {
         let store = PostgresGatewayStore(
             url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 1)
         #expect(try store.migrate(through: 8) == SchemaChange(from: 0, to: 8))
-        let body = try Self.acceptSealedSizedPush(in: store)
+        // Written as schema 8 reads them: this version's statements name columns it lacks.
+        let body = (0..<2_400).map { _ in UInt8.random(in: .min ... .max) }
+        let token = String(repeating: "ab", count: 32)
+        try store.pool.withConnection { connection in
+            try connection.execute(
+                "INSERT INTO devices (id, user_id, kind, token, topic, environment, public_key, registered_at) "
+                    + "VALUES ('d', 'u', 'apns', '\(token)', '\(GatewayStoreTests.topic)', 'production', '{}', 100); "
+                    + "INSERT INTO pushes (id, accepted_at) VALUES ('p', 200)")
+            for _ in 0..<2 {
+                try connection.query(
+                    "INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, status, "
+                        + "next_attempt_at, accepted_at) VALUES ('p', 'd', 'apns', $1, 'production', '[]', $2, "
+                        + "'queued', 200, 200)", [.text(token), .blob(body)])
+            }
+        }
         #expect(try Self.toastChunks(in: store) == 4, "schema 8 stored each body as two chunks")
         #expect(try store.migrate() == SchemaChange(from: 8, to: GatewaySchema.version))
         let claimed = try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a")

@@ -34,3 +34,23 @@ struct SQLiteStoreTests {
         }
     }
 }
+
+extension SQLiteStoreTests {
+    @Test("a migration that would leave a foreign key naming no row is rolled back whole, its schema number unchanged")
+    func migrationLeavingOrphansIsRolledBack() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file("gateway.db"))
+        for migration in SQLiteMigrations.all { try database.apply(migration) }
+        try database.query("INSERT INTO pushes (id, accepted_at) VALUES ('p', 1)")
+        try database.query(
+            "INSERT INTO deliveries (push_id, device_id, kind, address, headers, body, status, next_attempt_at, "
+                + "accepted_at) VALUES ('p', 'd', 'apns', 'aa', '[]', X'01', 'queued', 1, 1)")
+        let breaking = SchemaMigration(GatewaySchema.version + 1, "CREATE TABLE kept (x); DELETE FROM pushes")
+        #expect(throws: SQLiteDatabase.Failure.self) { try database.apply(breaking) }
+        #expect(try database.query("SELECT count(*) FROM pushes").first?.first?.integer == 1, "the delete undone")
+        #expect(try database.query("SELECT count(*) FROM sqlite_master WHERE name = 'kept'").first?.first?.integer == 0)
+        #expect(try database.query("PRAGMA user_version").first?.first?.integer == Int64(GatewaySchema.version))
+        // Foreign keys are enforced again afterwards.
+        #expect(throws: SQLiteDatabase.Failure.self) { try database.query("DELETE FROM pushes") }
+    }
+}

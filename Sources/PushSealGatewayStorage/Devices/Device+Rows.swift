@@ -77,7 +77,7 @@ extension Device {
             INSERT INTO devices (id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth,
                 registered_at, unregistered_at)
             VALUES (\(markers), NULL)
-            ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind, token = excluded.token,
+            ON CONFLICT (id, app) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind, token = excluded.token,
                 topic = excluded.topic, environment = excluded.environment, public_key = excluded.public_key,
                 endpoint = excluded.endpoint, p256dh = excluded.p256dh, auth = excluded.auth,
                 registered_at = excluded.registered_at, unregistered_at = NULL

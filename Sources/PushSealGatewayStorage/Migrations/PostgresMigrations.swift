@@ -122,5 +122,23 @@ package enum PostgresMigrations {
                     current_setting('block_size')::integer - 32);
             END $$;
             """),
+        // Apps, as SQLite's schema 10: every row belongs to one app (`default` for those there), and
+        // a device's id, an idempotency key and a webhook endpoint's name are unique within their
+        // app, the key first in each index. A column with a constant default is added without
+        // rewriting its table.
+        SchemaMigration(
+            10,
+            """
+            ALTER TABLE access_tokens ADD COLUMN app TEXT DEFAULT 'default';
+            ALTER TABLE devices ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE devices DROP CONSTRAINT devices_pkey, ADD PRIMARY KEY (id, app);
+            ALTER TABLE pushes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE pushes DROP CONSTRAINT pushes_idempotency_key_key, ADD UNIQUE (idempotency_key, app);
+            ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE webhook_endpoints ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_pkey, ADD PRIMARY KEY (name, app);
+            """),
     ]
 }

@@ -118,5 +118,48 @@ package enum SQLiteMigrations {
         // Schema 9 keeps PostgreSQL's sealed bodies in their rows (its TOAST target); SQLite keeps a
         // row of that size in its page already.
         SchemaMigration(9, "SELECT 1"),
+        // Apps: every row belongs to one app, those of a gateway that served one going to
+        // `default`. A device's id, an idempotency key and a webhook endpoint's name are unique
+        // within their app, not across apps: their keys become (key, app), the key first so that
+        // every lookup by it still reads one index entry. SQLite changes a key only by making its
+        // table anew (foreign keys off meanwhile, and checked before the commit). An access token's
+        // app may be NULL: an operator's token, over every app.
+        SchemaMigration(
+            10,
+            """
+            ALTER TABLE access_tokens ADD COLUMN app TEXT DEFAULT 'default';
+            CREATE TABLE devices_v10 (
+                id TEXT NOT NULL, user_id TEXT NOT NULL, kind TEXT NOT NULL, token TEXT, topic TEXT,
+                environment TEXT, public_key TEXT, endpoint TEXT, p256dh TEXT, auth TEXT,
+                registered_at INTEGER NOT NULL, unregistered_at INTEGER, app TEXT NOT NULL DEFAULT 'default',
+                PRIMARY KEY (id, app));
+            INSERT INTO devices_v10 (id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth,
+                    registered_at, unregistered_at)
+                SELECT id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth,
+                    registered_at, unregistered_at
+                FROM devices;
+            DROP TABLE devices;
+            ALTER TABLE devices_v10 RENAME TO devices;
+            CREATE INDEX devices_by_user ON devices (user_id, id);
+            CREATE INDEX devices_unregistered ON devices (unregistered_at, id) WHERE unregistered_at IS NOT NULL;
+            CREATE TABLE pushes_v10 (
+                id TEXT PRIMARY KEY, idempotency_key TEXT, accepted_at INTEGER NOT NULL, request_hash BLOB,
+                app TEXT NOT NULL DEFAULT 'default', UNIQUE (idempotency_key, app));
+            INSERT INTO pushes_v10 (id, idempotency_key, accepted_at, request_hash)
+                SELECT id, idempotency_key, accepted_at, request_hash FROM pushes;
+            DROP TABLE pushes;
+            ALTER TABLE pushes_v10 RENAME TO pushes;
+            CREATE INDEX pushes_by_time ON pushes (accepted_at);
+            ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            CREATE TABLE webhook_endpoints_v10 (
+                name TEXT NOT NULL, failures INTEGER NOT NULL DEFAULT 0, failing_since INTEGER, retry_at INTEGER,
+                disabled_at INTEGER, app TEXT NOT NULL DEFAULT 'default', PRIMARY KEY (name, app));
+            INSERT INTO webhook_endpoints_v10 (name, failures, failing_since, retry_at, disabled_at)
+                SELECT name, failures, failing_since, retry_at, disabled_at FROM webhook_endpoints;
+            DROP TABLE webhook_endpoints;
+            ALTER TABLE webhook_endpoints_v10 RENAME TO webhook_endpoints;
+            """),
     ]
 }

@@ -43,7 +43,7 @@ package import PushSealGatewayModel
         private static func buildPush(deliveries count: Int) -> String {
             var statement =
                 "WITH push AS (INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) "
-                + "VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)"
+                + "VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key, app) DO NOTHING RETURNING id)"
             if count > 0 {
                 statement +=
                     ", queued AS (\(insertColumns)SELECT push.id, \(rowColumns), $3, $3, 'queued' "

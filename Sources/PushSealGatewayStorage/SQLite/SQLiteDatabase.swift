@@ -63,6 +63,32 @@ package final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// Runs `migration`'s SQL and sets the schema's `user_version` to its number, in one transaction
+    /// on the writer, as SQLite's documented way to change a table's definition: foreign keys are
+    /// off while it runs (so a table others reference can be rebuilt: made anew, copied, dropped
+    /// and renamed), and checked whole (`PRAGMA foreign_key_check`) before it commits; any failure
+    /// rolls it back.
+    package func apply(_ migration: SchemaMigration) throws {
+        try writer.use { handle in
+            try Self.execute("PRAGMA foreign_keys = OFF", on: handle)
+            defer { _ = sqlite3_exec(handle, "PRAGMA foreign_keys = ON", nil, nil, nil) }
+            try Self.execute("BEGIN IMMEDIATE", on: handle)
+            do {
+                try Self.execute(migration.sql, on: handle)
+                let orphans = try Self.query("PRAGMA foreign_key_check", [], on: handle)
+                guard orphans.isEmpty else {
+                    throw Failure(
+                        description: "schema \(migration.number) would leave \(orphans.count) rows whose foreign key "
+                            + "names no row")
+                }
+                try Self.execute("PRAGMA user_version = \(migration.number); COMMIT", on: handle)
+            } catch {
+                _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                throw error
+            }
+        }
+    }
+
     /// Runs SQL without parameters or results (schema changes, pragmas) on the writer.
     package func execute(_ sql: String) throws {
         try writer.use { try Self.execute(sql, on: $0) }

@@ -20,10 +20,7 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
             throw SQLiteDatabase.Failure(
                 description: "the database is at schema \(version), newer than this gateway's \(GatewaySchema.version)")
         }
-        for migration in SQLiteMigrations.all where migration.number > version {
-            try database.execute(
-                "BEGIN IMMEDIATE; \(migration.sql); PRAGMA user_version = \(migration.number); COMMIT")
-        }
+        for migration in SQLiteMigrations.all where migration.number > version { try database.apply(migration) }
         return SchemaChange(from: Int(version), to: GatewaySchema.version)
     }
 

@@ -108,7 +108,7 @@ package enum WebhookOutbox {
                     [.integer(time), .text("queued")] + sent.map(DatabaseValue.integer))
             }
             try sql(
-                "INSERT INTO webhook_endpoints (name, failures) VALUES (\(p(1)), 0) ON CONFLICT (name) DO UPDATE "
+                "INSERT INTO webhook_endpoints (name, failures) VALUES (\(p(1)), 0) ON CONFLICT (name, app) DO UPDATE "
                     + "SET failures = 0, failing_since = NULL, retry_at = NULL",
                 [.text(endpoint)])
             return WebhookEndpointState(failures: 0, newlyDisabled: false, retryAt: nil)
@@ -121,7 +121,7 @@ package enum WebhookOutbox {
             }
             let row = try sql(
                 "INSERT INTO webhook_endpoints (name, failures, failing_since) VALUES (\(p(1)), 1, \(p(2))) "
-                    + "ON CONFLICT (name) DO UPDATE SET failures = webhook_endpoints.failures + 1, "
+                    + "ON CONFLICT (name, app) DO UPDATE SET failures = webhook_endpoints.failures + 1, "
                     + "failing_since = coalesce(webhook_endpoints.failing_since, excluded.failing_since) "
                     + "RETURNING failures, failing_since, disabled_at",
                 [.text(endpoint), .integer(time)]
