@@ -16,11 +16,14 @@ package struct AccessTokenRecord: Sendable, Equatable {
     package var expiresAt: Int64? = nil
     /// When a request last presented it (to the minute), if one did.
     package var lastUsedAt: Int64? = nil
+    /// The app whose devices, pushes and endpoints it reaches; nil for an operator's token, over
+    /// every app.
+    package var app: AppID? = .default
 
     /// A value of these members.
     package init(
         id: String, secretHash: [UInt8], scopes: Set<AccessScope>, createdAt: Int64, revokedAt: Int64?,
-        label: String? = nil, expiresAt: Int64? = nil, lastUsedAt: Int64? = nil
+        label: String? = nil, expiresAt: Int64? = nil, lastUsedAt: Int64? = nil, app: AppID? = .default
     ) {
         self.id = id
         self.secretHash = secretHash
@@ -30,6 +33,7 @@ package struct AccessTokenRecord: Sendable, Equatable {
         self.label = label
         self.expiresAt = expiresAt
         self.lastUsedAt = lastUsedAt
+        self.app = app
     }
 
     /// Whether it may do what `scope` allows (`admin` may do everything).

@@ -4,9 +4,11 @@ internal import PushSealEncryptor
 package struct OutboxDelivery: Sendable, Equatable {
     /// The row's id.
     package let id: Int64
+    /// The app of its push and its device.
+    package let app: AppID
     /// The push it belongs to.
     package let pushID: String
-    /// The device it goes to.
+    /// The device it goes to, an id within ``app``.
     package let deviceID: String
     /// Which workers send it.
     package let kind: DeliveryKind
@@ -32,11 +34,13 @@ package struct OutboxDelivery: Sendable, Equatable {
 
     /// A value of these members.
     package init(
-        id: Int64, pushID: String, deviceID: String, kind: DeliveryKind, address: String, environment: APNsEnvironment?,
+        id: Int64, app: AppID, pushID: String, deviceID: String, kind: DeliveryKind, address: String,
+        environment: APNsEnvironment?,
         headers: [(name: String, value: String)], body: [UInt8], expiration: Int64?, attempts: Int, acceptedAt: Int64,
         addressIsGone: Bool
     ) {
         self.id = id
+        self.app = app
         self.pushID = pushID
         self.deviceID = deviceID
         self.kind = kind

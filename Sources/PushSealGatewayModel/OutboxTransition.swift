@@ -18,6 +18,8 @@ package struct OutboxTransition: Equatable, Sendable {
     /// the push's acceptance): a device that registered again since keeps its new registration.
     /// Once marked, its relay endpoints end, and stay ended if it registers again.
     package struct GoneAddress: Equatable, Sendable {
+        /// The device's app.
+        package let app: AppID
         /// The device.
         package let deviceID: String
         /// The APNs token or Web Push endpoint found gone.
@@ -28,7 +30,8 @@ package struct OutboxTransition: Equatable, Sendable {
         package let reason: DeliveryReason
 
         /// A value of these members.
-        package init(deviceID: String, address: String, registeredBy: Int64, reason: DeliveryReason) {
+        package init(app: AppID, deviceID: String, address: String, registeredBy: Int64, reason: DeliveryReason) {
+            self.app = app
             self.deviceID = deviceID
             self.address = address
             self.registeredBy = registeredBy
@@ -68,7 +71,7 @@ package struct OutboxTransition: Equatable, Sendable {
         case .unregistered(let reason, let timestamp):
             change = .end(.unregistered, reason: reason, apnsID: nil)
             goneAddress = GoneAddress(
-                deviceID: ended.delivery.deviceID, address: ended.delivery.address,
+                app: ended.delivery.app, deviceID: ended.delivery.deviceID, address: ended.delivery.address,
                 registeredBy: timestamp ?? ended.delivery.acceptedAt, reason: reason)
         }
     }

@@ -88,9 +88,9 @@ struct AppSchemaMigrationTests {
         }
         #expect(try store.accessToken(id: "t1")?.label == "ci")
         #expect(
-            try store.device(id: "d1")?.channel
+            try store.device(id: "d1", in: .default)?.channel
                 == .apns(token: Self.token, topic: GatewayStoreTests.topic, environment: .sandbox, publicKeyJWK: "{}"))
-        #expect(try store.device(id: "w1")?.unregisteredAt == 150)
+        #expect(try store.device(id: "w1", in: .default)?.unregisteredAt == 150)
         #expect(try store.earlierPush(idempotencyKey: "k1", requestHash: [7, 7]) == .repeated("p1"))
         #expect(try store.inbox(idHash: "h1")?.1?.id == "d1")
         let claimed = try store.claimDeliveries(.apns, limit: 5, at: 500, leaseMilliseconds: 1_000, owner: "w")

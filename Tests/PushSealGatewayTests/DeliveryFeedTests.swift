@@ -11,7 +11,8 @@ import Testing
 struct DeliveryFeedTests {
     static func delivery(_ id: Int64) -> OutboxDelivery {
         OutboxDelivery(
-            id: id, pushID: "p", deviceID: "d", kind: .apns, address: "ab", environment: .production, headers: [],
+            id: id, app: .default, pushID: "p", deviceID: "d", kind: .apns, address: "ab", environment: .production,
+            headers: [],
             body: [1], expiration: nil, attempts: 0, acceptedAt: 0, addressIsGone: false)
     }
 

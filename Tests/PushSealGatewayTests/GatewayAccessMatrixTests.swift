@@ -159,7 +159,9 @@ struct GatewayAccessMatrixTests {
                             && after.deliveries.values.reduce(0, +) == before.deliveries.values.reduce(0, +),
                         "\(key) with \(token.name) changed nothing")
                     if operation.method == "DELETE", path.hasPrefix("/v1/devices/") {
-                        #expect(try world.store.device(id: String(path.dropFirst(12))) != nil, "still registered")
+                        #expect(
+                            try world.store.device(id: String(path.dropFirst(12)), in: .default) != nil,
+                            "still registered")
                     }
                 }
             }

@@ -102,9 +102,11 @@ struct GatewayDeliveryTests {
         #expect(states["bad"]?.status == .unregistered && states["bad"]?.reason == "BadDeviceToken")
         #expect(states["stale"]?.status == .unregistered, "this push's delivery is over")
         #expect(states["ok"]?.status == .sent)
-        #expect(try world.store.device(id: "gone")?.unregisteredAt != nil)
-        #expect(try world.store.device(id: "bad")?.unregisteredAt != nil)
-        #expect(try world.store.device(id: "stale")?.unregisteredAt == nil, "registered after APNs' timestamp: kept")
+        #expect(try world.store.device(id: "gone", in: .default)?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "bad", in: .default)?.unregisteredAt != nil)
+        #expect(
+            try world.store.device(id: "stale", in: .default)?.unregisteredAt == nil,
+            "registered after APNs' timestamp: kept")
 
         let second = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
@@ -112,7 +114,9 @@ struct GatewayDeliveryTests {
         let device = try world.request("GET", "/v1/devices/gone", token: world.adminToken)
         #expect(device.json?["state"] == .string("unregistered"))
         try world.registerDevice("gone", user: "u1", token: gone)
-        #expect(try world.store.device(id: "gone")?.unregisteredAt == nil, "registering again clears the mark")
+        #expect(
+            try world.store.device(id: "gone", in: .default)?.unregisteredAt == nil, "registering again clears the mark"
+        )
     }
 
     @Test(

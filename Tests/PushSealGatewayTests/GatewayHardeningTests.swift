@@ -40,7 +40,7 @@ struct GatewayHardeningTests {
     func poisonedRow(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         try world.registerDevice("a", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
-        let device = try #require(try world.store.device(id: "a"))
+        let device = try #require(try world.store.device(id: "a", in: .default))
         // As an older version stored it: expiration * 1000 overflows Int64.
         let poisoned = NewDelivery(
             device: device,

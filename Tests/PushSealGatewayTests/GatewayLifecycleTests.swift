@@ -108,7 +108,7 @@ struct GatewayLifecycleTests {
         Thread.sleep(forTimeInterval: 0.3)
         // Queued behind the API's back (it answers 503 while draining), as another instance would.
         let store = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
-        let device = try #require(try store.device(id: "phone"))
+        let device = try #require(try store.device(id: "phone", in: .default))
         let late = NewDelivery(
             device: device, headers: [("apns-topic", "com.example.shop")], body: [1], expiration: nil)
         #expect(
@@ -196,7 +196,7 @@ struct GatewayLifecycleTests {
         world.kill(SIGTERM)
         let restored = try SQLiteGatewayStore(path: world.directory.file("copy.db"))
         #expect(try restored.migrate().from == GatewaySchema.version)
-        #expect(try restored.device(id: "phone") != nil)
+        #expect(try restored.device(id: "phone", in: .default) != nil)
         #expect(try restored.push(id: id)?.deliveries.count == 1)
         let configuration = try String(contentsOfFile: world.directory.file("gateway.json"), encoding: .utf8)
         _ = try world.directory.write(
@@ -221,7 +221,7 @@ struct GatewayLifecycleTests {
         world.kill(SIGTERM)
         let restored = PostgresGatewayStore(url: copy, passwordFile: nil, connections: 2)
         #expect(try restored.migrate().from == GatewaySchema.version)
-        #expect(try restored.device(id: "phone") != nil)
+        #expect(try restored.device(id: "phone", in: .default) != nil)
         #expect(try restored.push(id: id)?.deliveries.count == 1)
     }
 }

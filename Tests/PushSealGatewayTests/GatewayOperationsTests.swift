@@ -329,7 +329,9 @@ struct GatewayDeviceListingTests {
         let second = try page("state=unregistered&limit=2&cursor=\(first.cursor ?? "")")
         #expect(second.ids.count == 1 && second.cursor == nil, "the last page has no cursor")
         #expect(Set(first.ids + second.ids) == ["g1", "g2", "g3"])
-        let left = try (first.ids + second.ids).map { try #require(try world.store.device(id: $0)?.unregisteredAt) }
+        let left = try (first.ids + second.ids).map {
+            try #require(try world.store.device(id: $0, in: .default)?.unregisteredAt)
+        }
         #expect(left == left.sorted(), "in the order they left")
         let latest = try #require(left.max())
         #expect(try page("state=unregistered&since=\(latest + 1)").ids.isEmpty)

@@ -233,7 +233,10 @@ struct GatewayRelayTests {
         let endpoint = try leaving.endpoint()
         let gone = try leaving.message(count: 300)
         #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 201)
-        #expect(try leaving.world.eventually { try leaving.world.store.device(id: "phone")?.unregisteredAt != nil })
+        #expect(
+            try leaving.world.eventually {
+                try leaving.world.store.device(id: "phone", in: .default)?.unregisteredAt != nil
+            })
         #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 410, "APNs said 410")
     }
 
@@ -265,7 +268,10 @@ struct GatewayRelayTests {
         let endpoint = try leaving.endpoint()
         let gone = try leaving.message(count: 300)
         #expect(try leaving.post(gone, to: endpoint.local, headers: Self.standardHeaders).0 == 201)
-        #expect(try leaving.world.eventually { try leaving.world.store.device(id: "phone")?.unregisteredAt != nil })
+        #expect(
+            try leaving.world.eventually {
+                try leaving.world.store.device(id: "phone", in: .default)?.unregisteredAt != nil
+            })
         #expect(
             try leaving.world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("0411", 3)).status
                 == 200)
@@ -282,7 +288,7 @@ struct GatewayRelayTests {
         try world.registerSubscription("browser", user: "u1", service: 0)
         try world.registerDevice("gone", user: "u1", token: GatewayWorld.deviceToken("0411", 1))
         #expect(try world.request("POST", "/v1/devices/gone/test", token: world.adminToken).status == 200)
-        #expect(try world.eventually { try world.store.device(id: "gone")?.unregisteredAt != nil })
+        #expect(try world.eventually { try world.store.device(id: "gone", in: .default)?.unregisteredAt != nil })
         func make(_ id: String) throws -> GatewayHTTP.Answer {
             try world.request("POST", "/v1/devices/\(id)/webpush", json: "{}", token: world.adminToken)
         }

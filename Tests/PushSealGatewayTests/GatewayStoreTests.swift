@@ -12,7 +12,7 @@ struct GatewayStoreTests {
 
     static func device(_ id: String, registeredAt: Int64) -> Device {
         Device(
-            id: id, user: "u",
+            app: .default, id: id, user: "u",
             channel: .apns(
                 token: String(repeating: "ab", count: 32), topic: topic, environment: .production, publicKeyJWK: "{}"),
             registeredAt: registeredAt, unregisteredAt: nil)
@@ -20,7 +20,7 @@ struct GatewayStoreTests {
 
     static func subscription(_ id: String, endpoint: String, registeredAt: Int64) -> Device {
         Device(
-            id: id, user: "u", channel: .webPush(endpoint: endpoint, p256dh: "BP", auth: "au"),
+            app: .default, id: id, user: "u", channel: .webPush(endpoint: endpoint, p256dh: "BP", auth: "au"),
             registeredAt: registeredAt, unregisteredAt: nil)
     }
 
@@ -128,8 +128,8 @@ struct GatewayStoreTests {
         let browser = Self.subscription("browser", endpoint: "https://push.example/s/1", registeredAt: 100)
         _ = try store.putDevice(phone)
         #expect(try store.putDevice(browser), "new")
-        #expect(try store.device(id: "browser") == browser, "read back whole")
-        #expect(try store.devices(user: "u").map(\.id) == ["browser", "phone"])
+        #expect(try store.device(id: "browser", in: .default) == browser, "read back whole")
+        #expect(try store.devices(user: "u", in: .default).map(\.id) == ["browser", "phone"])
         let deliveries = [
             NewDelivery(device: phone, headers: [("apns-topic", Self.topic)], body: [1], expiration: nil),
             NewDelivery(device: browser, headers: [("urgency", "high")], body: [2], expiration: 900),
@@ -151,8 +151,8 @@ struct GatewayStoreTests {
         try store.finish(
             web[0], .unregistered(reason: DeliveryReason(text: "HTTP 410"), timestamp: nil), attempts: 1, at: 300,
             routing: .none)
-        #expect(try store.device(id: "browser")?.unregisteredAt == 300, "the endpoint is gone")
-        #expect(try store.device(id: "phone")?.unregisteredAt == nil)
+        #expect(try store.device(id: "browser", in: .default)?.unregisteredAt == 300, "the endpoint is gone")
+        #expect(try store.device(id: "phone", in: .default)?.unregisteredAt == nil)
         let second = try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(second.count == 1 && second[0].addressIsGone, "p2's delivery is not sent")
 
@@ -161,7 +161,7 @@ struct GatewayStoreTests {
         try store.finish(
             second[0], .unregistered(reason: DeliveryReason(text: "HTTP 404"), timestamp: nil), attempts: 1, at: 500,
             routing: .none)
-        #expect(try store.device(id: "browser")?.unregisteredAt == nil)
+        #expect(try store.device(id: "browser", in: .default)?.unregisteredAt == nil)
         #expect(try store.statistics().activeDevices == 2)
     }
 
@@ -246,7 +246,7 @@ struct GatewayStoreTests {
         #expect(states.map(\.attempts) == [1, 2, 3, 4, 5, 6])
         #expect(states.map(\.apnsID) == ["A-1", nil, nil, nil, "A-3", nil])
         #expect(states.map(\.reason) == [nil, "TooManyRequests", nil, "BadTopic", nil, "Unregistered"])
-        #expect(try store.device(id: "d")?.unregisteredAt == 405, "the gone token marked its device")
+        #expect(try store.device(id: "d", in: .default)?.unregisteredAt == 405, "the gone token marked its device")
         // Ended deliveries keep no body and no lease: only the retried one is claimed again, when due.
         #expect(try store.claimDeliveries(.apns, limit: 6, at: 4_999, leaseMilliseconds: 1_000, owner: "v").isEmpty)
         let retried = try store.claimDeliveries(.apns, limit: 6, at: 5_000, leaseMilliseconds: 1_000, owner: "v")
@@ -285,7 +285,7 @@ struct GatewayStoreTests {
         }
         let store = try backend.store(database, in: directory)
         try store.migrate()
-        let device = try #require(try store.device(id: "d"))
+        let device = try #require(try store.device(id: "d", in: .default))
         #expect(device.channel == .apns(token: token, topic: Self.topic, environment: .sandbox, publicKeyJWK: "{}"))
         let claimed = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.count == 1 && claimed[0].address == token && claimed[0].environment == .sandbox)

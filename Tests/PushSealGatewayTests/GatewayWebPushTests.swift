@@ -131,9 +131,9 @@ struct GatewayWebPushTests {
         #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="failed",reason="http-413"} 1"#))
         #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="unregistered",reason="http-410"} 1"#))
 
-        #expect(try world.store.device(id: "gone")?.unregisteredAt != nil)
-        #expect(try world.store.device(id: "missing")?.unregisteredAt != nil)
-        #expect(try world.store.device(id: "toolarge")?.unregisteredAt == nil)
+        #expect(try world.store.device(id: "gone", in: .default)?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "missing", in: .default)?.unregisteredAt != nil)
+        #expect(try world.store.device(id: "toolarge", in: .default)?.unregisteredAt == nil)
         let shown = try world.request("GET", "/v1/devices/gone", token: world.adminToken)
         #expect(shown.json?["state"] == .string("unregistered"))
         let again = try world.request(

@@ -174,7 +174,7 @@ struct GatewayWebhookTests {
         ).webhooks
         let routing = WebhookRouting(settings)
         let device = Device(
-            id: "d1", user: "u1",
+            app: .default, id: "d1", user: "u1",
             channel: .webPush(endpoint: "https://push.example.com/x", p256dh: "p", auth: "a"), registeredAt: 100,
             unregisteredAt: nil)
         _ = try store.putDevice(device)
@@ -270,7 +270,8 @@ struct GatewayWebhookTests {
                         .utf8), path: directory.file("gateway.json")
             ).webhooks)
         let device = Device(
-            id: "d1", user: "u1", channel: .apns(token: "ab", topic: "t", environment: .production, publicKeyJWK: "{}"),
+            app: .default, id: "d1", user: "u1",
+            channel: .apns(token: "ab", topic: "t", environment: .production, publicKeyJWK: "{}"),
             registeredAt: 100, unregisteredAt: nil)
         _ = try store.putDevice(device)
         for push in ["p1", "p2"] {
@@ -289,7 +290,7 @@ struct GatewayWebhookTests {
         let events = try store.claimWebhookEvents(
             endpoint: "a", limit: 10, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "o")
         #expect(events.events.count == 1, "one device.unregistered, not one per 410")
-        #expect(try store.device(id: "d1")?.unregisteredAt == 400, "the first mark stays")
+        #expect(try store.device(id: "d1", in: .default)?.unregisteredAt == 400, "the first mark stays")
     }
 
     @Test("deleting a device with queued deliveries tells the endpoints, reason DeviceDeleted")
@@ -305,13 +306,14 @@ struct GatewayWebhookTests {
                         .utf8), path: directory.file("gateway.json")
             ).webhooks)
         let device = Device(
-            id: "d1", user: "u1", channel: .apns(token: "ab", topic: "t", environment: .production, publicKeyJWK: "{}"),
+            app: .default, id: "d1", user: "u1",
+            channel: .apns(token: "ab", topic: "t", environment: .production, publicKeyJWK: "{}"),
             registeredAt: 100, unregisteredAt: nil)
         _ = try store.putDevice(device)
         _ = try store.acceptPush(
             id: "p1", idempotencyKey: nil, requestHash: [], at: 200,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
-        #expect(try store.deleteDevice(id: "d1", at: 500, routing: routing))
+        #expect(try store.deleteDevice(id: "d1", in: .default, at: 500, routing: routing))
         let claim = try store.claimWebhookEvents(
             endpoint: "a", limit: 10, at: GatewayClock.milliseconds(), expireBefore: 0, leaseMilliseconds: 1_000,
             owner: "o")

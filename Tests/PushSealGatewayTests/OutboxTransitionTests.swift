@@ -6,7 +6,8 @@ import Testing
 @Suite("pushseal-gateway outbox transitions")
 struct OutboxTransitionTests {
     static let delivery = OutboxDelivery(
-        id: 7, pushID: "p1", deviceID: "phone", kind: .apns, address: "ab01", environment: .production, headers: [],
+        id: 7, app: .default, pushID: "p1", deviceID: "phone", kind: .apns, address: "ab01", environment: .production,
+        headers: [],
         body: [1, 2], expiration: nil, attempts: 2, acceptedAt: 5_000, addressIsGone: false)
 
     static func transition(_ outcome: DeliveryOutcome) -> OutboxTransition {
@@ -39,7 +40,8 @@ struct OutboxTransitionTests {
         #expect(
             stamped.goneAddress
                 == OutboxTransition.GoneAddress(
-                    deviceID: "phone", address: "ab01", registeredBy: 8_000, reason: .apns("Unregistered")))
+                    app: .default, deviceID: "phone", address: "ab01", registeredBy: 8_000,
+                    reason: .apns("Unregistered")))
         #expect(stamped.endEvent == .deliveryUnregistered)
         let unstamped = Self.transition(.unregistered(reason: .pushService(status: 410, words: nil), timestamp: nil))
         #expect(unstamped.goneAddress?.registeredBy == 5_000, "no timestamp: the acceptance")

@@ -45,7 +45,7 @@ struct PushAcceptorTests {
             let jwk = JSONWriter.string(.object(try #require(deviceKey.publicKey).jwk))
             _ = try store.putDevice(
                 Device(
-                    id: id, user: user,
+                    app: .default, id: id, user: user,
                     channel: .apns(
                         token: String(repeating: "ab", count: 32), topic: "com.example.shop", environment: .production,
                         publicKeyJWK: jwk),
@@ -55,7 +55,7 @@ struct PushAcceptorTests {
         /// Accepts the push `json` for `token`.
         func accept(_ json: String, token: String = "t1") throws -> PushAcceptor.Accepted {
             let body = try #require(try JSONParser.parse(Array(json.utf8)).objectValue)
-            return try acceptor.accept(try PushRequest(body), requestBody: body, token: token)
+            return try acceptor.accept(try PushRequest(body), in: .default, requestBody: body, token: token)
         }
     }
 

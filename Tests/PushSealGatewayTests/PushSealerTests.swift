@@ -22,7 +22,7 @@ struct PushSealerTests {
         let devices = try keys.enumerated().map { index, key in
             let jwk = JSONWriter.string(.object(try #require(key.publicKey).jwk))
             return Device(
-                id: "device-\(index)", user: "u",
+                app: .default, id: "device-\(index)", user: "u",
                 channel: .apns(
                     token: String(repeating: "0\(index)", count: 32), topic: "com.example.shop",
                     environment: .production, publicKeyJWK: jwk),

@@ -8,7 +8,7 @@ internal import PushSealGatewayModel
 /// or P-256 JWK; or a Web Push subscription, `{"user", "subscription"}`, as a browser's
 /// `PushSubscription.toJSON()` gives it. Every member is required and checked.
 enum DeviceRegistration {
-    /// The device `id` that `body` registers at `time`.
+    /// The device `id` of `app` that `body` registers at `time`.
     /// - Parameters:
     ///   - topics: the bundle ids the configuration allows.
     ///   - sealer: to refuse a key whose suite has no sender key.
@@ -16,7 +16,8 @@ enum DeviceRegistration {
     ///     no Web Push configuration (a subscription is then 422).
     /// - Throws: ``APIError`` naming the member at fault.
     static func device(
-        id: String, body: JSONObject, topics: [String], sealer: PushSealer, webPush: WebPushClient?, at time: Int64
+        id: String, in app: AppID, body: JSONObject, topics: [String], sealer: PushSealer, webPush: WebPushClient?,
+        at time: Int64
     ) throws(APIError) -> Device {
         let root = JSONPath.root
         let isSubscription = body["subscription"] != nil
@@ -30,7 +31,7 @@ enum DeviceRegistration {
         let channel =
             isSubscription
             ? try subscription(body, webPush: webPush) : try apnsChannel(body, topics: topics, sealer: sealer)
-        return Device(id: id, user: user, channel: channel, registeredAt: time, unregisteredAt: nil)
+        return Device(app: app, id: id, user: user, channel: channel, registeredAt: time, unregisteredAt: nil)
     }
 
     /// The APNs members of a registration.

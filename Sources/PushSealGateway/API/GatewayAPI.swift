@@ -245,6 +245,9 @@ final class GatewayAPI: Sendable {
         func authorize(_ scope: AccessScope) throws {
             guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
         }
+        // The app the request acts in: its token's. An operator's token (over every app) acts in
+        // the default one until requests can name an app.
+        let app = token?.app ?? .default
         guard let endpoint else { throw APIError.notFound(request.path) }
         if let (name, value) = endpoint.parameter, !RequestReader.isIdentifier(value) {
             throw APIError.invalidParameter(name)
@@ -273,7 +276,7 @@ final class GatewayAPI: Sendable {
         case ("GET", .devices):
             try authorize(.read)
             let listing = try DeviceListing(query: request.query)
-            return .json(200, listing.json(try store.devices(listing.query, limit: listing.limit + 1)))
+            return .json(200, listing.json(try store.devices(listing.query, in: app, limit: listing.limit + 1)))
         case ("GET", .apiStatus):
             try authorize(.read)
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
@@ -285,14 +288,14 @@ final class GatewayAPI: Sendable {
             return .json(200, .object(JSONObject([("application_server_key", .string(key))])))
         case ("PUT", .device(let id)):
             try authorize(.devices)
-            return try putDevice(id, request)
+            return try putDevice(id, in: app, request)
         case ("GET", .device(let id)):
             try authorize(.read)
-            guard let device = try store.device(id: id) else { throw APIError.notFound("device \(id)") }
+            guard let device = try store.device(id: id, in: app) else { throw APIError.notFound("device \(id)") }
             return .json(200, DeviceRegistration.json(device))
         case ("DELETE", .device(let id)):
             try authorize(.devices)
-            guard try store.deleteDevice(id: id, at: GatewayClock.milliseconds(), routing: routing) else {
+            guard try store.deleteDevice(id: id, in: app, at: GatewayClock.milliseconds(), routing: routing) else {
                 throw APIError.notFound("device \(id)")
             }
             log.write("device-deleted", [("device", .string(id))])
@@ -300,16 +303,16 @@ final class GatewayAPI: Sendable {
         case ("GET", .userDevices(let user)):
             try authorize(.read)
             let listing = try DeviceListing(query: request.query, user: user)
-            return .json(200, listing.json(try store.devices(listing.query, limit: listing.limit + 1)))
+            return .json(200, listing.json(try store.devices(listing.query, in: app, limit: listing.limit + 1)))
         case ("POST", .pushes):
             try authorize(.pushes)
-            return try postPush(request, token: token?.id ?? "")
+            return try postPush(request, in: app, token: token?.id ?? "")
         case ("POST", .deviceTest(let id)):
             try authorize(.pushes)
-            return try testPush(id, token: token?.id ?? "")
+            return try testPush(id, in: app, token: token?.id ?? "")
         case ("POST", .deviceWebPush(let id)):
             try authorize(.devices)
-            return try relayOrRefusal().register(deviceID: id, body: try body(request))
+            return try relayOrRefusal().register(deviceID: id, in: app, body: try body(request))
         case ("POST", .webPushEndpoint(let id)):
             guard let relay else { throw APIError.webPush(404, "this gateway serves no Web Push endpoint") }
             return try relay.receive(id: id, request)
@@ -364,9 +367,9 @@ final class GatewayAPI: Sendable {
         return try RequestReader.object(request.body)
     }
 
-    private func putDevice(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    private func putDevice(_ id: String, in app: AppID, _ request: HTTPRequest) throws -> HTTPResponse {
         let device = try DeviceRegistration.device(
-            id: id, body: try body(request), topics: topics, sealer: sealer, webPush: webPush,
+            id: id, in: app, body: try body(request), topics: topics, sealer: sealer, webPush: webPush,
             at: GatewayClock.milliseconds())
         let created = try store.putDevice(device)
         let address: (String, JSONValue) =
@@ -378,9 +381,10 @@ final class GatewayAPI: Sendable {
         return .json(created ? 201 : 200, DeviceRegistration.json(device))
     }
 
-    private func postPush(_ request: HTTPRequest, token: String) throws -> HTTPResponse {
+    private func postPush(_ request: HTTPRequest, in app: AppID, token: String) throws -> HTTPResponse {
         let requestBody = try body(request)
-        let accepted = try pushes.accept(try PushRequest(requestBody), requestBody: requestBody, token: token)
+        let accepted = try pushes.accept(
+            try PushRequest(requestBody), in: app, requestBody: requestBody, token: token)
         var answer = JSONObject([
             ("id", .string(accepted.id)), ("deliveries", .number(JSONNumber(accepted.deliveries))),
         ])
@@ -395,8 +399,8 @@ final class GatewayAPI: Sendable {
 
     /// `POST /v1/devices/{id}/test`: a sealed test notification to one device, answered with its
     /// delivery once it ended (200), or still queued after ``testPushWait`` (202).
-    private func testPush(_ id: String, token: String) throws -> HTTPResponse {
-        guard let device = try store.device(id: id) else { throw APIError.notFound("device \(id)") }
+    private func testPush(_ id: String, in app: AppID, token: String) throws -> HTTPResponse {
+        guard let device = try store.device(id: id, in: app) else { throw APIError.notFound("device \(id)") }
         guard device.unregisteredAt == nil else {
             throw APIError.unprocessable(nil, "device \(id) is unregistered: register it again before testing it")
         }
@@ -424,7 +428,7 @@ final class GatewayAPI: Sendable {
                     ]))
             ),
         ])
-        let pushID = try pushes.accept(try PushRequest(body), requestBody: body, token: token).id
+        let pushID = try pushes.accept(try PushRequest(body), in: app, requestBody: body, token: token).id
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.testPushWait)
         var delivery = try store.push(id: pushID)?.deliveries.first

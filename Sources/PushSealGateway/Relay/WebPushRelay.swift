@@ -36,7 +36,7 @@ struct WebPushRelay: Sendable {
     /// `POST /v1/devices/{id}/webpush`: a new endpoint for the APNs device `deviceID`, pinned to
     /// the sender's application server key when `body` names one (`{"vapid_key": <base64url>}`).
     /// 201 `{"endpoint", "vapid_key"}`: the endpoint is shown this once.
-    func register(deviceID: String, body: JSONObject) throws -> HTTPResponse {
+    func register(deviceID: String, in app: AppID, body: JSONObject) throws -> HTTPResponse {
         try RequestReader.refuseUnknown(body, ["vapid_key"], at: .root)
         var vapidKey: String?
         if let value = body["vapid_key"] {
@@ -49,7 +49,9 @@ struct WebPushRelay: Sendable {
             }
             vapidKey = text
         }
-        guard let device = try store.device(id: deviceID) else { throw APIError.notFound("device \(deviceID)") }
+        guard let device = try store.device(id: deviceID, in: app) else {
+            throw APIError.notFound("device \(deviceID)")
+        }
         guard case .apns = device.channel else {
             throw APIError.unprocessable(
                 nil, "device \(deviceID) is a Web Push subscription: it has an endpoint of its own already")

@@ -47,11 +47,11 @@ final class PushAcceptor: Sendable {
     }
 
     /// Seals `push` (whose request body was `requestBody`, hashed for its idempotency key) for
-    /// every active device it names and stores it, spending its deliveries from `token`'s rate
+    /// every active device of `app` it names and stores it, spending its deliveries from `token`'s rate
     /// before anything is sealed.
     /// - Throws: ``APIError``: too many deliveries, a rate limit, a content a device cannot take,
     ///   an idempotency key used by another request; or the store's error.
-    func accept(_ push: PushRequest, requestBody: JSONObject, token: String) throws -> Accepted {
+    func accept(_ push: PushRequest, in app: AppID, requestBody: JSONObject, token: String) throws -> Accepted {
         let (payload, collapseID) = try sealer.prepare(push)
         // The request's hash is compared only when its idempotency key comes again.
         let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
@@ -63,9 +63,9 @@ final class PushAcceptor: Sendable {
         var devices: [Device] = []
         switch push.audience {
         case .users(let users):
-            for user in users { devices += try store.devices(user: user) }
+            for user in users { devices += try store.devices(user: user, in: app) }
         case .devices(let ids):
-            for id in ids { if let device = try store.device(id: id) { devices.append(device) } }
+            for id in ids { if let device = try store.device(id: id, in: app) { devices.append(device) } }
         }
         var seen: Set<String> = []
         let active = devices.filter { $0.unregisteredAt == nil && seen.insert($0.id).inserted }

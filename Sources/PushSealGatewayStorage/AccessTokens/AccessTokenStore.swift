@@ -22,12 +22,13 @@ extension AccessTokenStore where Self: SQLExecutor {
     }
 
     package func accessToken(id: String) throws -> AccessTokenRecord? {
-        try read("\(AccessTokenRecord.selectColumns) WHERE id = \(placeholder(1))", [.text(id)]).first.map(
+        try read("\(AccessTokenRecord.selectColumns) WHERE id = \(placeholder(1))", [.text(id)]).first.flatMap(
             AccessTokenRecord.init(row:))
     }
 
     package func accessTokens() throws -> [AccessTokenRecord] {
-        try read("\(AccessTokenRecord.selectColumns) ORDER BY created_at, id", []).map(AccessTokenRecord.init(row:))
+        try read("\(AccessTokenRecord.selectColumns) ORDER BY created_at, id", []).compactMap(
+            AccessTokenRecord.init(row:))
     }
 
     package func revokeAccessToken(id: String, at time: Int64) throws -> Bool {

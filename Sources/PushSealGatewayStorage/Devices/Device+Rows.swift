@@ -4,7 +4,7 @@ extension Device {
     /// The columns a device is read from.
     package enum Column: Int, StoredColumns {
         case id, userID, kind, token, topic, environment, publicKey, endpoint, p256dh, auth, registeredAt
-        case unregisteredAt
+        case unregisteredAt, app
 
         package var sql: String {
             switch self {
@@ -20,6 +20,7 @@ extension Device {
             case .auth: "auth"
             case .registeredAt: "registered_at"
             case .unregisteredAt: "unregistered_at"
+            case .app: "app"
             }
         }
     }
@@ -27,9 +28,11 @@ extension Device {
     /// The query that reads devices, to be followed by a `WHERE` clause.
     package static let selectColumns = "SELECT \(Column.list) FROM devices"
 
-    /// A row of ``selectColumns``; nil when its kind or environment is unknown.
+    /// A row of ``selectColumns``; nil when its app, kind or environment is not one this version
+    /// knows.
     package init?(row values: [DatabaseValue]) {
         let row = StoredRow<Column>(values)
+        guard let app = row[.app].text.flatMap(AppID.init) else { return nil }
         let channel: DeviceChannel
         switch row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) {
         case .apns?:
@@ -45,7 +48,7 @@ extension Device {
         case nil: return nil
         }
         self.init(
-            id: row[.id].text ?? "", user: row[.userID].text ?? "", channel: channel,
+            app: app, id: row[.id].text ?? "", user: row[.userID].text ?? "", channel: channel,
             registeredAt: row[.registeredAt].integer ?? 0, unregisteredAt: row[.unregisteredAt].integer)
     }
 
@@ -60,11 +63,12 @@ extension Device {
         if case .apns(let apnsToken, _, _, _) = channel { token = apnsToken } else { token = "" }
         let statement = """
             UPDATE webpush_inboxes SET removed_at = \(placeholder(1))
-            WHERE device_id = \(placeholder(2)) AND removed_at IS NULL AND EXISTS (
-                SELECT 1 FROM devices AS d WHERE d.id = \(placeholder(2)) AND (d.user_id <> \(placeholder(3))
-                    OR COALESCE(d.token, '') <> \(placeholder(4)) OR d.unregistered_at IS NOT NULL))
+            WHERE device_id = \(placeholder(2)) AND app = \(placeholder(5)) AND removed_at IS NULL AND EXISTS (
+                SELECT 1 FROM devices AS d WHERE d.id = \(placeholder(2)) AND d.app = \(placeholder(5))
+                    AND (d.user_id <> \(placeholder(3)) OR COALESCE(d.token, '') <> \(placeholder(4))
+                    OR d.unregistered_at IS NOT NULL))
             """
-        return (statement, [.integer(registeredAt), .text(id), .text(user), .text(token)])
+        return (statement, [.integer(registeredAt), .text(id), .text(user), .text(token), .text(app.name)])
     }
 
     /// The statement that registers or updates the device, for either store (`placeholder(n)`
@@ -72,10 +76,10 @@ extension Device {
     /// channel whole (a device may move from APNs to Web Push), sets the registration time and
     /// clears the `unregistered` mark.
     package func upsert(placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
-        let markers = (1...11).map(placeholder).joined(separator: ", ")
+        let markers = (1...12).map(placeholder).joined(separator: ", ")
         let statement = """
             INSERT INTO devices (id, user_id, kind, token, topic, environment, public_key, endpoint, p256dh, auth,
-                registered_at, unregistered_at)
+                registered_at, app, unregistered_at)
             VALUES (\(markers), NULL)
             ON CONFLICT (id, app) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind, token = excluded.token,
                 topic = excluded.topic, environment = excluded.environment, public_key = excluded.public_key,
@@ -89,6 +93,6 @@ extension Device {
         case .webPush(let endpoint, let p256dh, let auth):
             values += [.null, .null, .null, .null, .text(endpoint), .text(p256dh), .text(auth)]
         }
-        return (statement, values + [.integer(registeredAt)])
+        return (statement, values + [.integer(registeredAt), .text(app.name)])
     }
 }

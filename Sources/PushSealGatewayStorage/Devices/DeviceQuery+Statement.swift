@@ -1,15 +1,15 @@
 package import PushSealGatewayModel
 
 extension DeviceQuery {
-    /// This query in SQL, for either store (`placeholder(n)`), and its parameters; at most
-    /// `limit` rows.
-    package func statement(limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
-        var conditions: [String] = []
+    /// This query over `app`'s devices in SQL, for either store (`placeholder(n)`), and its
+    /// parameters; at most `limit` rows.
+    package func statement(in app: AppID, limit: Int, placeholder: (Int) -> String) -> (String, [DatabaseValue]) {
         var values: [DatabaseValue] = []
         func next(_ value: DatabaseValue) -> String {
             values.append(value)
             return placeholder(values.count)
         }
+        var conditions = ["app = \(next(.text(app.name)))"]
         switch state {
         case .active?: conditions.append("unregistered_at IS NULL")
         case .unregistered?: conditions.append("unregistered_at IS NOT NULL")
@@ -27,7 +27,7 @@ extension DeviceQuery {
             }
         }
         let order = state == .unregistered ? "unregistered_at, id" : "id"
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let filter = " WHERE " + conditions.joined(separator: " AND ")
         return ("\(Device.selectColumns)\(filter) ORDER BY \(order) LIMIT \(next(.integer(Int64(limit))))", values)
     }
 }

@@ -132,6 +132,10 @@ package enum PostgresMigrations {
             ALTER TABLE access_tokens ADD COLUMN app TEXT DEFAULT 'default';
             ALTER TABLE devices ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE devices DROP CONSTRAINT devices_pkey, ADD PRIMARY KEY (id, app);
+            DROP INDEX devices_by_user;
+            CREATE INDEX devices_by_user ON devices (user_id, app, id);
+            DROP INDEX devices_unregistered;
+            CREATE INDEX devices_unregistered ON devices (app, unregistered_at, id) WHERE unregistered_at IS NOT NULL;
             ALTER TABLE pushes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE pushes DROP CONSTRAINT pushes_idempotency_key_key, ADD UNIQUE (idempotency_key, app);
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';

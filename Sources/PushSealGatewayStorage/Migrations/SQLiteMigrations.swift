@@ -121,7 +121,8 @@ package enum SQLiteMigrations {
         // Apps: every row belongs to one app, those of a gateway that served one going to
         // `default`. A device's id, an idempotency key and a webhook endpoint's name are unique
         // within their app, not across apps: their keys become (key, app), the key first so that
-        // every lookup by it still reads one index entry. SQLite changes a key only by making its
+        // every lookup by it still reads one index entry; a user's devices and the unregistered
+        // ones are indexed within their app. SQLite changes a key only by making its
         // table anew (foreign keys off meanwhile, and checked before the commit). An access token's
         // app may be NULL: an operator's token, over every app.
         SchemaMigration(
@@ -140,8 +141,8 @@ package enum SQLiteMigrations {
                 FROM devices;
             DROP TABLE devices;
             ALTER TABLE devices_v10 RENAME TO devices;
-            CREATE INDEX devices_by_user ON devices (user_id, id);
-            CREATE INDEX devices_unregistered ON devices (unregistered_at, id) WHERE unregistered_at IS NOT NULL;
+            CREATE INDEX devices_by_user ON devices (user_id, app, id);
+            CREATE INDEX devices_unregistered ON devices (app, unregistered_at, id) WHERE unregistered_at IS NOT NULL;
             CREATE TABLE pushes_v10 (
                 id TEXT PRIMARY KEY, idempotency_key TEXT, accepted_at INTEGER NOT NULL, request_hash BLOB,
                 app TEXT NOT NULL DEFAULT 'default', UNIQUE (idempotency_key, app));

@@ -6,8 +6,8 @@ extension NewDelivery {
     /// statements without being built again.
     package static let sqliteInsert = """
         INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration,
-            next_attempt_at, accepted_at, status)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 'queued')
+            next_attempt_at, accepted_at, status, app)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 'queued', ?10)
         """
 
     /// The parameters of ``sqliteInsert`` that queue this delivery of push `pushID`, accepted at `time`.
@@ -17,7 +17,7 @@ extension NewDelivery {
         return [
             .text(pushID), .text(device.id), .text(device.channel.kind.rawValue), .text(device.channel.address),
             environment, .text(OutboxHeaders.text(headers)), .blob(body), expiration.map { .integer($0) } ?? .null,
-            .integer(time),
+            .integer(time), .text(device.app.name),
         ]
     }
 }

@@ -5,7 +5,7 @@ extension OutboxDelivery {
     /// gone for this address.
     package enum Column: Int, StoredColumns {
         case id, pushID, deviceID, kind, address, environment, headers, body, expiration, attempts, acceptedAt
-        case addressIsGone
+        case addressIsGone, app
 
         package var sql: String {
             switch self {
@@ -21,8 +21,9 @@ extension OutboxDelivery {
             case .attempts: "d.attempts"
             case .acceptedAt: "d.accepted_at"
             case .addressIsGone:
-                "EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.unregistered_at IS NOT NULL "
-                    + "AND (devices.token = d.address OR devices.endpoint = d.address))"
+                "EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.app = d.app "
+                    + "AND devices.unregistered_at IS NOT NULL AND (devices.token = d.address OR devices.endpoint = d.address))"
+            case .app: "d.app"
             }
         }
     }
@@ -30,15 +31,17 @@ extension OutboxDelivery {
     /// ``Column``'s list, for a claim's `RETURNING` or `SELECT`.
     package static let claimedColumns = Column.list
 
-    /// A row of ``claimedColumns``; nil for an unknown kind, or an APNs delivery of an unknown
-    /// environment.
+    /// A row of ``claimedColumns``; nil for an unknown app or kind, or an APNs delivery of an
+    /// unknown environment.
     package init?(row values: [DatabaseValue]) {
         let row = StoredRow<Column>(values)
-        guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { return nil }
+        guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)),
+            let app = row[.app].text.flatMap(AppID.init)
+        else { return nil }
         let environment = row[.environment].text.flatMap(APNsEnvironment.init(rawValue:))
         if kind == .apns && environment == nil { return nil }
         self.init(
-            id: row[.id].integer ?? 0, pushID: row[.pushID].text ?? "", deviceID: row[.deviceID].text ?? "",
+            id: row[.id].integer ?? 0, app: app, pushID: row[.pushID].text ?? "", deviceID: row[.deviceID].text ?? "",
             kind: kind, address: row[.address].text ?? "", environment: environment,
             headers: OutboxHeaders.parse(row[.headers].text ?? ""), body: row[.body].blob ?? [],
             expiration: row[.expiration].integer, attempts: Int(row[.attempts].integer ?? 0),

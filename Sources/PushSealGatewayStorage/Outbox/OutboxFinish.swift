@@ -37,8 +37,10 @@ package enum OutboxFinish {
                     push: ended.delivery.pushID, at: transition.time))
         }
         if let type = transition.endEvent, !routing.endpoints(for: type).isEmpty {
-            let user = try sql("SELECT user_id FROM devices WHERE id = \(p(1))", [.text(ended.delivery.deviceID)])
-                .first?[0].text
+            let user = try sql(
+                "SELECT user_id FROM devices WHERE id = \(p(1)) AND app = \(p(2))",
+                [.text(ended.delivery.deviceID), .text(ended.delivery.app.name)]
+            ).first?[0].text
             if let event = WebhookEvent.delivery(
                 id: WebhookOutbox.newEventID(), ended.delivery, user: user, outcome: ended.outcome,
                 attempts: ended.attempts, at: transition.time)
@@ -57,13 +59,17 @@ package enum OutboxFinish {
     {
         let p = sql.placeholder
         let marked = try sql(
-            "UPDATE devices SET unregistered_at = \(p(1)) WHERE id = \(p(2)) AND unregistered_at IS NULL "
-                + "AND (token = \(p(3)) OR endpoint = \(p(3))) AND registered_at <= \(p(4)) RETURNING user_id",
-            [.integer(time), .text(gone.deviceID), .text(gone.address), .integer(gone.registeredBy)])
+            "UPDATE devices SET unregistered_at = \(p(1)) WHERE id = \(p(2)) AND app = \(p(5)) "
+                + "AND unregistered_at IS NULL AND (token = \(p(3)) OR endpoint = \(p(3))) AND registered_at <= \(p(4)) "
+                + "RETURNING user_id",
+            [
+                .integer(time), .text(gone.deviceID), .text(gone.address), .integer(gone.registeredBy),
+                .text(gone.app.name),
+            ])
         guard let user = marked.first?[0].text else { return nil }
         try sql(
-            "UPDATE webpush_inboxes SET removed_at = \(p(1)) WHERE device_id = \(p(2)) AND removed_at IS NULL",
-            [.integer(time), .text(gone.deviceID)])
+            "UPDATE webpush_inboxes SET removed_at = \(p(1)) WHERE device_id = \(p(2)) AND app = \(p(3)) "
+                + "AND removed_at IS NULL", [.integer(time), .text(gone.deviceID), .text(gone.app.name)])
         return user
     }
 
@@ -81,20 +87,23 @@ package enum OutboxFinish {
         }
     }
 
-    /// Deletes the device `id` and ends its queued deliveries (`unregistered`, reason
-    /// ``GatewayReason/deviceDeleted``), queueing their events as `routing` asks; false when there was no
-    /// such device.
-    package static func deleteDevice(id: String, at time: Int64, routing: WebhookRouting, _ sql: StatementRunner) throws
-        -> Bool
-    {
-        let p1 = sql.placeholder(1)
-        guard let user = try sql("DELETE FROM devices WHERE id = \(p1) RETURNING user_id", [.text(id)]).first?[0].text
+    /// Deletes the device `id` of `app` and ends its queued deliveries (`unregistered`, reason
+    /// ``GatewayReason/deviceDeleted``), queueing their events as `routing` asks; false when there
+    /// was no such device.
+    package static func deleteDevice(
+        id: String, in app: AppID, at time: Int64, routing: WebhookRouting, _ sql: StatementRunner
+    ) throws -> Bool {
+        let (p1, p2) = (sql.placeholder(1), sql.placeholder(2))
+        let keys: [DatabaseValue] = [.text(id), .text(app.name)]
+        guard
+            let user = try sql("DELETE FROM devices WHERE id = \(p1) AND app = \(p2) RETURNING user_id", keys)
+                .first?[0].text
         else { return false }
         var events: [WebhookEvent] = []
         if !routing.endpoints(for: .deliveryUnregistered).isEmpty {
             for row in try sql(
-                "SELECT \(EndedColumn.list) FROM deliveries WHERE device_id = \(p1) AND status = 'queued' ORDER BY id",
-                [.text(id)]
+                "SELECT \(EndedColumn.list) FROM deliveries WHERE device_id = \(p1) AND app = \(p2) "
+                    + "AND status = 'queued' ORDER BY id", keys
             ).map(StoredRow<EndedColumn>.init) {
                 guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
                 events.append(
@@ -105,15 +114,15 @@ package enum OutboxFinish {
                         at: time))
             }
         }
+        let p = sql.placeholder
         try sql(
-            "UPDATE deliveries SET status = 'unregistered', reason = \(sql.placeholder(2)), "
-                + "finished_at = \(sql.placeholder(3)), body = \(sql.placeholder(4)), lease_owner = NULL, "
-                + "lease_until = NULL WHERE device_id = \(p1) AND status = 'queued'",
-            [.text(id), .text(GatewayReason.deviceDeleted.rawValue), .integer(time), .blob([])])
+            "UPDATE deliveries SET status = 'unregistered', reason = \(p(3)), finished_at = \(p(4)), body = \(p(5)), "
+                + "lease_owner = NULL, lease_until = NULL WHERE device_id = \(p1) AND app = \(p2) AND status = 'queued'",
+            keys + [.text(GatewayReason.deviceDeleted.rawValue), .integer(time), .blob([])])
         try WebhookOutbox.queue(events, routing: routing, sql)
         try sql(
-            "UPDATE webpush_inboxes SET removed_at = \(sql.placeholder(1)) WHERE device_id = \(sql.placeholder(2)) "
-                + "AND removed_at IS NULL", [.integer(time), .text(id)])
+            "UPDATE webpush_inboxes SET removed_at = \(p(3)) WHERE device_id = \(p1) AND app = \(p2) "
+                + "AND removed_at IS NULL", keys + [.integer(time)])
         return true
     }
 }

@@ -21,7 +21,7 @@ extension WebPushInbox {
     /// `i.id_hash`.
     package static let selectWithDevice =
         "SELECT \(Column.list), " + Device.Column.allCases.map { "d." + $0.sql }.joined(separator: ", ")
-        + " FROM webpush_inboxes AS i LEFT JOIN devices AS d ON d.id = i.device_id"
+        + " FROM webpush_inboxes AS i LEFT JOIN devices AS d ON d.id = i.device_id AND d.app = i.app"
 
     /// A row of ``selectWithDevice``: the inbox, and its device when it still exists.
     package static func read(row values: [DatabaseValue]) -> (WebPushInbox, Device?) {

@@ -57,7 +57,10 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
 
     package func putDevice(_ device: Device) throws -> Bool {
         try database.transaction { sql in
-            let existed = !(try sql.query("SELECT 1 FROM devices WHERE id = ?1", [.text(device.id)])).isEmpty
+            let existed =
+                !(try sql.query(
+                    "SELECT 1 FROM devices WHERE id = ?1 AND app = ?2", [.text(device.id), .text(device.app.name)]))
+                .isEmpty
             let (ending, endingValues) = device.endingReplacedInboxes(placeholder: dialect.placeholder)
             try sql.query(ending, endingValues)
             let (statement, values) = device.upsert(placeholder: dialect.placeholder)

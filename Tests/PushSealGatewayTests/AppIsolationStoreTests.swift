@@ -1,0 +1,64 @@
+import PushSealGatewayModel
+import PushSealGatewayStorage
+import PushSealTestSupport
+import Testing
+
+/// Devices belong to their app in storage: the same id and user in two apps are two devices, and
+/// nothing done in one app reads or changes the other's.
+@Suite("pushseal-gateway apps in storage")
+struct AppIsolationStoreTests {
+    static func device(_ app: AppID, token: String) -> Device {
+        Device(
+            app: app, id: "d", user: "u",
+            channel: .apns(token: token, topic: GatewayStoreTests.topic, environment: .production, publicKeyJWK: "{}"),
+            registeredAt: 100, unregisteredAt: nil)
+    }
+
+    @Test("an app's name is 1 to 32 of a–z 0–9 -, not starting with -")
+    func names() {
+        for name in ["default", "shop", "a", "shop-eu-2", String(repeating: "x", count: 32), "0app"] {
+            #expect(AppID(name)?.name == name, "\(name)")
+        }
+        for name in ["", "-shop", "Shop", "shop_eu", "shop eu", "shöp", String(repeating: "x", count: 33), "a/b"] {
+            #expect(AppID(name) == nil, "\(name)")
+        }
+        #expect(AppID.default.name == "default")
+    }
+
+    @Test(
+        "two apps' devices of one id and user: read, listed, pushed to, found gone and deleted each in its own app",
+        arguments: GatewayBackend.allCases)
+    func devices(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try GatewayStoreTests.store(backend, in: directory)
+        let (shop, news) = (try #require(AppID("shop")), try #require(AppID("news")))
+        let (tokenShop, tokenNews) = (String(repeating: "aa", count: 32), String(repeating: "bb", count: 32))
+        #expect(try store.putDevice(Self.device(shop, token: tokenShop)), "new in shop")
+        #expect(try store.putDevice(Self.device(news, token: tokenNews)), "new in news, though shop has a d")
+        #expect(try store.device(id: "d", in: shop)?.channel.address == tokenShop)
+        #expect(try store.device(id: "d", in: news)?.channel.address == tokenNews)
+        #expect(try store.device(id: "d", in: .default) == nil)
+        #expect(try store.devices(user: "u", in: shop).map(\.channel.address) == [tokenShop])
+        let everyone = DeviceQuery(state: nil, since: nil, afterID: nil, afterUnregisteredAt: nil, user: nil)
+        #expect(try store.devices(everyone, in: news, limit: 10).map(\.channel.address) == [tokenNews])
+        #expect(try store.devices(everyone, in: .default, limit: 10).isEmpty)
+
+        // A push to shop's device, whose answer finds its token gone, marks shop's device only.
+        let shopDevice = try #require(try store.device(id: "d", in: shop))
+        _ = try store.acceptPush(
+            id: "p", idempotencyKey: nil, requestHash: [], at: 200,
+            deliveries: [NewDelivery(device: shopDevice, headers: [], body: [1], expiration: nil)])
+        let claimed = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(claimed.map(\.app) == [shop] && claimed.first?.address == tokenShop)
+        try store.finish(
+            try #require(claimed.first), .unregistered(reason: .apns("Unregistered"), timestamp: nil), attempts: 1,
+            at: 400, routing: .none)
+        #expect(try store.device(id: "d", in: shop)?.unregisteredAt == 400)
+        #expect(try store.device(id: "d", in: news)?.unregisteredAt == nil)
+
+        #expect(try !store.deleteDevice(id: "d", in: .default, at: 500, routing: .none))
+        #expect(try store.deleteDevice(id: "d", in: news, at: 500, routing: .none))
+        #expect(try store.device(id: "d", in: news) == nil)
+        #expect(try store.device(id: "d", in: shop) != nil, "shop's device outlived news's")
+    }
+}
