@@ -26,7 +26,7 @@ struct AppIsolationStoreTests {
     }
 
     @Test(
-        "two apps' devices of one id and user: read, listed, pushed to, found gone and deleted each in its own app",
+        "two apps' devices of one id and user, and their pushes: read, listed, pushed to, found gone and deleted each in its own app",
         arguments: GatewayBackend.allCases)
     func devices(_ backend: GatewayBackend) throws {
         let directory = TemporaryDirectory()
@@ -45,9 +45,21 @@ struct AppIsolationStoreTests {
 
         // A push to shop's device, whose answer finds its token gone, marks shop's device only.
         let shopDevice = try #require(try store.device(id: "d", in: shop))
-        _ = try store.acceptPush(
-            id: "p", idempotencyKey: nil, requestHash: [], at: 200,
-            deliveries: [NewDelivery(device: shopDevice, headers: [], body: [1], expiration: nil)])
+        let delivery = NewDelivery(device: shopDevice, headers: [], body: [1], expiration: nil)
+        #expect(
+            try store.acceptPush(
+                id: "p", in: shop, idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery]) == .accepted)
+        // The push is shop's: news neither reads it nor shares its idempotency key.
+        #expect(try store.push(id: "p", in: shop)?.deliveries.count == 1)
+        #expect(try store.push(id: "p", in: news) == nil)
+        #expect(try store.earlierPush(idempotencyKey: "k", in: shop, requestHash: [1]) == .repeated("p"))
+        #expect(try store.earlierPush(idempotencyKey: "k", in: news, requestHash: [1]) == nil)
+        #expect(
+            try store.acceptPush(id: "q", in: news, idempotencyKey: "k", requestHash: [2], at: 200, deliveries: [])
+                == .accepted, "the same key in another app is another push")
+        #expect(
+            try store.acceptPush(id: "r", in: shop, idempotencyKey: "k", requestHash: [2], at: 200, deliveries: [])
+                == .conflict("p"))
         let claimed = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.map(\.app) == [shop] && claimed.first?.address == tokenShop)
         try store.finish(

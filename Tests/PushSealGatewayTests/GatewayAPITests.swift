@@ -243,7 +243,7 @@ struct GatewayAPITests {
         #expect(conflict.status == 409 && conflict.errorCode == "idempotency-conflict")
         #expect(conflict.errorPath == "$.idempotency_key")
         #expect(conflict.json?["error"]?.objectValue?["message"]?.stringValue?.contains(id) == true)
-        #expect(try world.eventually { try world.store.push(id: id)?.deliveries.first?.status == .sent })
+        #expect(try world.eventually { try world.store.push(id: id, in: .default)?.deliveries.first?.status == .sent })
         let status = try world.request("GET", "/v1/pushes/\(id)", token: world.adminToken)
         // The id is a version 7 UUID whose first 48 bits are the time it was accepted.
         let acceptedAt = try #require(status.json?["accepted_at"]?.numberValue?.intValue)

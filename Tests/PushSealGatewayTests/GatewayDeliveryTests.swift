@@ -70,14 +70,16 @@ struct GatewayDeliveryTests {
         let id = try #require(answer.json?["id"]?.stringValue)
         #expect(
             try world.eventually {
-                try world.store.push(id: id)?.deliveries.filter { $0.status == .sent }.count == 20
+                try world.store.push(id: id, in: .default)?.deliveries.filter { $0.status == .sent }.count == 20
             })
         let quickly = ContinuousClock.now - started
-        let states = try #require(try world.store.push(id: id)).deliveries
+        let states = try #require(try world.store.push(id: id, in: .default)).deliveries
         #expect(states.first { $0.deviceID == "a-slow" }?.status == .queued, "the slow answer is still awaited")
         #expect(quickly < .milliseconds(2_500), "the quick ones were recorded in \(quickly), not after the slow one")
         #expect(
-            try world.eventually { try world.store.push(id: id)?.deliveries.allSatisfy { $0.status == .sent } == true })
+            try world.eventually {
+                try world.store.push(id: id, in: .default)?.deliveries.allSatisfy { $0.status == .sent } == true
+            })
     }
 
     @Test(
@@ -97,7 +99,9 @@ struct GatewayDeliveryTests {
         let id = try #require(first.json?["id"]?.stringValue)
         #expect(try world.eventually { try world.hasEnded(push: id) })
         let states = Dictionary(
-            uniqueKeysWithValues: try #require(try world.store.push(id: id)).deliveries.map { ($0.deviceID, $0) })
+            uniqueKeysWithValues: try #require(try world.store.push(id: id, in: .default)).deliveries.map {
+                ($0.deviceID, $0)
+            })
         #expect(states["gone"]?.status == .unregistered && states["gone"]?.reason == "Unregistered")
         #expect(states["bad"]?.status == .unregistered && states["bad"]?.reason == "BadDeviceToken")
         #expect(states["stale"]?.status == .unregistered, "this push's delivery is over")
@@ -129,9 +133,9 @@ struct GatewayDeliveryTests {
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
         let id = try #require(answer.json?["id"]?.stringValue)
         #expect(
-            try world.eventually(20) { try world.store.push(id: id)?.deliveries.first?.attempts == 2 },
+            try world.eventually(20) { try world.store.push(id: id, in: .default)?.deliveries.first?.attempts == 2 },
             "the client's one retry, then back to the outbox")
-        let delivery = try #require(try world.store.push(id: id)?.deliveries.first)
+        let delivery = try #require(try world.store.push(id: id, in: .default)?.deliveries.first)
         #expect(delivery.status == .queued && delivery.reason == "ServiceUnavailable")
         Thread.sleep(forTimeInterval: 1)
         #expect(world.apns.requests().count == 2, "not retried before its time (30 s or more)")
@@ -210,11 +214,11 @@ struct GatewayDeliveryTests {
         let id = try #require(answer.json?["id"]?.stringValue)
         #expect(
             try world.eventually(20) {
-                try world.store.push(id: id)?.deliveries.allSatisfy {
+                try world.store.push(id: id, in: .default)?.deliveries.allSatisfy {
                     $0.reason == "InvalidProviderToken" && $0.status == .queued
                 } == true
             }, "held, not failed")
-        let held = try #require(try world.store.push(id: id)?.deliveries)
+        let held = try #require(try world.store.push(id: id, in: .default)?.deliveries)
         #expect(held.allSatisfy { $0.attempts == 0 }, "a request refused for the provider token is not counted")
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
         #expect(
@@ -225,9 +229,11 @@ struct GatewayDeliveryTests {
         try world.makeDueNow(push: id)
         #expect(
             try world.eventually(20) {
-                try world.store.push(id: id)?.deliveries.first { $0.deviceID == "activating" }?.status == .sent
+                try world.store.push(id: id, in: .default)?.deliveries.first { $0.deviceID == "activating" }?.status
+                    == .sent
             }, "the key became valid: the held delivery went out")
-        let revoked = try #require(try world.store.push(id: id)?.deliveries.first { $0.deviceID == "revoked" })
+        let revoked = try #require(
+            try world.store.push(id: id, in: .default)?.deliveries.first { $0.deviceID == "revoked" })
         #expect(
             revoked.status == .queued && revoked.attempts == 0 && world.apns.requests().count >= 4,
             "still refused: still held")

@@ -55,7 +55,7 @@ struct GatewayGeneratedClientTests {
         #expect(seen["conflict_status"] == .number(JSONNumber(409)))
         #expect(seen["conflict_code"] == .string("idempotency-conflict"))
         let push = try #require(seen["push_id"]?.stringValue)
-        #expect(try world.store.push(id: push)?.deliveries.first?.status == .sent, "the gateway agrees")
+        #expect(try world.store.push(id: push, in: .default)?.deliveries.first?.status == .sent, "the gateway agrees")
         #expect(
             world.eventually {
                 GatewayWebhookTests.events(receiver).contains {

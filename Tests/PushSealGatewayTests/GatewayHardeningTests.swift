@@ -48,12 +48,13 @@ struct GatewayHardeningTests {
             body: Array(#"{"aps":{"alert":"x"}}"#.utf8), expiration: 9_223_372_036_854_776)
         let id = RandomUUID.make()
         _ = try world.store.acceptPush(
-            id: id, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(), deliveries: [poisoned])
+            id: id, in: .default, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+            deliveries: [poisoned])
         #expect(
             try world.eventually {
-                try world.store.push(id: id)?.deliveries.first?.status == .failed
+                try world.store.push(id: id, in: .default)?.deliveries.first?.status == .failed
             })
-        let state = try #require(try world.store.push(id: id)?.deliveries.first)
+        let state = try #require(try world.store.push(id: id, in: .default)?.deliveries.first)
         #expect(state.reason == GatewayReason.invalidDelivery.rawValue)
         #expect(world.apns.requests().isEmpty, "never sent")
         // The workers still deliver.
@@ -253,11 +254,12 @@ struct GatewayHostilePeerTests {
         world.gateway.stop()
         let stopping = ContinuousClock.now - started
         #expect(stopping < .seconds(22), "a stop waits at most drain_seconds (20) for the batch: \(stopping)")
-        #expect(try world.store.push(id: id)?.deliveries.first?.status == .queued, "not lost: still queued")
+        #expect(
+            try world.store.push(id: id, in: .default)?.deliveries.first?.status == .queued, "not lost: still queued")
         // The batch itself ends within its own deadlines (about 25 s), and records why.
-        var state = try #require(try world.store.push(id: id)?.deliveries.first)
+        var state = try #require(try world.store.push(id: id, in: .default)?.deliveries.first)
         _ = try world.eventually(15) {
-            state = try #require(try world.store.push(id: id)?.deliveries.first)
+            state = try #require(try world.store.push(id: id, in: .default)?.deliveries.first)
             return state.reason != nil
         }
         #expect(state.status == .queued, "not lost: queued for a later attempt")

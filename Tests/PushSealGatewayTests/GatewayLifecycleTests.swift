@@ -55,10 +55,12 @@ struct GatewayLifecycleTests {
         try world.start()
         let database = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, try database.push(id: id)?.deliveries.first?.status != .sent {
+        while Date() < deadline, try database.push(id: id, in: .default)?.deliveries.first?.status != .sent {
             Thread.sleep(forTimeInterval: 0.2)
         }
-        #expect(try database.push(id: id)?.deliveries.first?.status == .sent, "sent once more after the lease")
+        #expect(
+            try database.push(id: id, in: .default)?.deliveries.first?.status == .sent, "sent once more after the lease"
+        )
         world.kill(SIGTERM)
     }
 
@@ -113,7 +115,8 @@ struct GatewayLifecycleTests {
             device: device, headers: [("apns-topic", "com.example.shop")], body: [1], expiration: nil)
         #expect(
             try store.acceptPush(
-                id: "late", idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(), deliveries: [late])
+                id: "late", in: .default, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+                deliveries: [late])
                 == .accepted)
         #expect(world.waitForExit(seconds: 10))
         let claimable = try store.claimDeliveries(
@@ -197,7 +200,7 @@ struct GatewayLifecycleTests {
         let restored = try SQLiteGatewayStore(path: world.directory.file("copy.db"))
         #expect(try restored.migrate().from == GatewaySchema.version)
         #expect(try restored.device(id: "phone", in: .default) != nil)
-        #expect(try restored.push(id: id)?.deliveries.count == 1)
+        #expect(try restored.push(id: id, in: .default)?.deliveries.count == 1)
         let configuration = try String(contentsOfFile: world.directory.file("gateway.json"), encoding: .utf8)
         _ = try world.directory.write(
             "pg.json", configuration.replacingOccurrences(of: "sqlite:gateway.db", with: "postgres://u@127.0.0.1:1/x"))
@@ -222,6 +225,6 @@ struct GatewayLifecycleTests {
         let restored = PostgresGatewayStore(url: copy, passwordFile: nil, connections: 2)
         #expect(try restored.migrate().from == GatewaySchema.version)
         #expect(try restored.device(id: "phone", in: .default) != nil)
-        #expect(try restored.push(id: id)?.deliveries.count == 1)
+        #expect(try restored.push(id: id, in: .default)?.deliveries.count == 1)
     }
 }

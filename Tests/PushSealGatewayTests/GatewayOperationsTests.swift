@@ -212,8 +212,11 @@ struct GatewayOperationsTests {
         let waiting = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u2"},"payload":\#(Self.alert)}"#, token: world.adminToken)
         let waitingID = try #require(waiting.json?["id"]?.stringValue)
-        #expect(try world.eventually { try world.store.push(id: id)?.deliveries.first?.status == .sent })
-        #expect(try world.eventually { try world.store.push(id: waitingID)?.deliveries.first?.attempts ?? 0 > 0 })
+        #expect(try world.eventually { try world.store.push(id: id, in: .default)?.deliveries.first?.status == .sent })
+        #expect(
+            try world.eventually {
+                try world.store.push(id: waitingID, in: .default)?.deliveries.first?.attempts ?? 0 > 0
+            })
         let lengths = try Self.bodyLengths(world)
         #expect(lengths[id] == 0, "the sent delivery's body is gone at once")
         #expect((lengths[waitingID] ?? 0) > 0, "a queued delivery keeps its body")
@@ -225,8 +228,10 @@ struct GatewayOperationsTests {
         #expect(upkeep.sweep(now: now) == RetentionSweep(), "nothing is older than an hour yet")
         let swept = upkeep.sweep(now: now + 2 * 3_600_000)
         #expect(swept.deliveries == 1 && swept.pushes == 1, "\(swept)")
-        #expect(try world.store.push(id: id) == nil)
-        #expect(try world.store.push(id: waitingID)?.deliveries.first?.status == .queued, "queued deliveries stay")
+        #expect(try world.store.push(id: id, in: .default) == nil)
+        #expect(
+            try world.store.push(id: waitingID, in: .default)?.deliveries.first?.status == .queued,
+            "queued deliveries stay")
         let exposition = metrics.exposition(nil, providerTokens: 0, now: now)
         #expect(exposition.contains(#"pushseal_gateway_retention_deleted_total{table="deliveries"} 1"#))
         #expect(try world.request("GET", "/v1/pushes/\(id)", token: world.adminToken).status == 404)

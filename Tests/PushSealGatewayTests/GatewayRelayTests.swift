@@ -125,7 +125,9 @@ struct GatewayRelayTests {
             request["status"] as? Int == 200, "APNs (the mock) takes the forwarded push: \(request["reason"] ?? "")")
         let pushID = try #require(sent.location?.split(separator: "/").last.map(String.init))
         #expect(
-            try relay.world.eventually { try relay.world.store.push(id: pushID)?.deliveries.first?.status == .sent })
+            try relay.world.eventually {
+                try relay.world.store.push(id: pushID, in: .default)?.deliveries.first?.status == .sent
+            })
         let headers = try #require(request["headers"] as? [String: String])
         #expect(headers["apns-push-type"] == "alert" && headers["apns-priority"] == "10")
         #expect(headers["apns-collapse-id"] == "status-1")

@@ -106,7 +106,8 @@ struct GatewayStatusPageTests {
         // Healthy: one push sent, this instance alive, the endpoint enabled.
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let sent = try push("u1")
-        #expect(try world.eventually { try world.store.push(id: sent)?.deliveries.first?.status == .sent })
+        #expect(
+            try world.eventually { try world.store.push(id: sent, in: .default)?.deliveries.first?.status == .sent })
         #expect(try world.eventually { try world.store.instances().contains { $0.id == world.gateway.instanceID } })
         let healthy = try render("healthy")
         #expect(healthy.attention.map(\.level) == ["ok"], "\(healthy.attention)")
@@ -124,7 +125,9 @@ struct GatewayStatusPageTests {
         let busy = try push("u3")
         #expect(
             try world.eventually(20) {
-                try [held, busy].allSatisfy { try world.store.push(id: $0)?.deliveries.first?.reason != nil }
+                try [held, busy].allSatisfy {
+                    try world.store.push(id: $0, in: .default)?.deliveries.first?.reason != nil
+                }
             })
         let refused = try render("provider-token-refused")
         #expect(refused.attention.first?.level == "critical", "\(refused.attention)")

@@ -42,7 +42,8 @@ struct GatewayStoreTests {
     static func acceptPush(of count: Int, in store: any GatewayStore) throws -> PushAcceptance {
         let delivery = try registeredDelivery(in: store)
         return try store.acceptPush(
-            id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: count)
+            id: "p", in: .default, idempotencyKey: nil, requestHash: [], at: 200,
+            deliveries: Array(repeating: delivery, count: count)
         )
     }
 
@@ -54,10 +55,12 @@ struct GatewayStoreTests {
         let store = try Self.store(backend, in: directory)
         let delivery = try Self.registeredDelivery(in: store)
         #expect(
-            try store.acceptPush(id: "p1", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
+            try store.acceptPush(
+                id: "p1", in: .default, idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
                 == .accepted)
         #expect(
-            try store.acceptPush(id: "p2", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
+            try store.acceptPush(
+                id: "p2", in: .default, idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
                 == .accepted)
         let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(first.count == 1 && first[0].addressIsGone == false)
@@ -69,7 +72,8 @@ struct GatewayStoreTests {
 
         _ = try store.putDevice(Self.device("d", registeredAt: 400))
         #expect(
-            try store.acceptPush(id: "p3", idempotencyKey: nil, requestHash: [1], at: 500, deliveries: [delivery])
+            try store.acceptPush(
+                id: "p3", in: .default, idempotencyKey: nil, requestHash: [1], at: 500, deliveries: [delivery])
                 == .accepted)
         let third = try store.claimDeliveries(.apns, limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
         #expect(third.allSatisfy { !$0.addressIsGone }, "registering again clears the mark")
@@ -88,12 +92,14 @@ struct GatewayStoreTests {
             device: device, headers: [("apns-topic", Self.topic)], body: [0, 1, 0xFF], expiration: nil)
         #expect(
             try store.acceptPush(
-                id: "p1", idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery, delivery]) == .accepted
+                id: "p1", in: .default, idempotencyKey: "k", requestHash: [1], at: 200,
+                deliveries: [delivery, delivery]) == .accepted
         )
         #expect(
-            try store.acceptPush(id: "p2", idempotencyKey: "k", requestHash: [1], at: 201, deliveries: [delivery])
+            try store.acceptPush(
+                id: "p2", in: .default, idempotencyKey: "k", requestHash: [1], at: 201, deliveries: [delivery])
                 == .repeated("p1"))
-        #expect(try store.push(id: "p2") == nil)
+        #expect(try store.push(id: "p2", in: .default) == nil)
 
         let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
         let second = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "b")
@@ -107,7 +113,7 @@ struct GatewayStoreTests {
         try store.finish(
             reclaimed[0], .retry(at: 9_000, reason: DeliveryReason(text: "TooManyRequests")), attempts: 2, at: 1_400,
             routing: .none)
-        let states = try #require(try store.push(id: "p1")).deliveries
+        let states = try #require(try store.push(id: "p1", in: .default)).deliveries
         #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
         #expect(
             try store.retrying(limit: 5) == [RetryingCount(reason: "TooManyRequests", count: 1, nextAttemptAt: 9_000)],
@@ -135,10 +141,12 @@ struct GatewayStoreTests {
             NewDelivery(device: browser, headers: [("urgency", "high")], body: [2], expiration: 900),
         ]
         #expect(
-            try store.acceptPush(id: "p1", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
+            try store.acceptPush(
+                id: "p1", in: .default, idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
                 == .accepted)
         #expect(
-            try store.acceptPush(id: "p2", idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
+            try store.acceptPush(
+                id: "p2", in: .default, idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
                 == .accepted)
 
         let web = try store.claimDeliveries(.webPush, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
@@ -183,15 +191,18 @@ struct GatewayStoreTests {
                 body: [UInt8(index % 256), 0, 0xFF], expiration: index % 3 == 0 ? nil : Int64(index))
         }
         #expect(
-            try store.acceptPush(id: "big", idempotencyKey: "k", requestHash: [7], at: 500, deliveries: deliveries)
+            try store.acceptPush(
+                id: "big", in: .default, idempotencyKey: "k", requestHash: [7], at: 500, deliveries: deliveries)
                 == .accepted)
-        let stored = try #require(try store.push(id: "big", after: 0, limit: 5_000))
+        let stored = try #require(try store.push(id: "big", in: .default, after: 0, limit: 5_000))
         #expect(stored.acceptedAt == 500 && stored.deliveries.count == count && stored.counts == [.queued: count])
         #expect(
-            try store.acceptPush(id: "again", idempotencyKey: "k", requestHash: [7], at: 501, deliveries: deliveries)
+            try store.acceptPush(
+                id: "again", in: .default, idempotencyKey: "k", requestHash: [7], at: 501, deliveries: deliveries)
                 == .repeated("big"))
         #expect(
-            try store.acceptPush(id: "other", idempotencyKey: "k", requestHash: [8], at: 501, deliveries: [])
+            try store.acceptPush(
+                id: "other", in: .default, idempotencyKey: "k", requestHash: [8], at: 501, deliveries: [])
                 == .conflict("big"))
         var claimed: [OutboxDelivery] = []
         for kind in [DeliveryKind.apns, .webPush] {
@@ -209,9 +220,10 @@ struct GatewayStoreTests {
             #expect(delivery.environment == (index % 2 == 0 ? .production : nil))
         }
         #expect(
-            try store.acceptPush(id: "empty", idempotencyKey: nil, requestHash: [], at: 700, deliveries: [])
+            try store.acceptPush(
+                id: "empty", in: .default, idempotencyKey: nil, requestHash: [], at: 700, deliveries: [])
                 == .accepted)
-        #expect(try store.push(id: "empty")?.deliveries == [])
+        #expect(try store.push(id: "empty", in: .default)?.deliveries == [])
     }
 
     @Test(
@@ -226,7 +238,8 @@ struct GatewayStoreTests {
             device: device, headers: [("apns-topic", Self.topic)], body: [9, 9], expiration: nil)
         #expect(
             try store.acceptPush(
-                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: Array(repeating: delivery, count: 6)
+                id: "p", in: .default, idempotencyKey: nil, requestHash: [], at: 200,
+                deliveries: Array(repeating: delivery, count: 6)
             )
                 == .accepted)
         let claimed = try store.claimDeliveries(.apns, limit: 6, at: 300, leaseMilliseconds: 1_000, owner: "w")
@@ -241,7 +254,7 @@ struct GatewayStoreTests {
             zip(claimed, outcomes).enumerated().map { index, pair in
                 EndedAttempt(delivery: pair.0, outcome: pair.1, attempts: index + 1, time: 400 + Int64(index))
             }, routing: .none)
-        let states = try #require(try store.push(id: "p")).deliveries
+        let states = try #require(try store.push(id: "p", in: .default)).deliveries
         #expect(states.map(\.status) == [.sent, .queued, .sent, .failed, .sent, .unregistered])
         #expect(states.map(\.attempts) == [1, 2, 3, 4, 5, 6])
         #expect(states.map(\.apnsID) == ["A-1", nil, nil, nil, "A-3", nil])
@@ -305,10 +318,10 @@ struct GatewayStoreTests {
         // Past the push's acceptance, before its delivery's end: the record stays, and so must the push.
         #expect(try store.deleteFinishedDeliveries(endedBefore: 5_000, limit: 10) == 0)
         #expect(try store.deleteEmptyPushes(acceptedBefore: 5_000, limit: 10) == 0)
-        #expect(try store.push(id: "p")?.deliveries.count == 1)
+        #expect(try store.push(id: "p", in: .default)?.deliveries.count == 1)
         #expect(try store.deleteFinishedDeliveries(endedBefore: 20_000, limit: 10) == 1)
         #expect(try store.deleteEmptyPushes(acceptedBefore: 20_000, limit: 10) == 1)
-        #expect(try store.push(id: "p") == nil)
+        #expect(try store.push(id: "p", in: .default) == nil)
     }
 
     @Test(
@@ -331,7 +344,7 @@ struct GatewayStoreTests {
             zip(claimed, outcomes).enumerated().map { index, pair in
                 EndedAttempt(delivery: pair.0, outcome: pair.1, attempts: index + 1, time: 400)
             }, routing: .none)
-        let states = try #require(try store.push(id: "p")).deliveries
+        let states = try #require(try store.push(id: "p", in: .default)).deliveries
         #expect(states.map(\.status) == [.sent, .sent, .sent, .sent, .sent, .queued, .failed])
         #expect(states.prefix(5).map(\.apnsID) == apnsIDs)
         #expect(states.map(\.attempts) == Array(1...7))

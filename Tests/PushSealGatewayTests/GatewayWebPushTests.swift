@@ -23,7 +23,7 @@ struct GatewayWebPushTests {
     {
         var states: [String: DeliveryState] = [:]
         _ = try world.eventually {
-            let deliveries = try world.store.push(id: id)?.deliveries ?? []
+            let deliveries = try world.store.push(id: id, in: .default)?.deliveries ?? []
             states = Dictionary(uniqueKeysWithValues: deliveries.map { ($0.deviceID, $0) })
             return deliveries.allSatisfy { $0.status != .queued || pending.contains($0.deviceID) }
         }
@@ -195,7 +195,7 @@ struct GatewayWebPushTests {
         Thread.sleep(forTimeInterval: 0.5)
         let started = Date()
         let id = try Self.push(world, #"{"to":{"user":"alice"},"payload":\#(Self.alert)}"#)
-        _ = try world.eventually(15) { try world.store.push(id: id)?.deliveries.first?.status == .sent }
+        _ = try world.eventually(15) { try world.store.push(id: id, in: .default)?.deliveries.first?.status == .sent }
         let took = Date().timeIntervalSince(started)
         #expect(took < 1, "alice's delivery left \(took) s after it was accepted")
         #expect(world.pushServices[0].requests().count == 1)

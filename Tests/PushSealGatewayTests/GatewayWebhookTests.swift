@@ -179,7 +179,7 @@ struct GatewayWebhookTests {
             unregisteredAt: nil)
         _ = try store.putDevice(device)
         _ = try store.acceptPush(
-            id: "p1", idempotencyKey: nil, requestHash: [], at: 200,
+            id: "p1", in: .default, idempotencyKey: nil, requestHash: [], at: 200,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         let claimed = try store.claimDeliveries(.webPush, limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
         try store.finish(
@@ -245,7 +245,7 @@ struct GatewayWebhookTests {
                         .utf8), path: directory.file("gateway.json")
             ).webhooks)
         _ = try store.acceptPush(
-            id: "p2", idempotencyKey: nil, requestHash: [], at: 10 * day,
+            id: "p2", in: .default, idempotencyKey: nil, requestHash: [], at: 10 * day,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         _ = try store.putDevice(device)
         let later = try store.claimDeliveries(.webPush, limit: 10, at: 10 * day, leaseMilliseconds: 1_000, owner: "w")
@@ -276,7 +276,7 @@ struct GatewayWebhookTests {
         _ = try store.putDevice(device)
         for push in ["p1", "p2"] {
             _ = try store.acceptPush(
-                id: push, idempotencyKey: nil, requestHash: [], at: 200,
+                id: push, in: .default, idempotencyKey: nil, requestHash: [], at: 200,
                 deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         }
         let claimed = try store.claimDeliveries(.apns, limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
@@ -311,7 +311,7 @@ struct GatewayWebhookTests {
             registeredAt: 100, unregisteredAt: nil)
         _ = try store.putDevice(device)
         _ = try store.acceptPush(
-            id: "p1", idempotencyKey: nil, requestHash: [], at: 200,
+            id: "p1", in: .default, idempotencyKey: nil, requestHash: [], at: 200,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         #expect(try store.deleteDevice(id: "d1", in: .default, at: 500, routing: routing))
         let claim = try store.claimWebhookEvents(

@@ -200,7 +200,7 @@ final class GatewayWorld: @unchecked Sendable {
 
     /// Whether every delivery of push `id` has ended (none is queued).
     func hasEnded(push id: String) throws -> Bool {
-        try store.push(id: id)?.deliveries.allSatisfy { $0.status != .queued } == true
+        try store.push(id: id, in: .default)?.deliveries.allSatisfy { $0.status != .queued } == true
     }
 
     /// A gateway with the operator's listener (`metrics_listen`) and one webhook endpoint,

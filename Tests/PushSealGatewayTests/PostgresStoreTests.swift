@@ -41,7 +41,7 @@ struct PostgresStoreTests {
         let store = try Self.postgresStore()
         let delivery = try GatewayStoreTests.registeredDelivery(in: store)
         let parameters: [DatabaseValue] =
-            [.text("p"), .null, .integer(200), .blob([])]
+            [.text("p"), .null, .integer(200), .blob([]), .text(AppID.default.name)]
             + Array(repeating: delivery, count: 3).flatMap(PostgresPushInsert.parameters(of:))
         // As PostgreSQL ran it: the key's check was a trigger, called once per delivery stored.
         let plan = try store.pool.withConnection { connection in
@@ -51,7 +51,8 @@ struct PostgresStoreTests {
         }
         #expect(plan.contains("\"Triggers\"") && !plan.contains("Trigger Name"), "\(plan)")
         #expect(
-            try store.push(id: "p", after: 0, limit: 10)?.deliveries.count == 3, "the push and its deliveries stored")
+            try store.push(id: "p", in: .default, after: 0, limit: 10)?.deliveries.count == 3,
+            "the push and its deliveries stored")
     }
 
     @Test("a PostgreSQL delivery's sealed body stays in its row: none is tried for compression or moved out")
@@ -107,7 +108,7 @@ struct PostgresStoreTests {
             device: device, headers: [("apns-topic", GatewayStoreTests.topic)], body: body, expiration: nil)
         #expect(
             try store.acceptPush(
-                id: "p", idempotencyKey: nil, requestHash: [], at: 200, deliveries: [delivery, delivery])
+                id: "p", in: .default, idempotencyKey: nil, requestHash: [], at: 200, deliveries: [delivery, delivery])
                 == .accepted)
         return body
     }
@@ -254,18 +255,22 @@ struct PostgresStoreTests {
             device: device, headers: [("apns-topic", GatewayStoreTests.topic)], body: [1], expiration: nil)
         let message = NewDelivery(device: subscription, headers: [("ttl", "60")], body: [2], expiration: nil)
         #expect(
-            try accepting.acceptPush(id: "p1", idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery])
+            try accepting.acceptPush(
+                id: "p1", in: .default, idempotencyKey: "k", requestHash: [1], at: 200, deliveries: [delivery])
                 == .accepted)
         #expect(nextWake(within: 5) == [.apns], "the accept woke the other instance's APNs workers alone")
         #expect(
             try accepting.acceptPush(
-                id: "p2", idempotencyKey: nil, requestHash: [], at: 250, deliveries: [message, delivery]) == .accepted)
+                id: "p2", in: .default, idempotencyKey: nil, requestHash: [], at: 250, deliveries: [message, delivery])
+                == .accepted)
         #expect(nextWake(within: 5) == [.apns, .webPush])
         #expect(
-            try accepting.acceptPush(id: "p3", idempotencyKey: nil, requestHash: [], at: 260, deliveries: [])
+            try accepting.acceptPush(
+                id: "p3", in: .default, idempotencyKey: nil, requestHash: [], at: 260, deliveries: [])
                 == .accepted)
         #expect(
-            try accepting.acceptPush(id: "p4", idempotencyKey: "k", requestHash: [1], at: 300, deliveries: [delivery])
+            try accepting.acceptPush(
+                id: "p4", in: .default, idempotencyKey: "k", requestHash: [1], at: 300, deliveries: [delivery])
                 == .repeated("p1"))
         #expect(nextWake(within: 1) == nil, "a push without deliveries, and a repeat, wake no one")
     }

@@ -74,7 +74,7 @@ struct PushAcceptorTests {
         let accepted = try accepting.accept(
             #"{"to":{"devices":["phone","tablet","phone","unknown"]},"payload":{"aps":{"alert":"hi"}}}"#)
         #expect(accepted.deliveries == 2 && !accepted.repeated && accepted.truncated == 0, "\(accepted)")
-        let stored = try #require(try accepting.store.push(id: accepted.id))
+        let stored = try #require(try accepting.store.push(id: accepted.id, in: .default))
         #expect(stored.deliveries.map(\.deviceID).sorted() == ["phone", "tablet"], "a device named twice gets one")
         #expect(stored.deliveries.allSatisfy { $0.status == .queued })
         #expect(accepting.calls.woken.withLock { $0 } == [[.apns]])

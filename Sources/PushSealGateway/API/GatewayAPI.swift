@@ -322,7 +322,7 @@ final class GatewayAPI: Sendable {
         case ("GET", .push(let id)):
             try authorize(.read)
             let page = try DeliveryPage(query: request.query)
-            guard let push = try store.push(id: id, after: page.after, limit: page.limit + 1) else {
+            guard let push = try store.push(id: id, in: app, after: page.after, limit: page.limit + 1) else {
                 throw APIError.notFound("push \(id)")
             }
             return .json(200, page.json(push))
@@ -431,10 +431,10 @@ final class GatewayAPI: Sendable {
         let pushID = try pushes.accept(try PushRequest(body), in: app, requestBody: body, token: token).id
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.testPushWait)
-        var delivery = try store.push(id: pushID)?.deliveries.first
+        var delivery = try store.push(id: pushID, in: app)?.deliveries.first
         while delivery?.status == .queued, clock.now < deadline {
             usleep(100_000)
-            delivery = try store.push(id: pushID)?.deliveries.first
+            delivery = try store.push(id: pushID, in: app)?.deliveries.first
         }
         var answer = JSONObject([("id", .string(pushID))])
         if let delivery { answer["delivery"] = Self.json(delivery) }

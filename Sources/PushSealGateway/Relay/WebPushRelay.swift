@@ -121,7 +121,7 @@ struct WebPushRelay: Sendable {
                 topic: topic, collapseID: message.topic, expiration: expiration, priority: message.apnsPriority))
         let pushID = TimeOrderedUUID.make(milliseconds: now)
         _ = try store.acceptPush(
-            id: pushID, idempotencyKey: nil, requestHash: [], at: now,
+            id: pushID, in: device.app, idempotencyKey: nil, requestHash: [], at: now,
             deliveries: [
                 NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
             ])

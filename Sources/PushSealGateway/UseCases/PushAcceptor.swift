@@ -56,9 +56,9 @@ final class PushAcceptor: Sendable {
         // The request's hash is compared only when its idempotency key comes again.
         let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
         if let key = push.idempotencyKey,
-            let earlier = try store.earlierPush(idempotencyKey: key, requestHash: requestHash)?.earlier
+            let earlier = try store.earlierPush(idempotencyKey: key, in: app, requestHash: requestHash)?.earlier
         {
-            return try answer(to: push, from: earlier)
+            return try answer(to: push, in: app, from: earlier)
         }
         var devices: [Device] = []
         switch push.audience {
@@ -85,7 +85,8 @@ final class PushAcceptor: Sendable {
                 try sealer.delivery(of: payload, push, collapseID: collapseID, to: device)
             }
             acceptance = try store.acceptPush(
-                id: id, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time, deliveries: deliveries)
+                id: id, in: app, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time,
+                deliveries: deliveries)
         } catch {
             limiter.refund(active.count, of: .deliveries, token: token)
             throw error
@@ -93,7 +94,7 @@ final class PushAcceptor: Sendable {
         // Another request with the same key may have been stored meanwhile.
         if let earlier = acceptance.earlier {
             limiter.refund(active.count, of: .deliveries, token: token)
-            return try answer(to: push, from: earlier)
+            return try answer(to: push, in: app, from: earlier)
         }
         metrics.pushAccepted()
         log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
@@ -104,12 +105,14 @@ final class PushAcceptor: Sendable {
 
     /// The answer to `push` when its idempotency key names an earlier push: that push, as a repeat,
     /// or 409 when the requests differ.
-    private func answer(to push: PushRequest, from earlier: (id: String, sameRequest: Bool)) throws -> Accepted {
+    private func answer(to push: PushRequest, in app: AppID, from earlier: (id: String, sameRequest: Bool)) throws
+        -> Accepted
+    {
         guard earlier.sameRequest else {
             throw APIError.idempotencyConflict(push.idempotencyKey ?? "", earlier: earlier.id)
         }
         return Accepted(
-            id: earlier.id, deliveries: try store.push(id: earlier.id)?.deliveries.count ?? 0, repeated: true,
+            id: earlier.id, deliveries: try store.push(id: earlier.id, in: app)?.deliveries.count ?? 0, repeated: true,
             truncated: 0)
     }
 }

@@ -3,20 +3,22 @@ package import PushSealGatewayModel
 /// The pushes the backends send and the outbox of their deliveries: stored with the push,
 /// leased by the workers of their kind, and ended with what APNs or the push service answered.
 package protocol OutboxStore: Sendable {
-    /// Stores a push and its deliveries, unless a push with the same idempotency key exists: then
-    /// nothing is stored, and the answer says whether that push's request (`requestHash`, see
-    /// `RequestHash`) was the same. A push stored before hashes were kept counts as the same.
+    /// Stores a push of `app` and its deliveries (to devices of that app), unless a push of `app`
+    /// with the same idempotency key exists: then nothing is stored, and the answer says whether
+    /// that push's request (`requestHash`, see `RequestHash`) was the same. A push stored before
+    /// hashes were kept counts as the same.
     func acceptPush(
-        id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+        id: String, in app: AppID, idempotencyKey: String?, requestHash: [UInt8], at time: Int64,
+        deliveries: [NewDelivery]
     ) throws -> PushAcceptance
-    /// What a push with `idempotencyKey` would come to, when a push with that key is stored
-    /// already: a repeat of it when its request (`requestHash`) was the same, else a conflict;
-    /// nil when none is. A request whose key came before is answered without spending its
-    /// deliveries, sealing or storing anything.
-    func earlierPush(idempotencyKey: String, requestHash: [UInt8]) throws -> PushAcceptance?
-    /// A push, up to `limit` of its deliveries' states after the delivery row `after` (0: from the
-    /// first), and the counts of all of them by status.
-    func push(id: String, after: Int64, limit: Int) throws -> PushRecord?
+    /// What a push of `app` with `idempotencyKey` would come to, when a push of `app` with that key
+    /// is stored already: a repeat of it when its request (`requestHash`) was the same, else a
+    /// conflict; nil when none is. A request whose key came before is answered without spending
+    /// its deliveries, sealing or storing anything.
+    func earlierPush(idempotencyKey: String, in app: AppID, requestHash: [UInt8]) throws -> PushAcceptance?
+    /// The push `id` of `app`, up to `limit` of its deliveries' states after the delivery row
+    /// `after` (0: from the first), and the counts of all of them by status; nil for another app's.
+    func push(id: String, in app: AppID, after: Int64, limit: Int) throws -> PushRecord?
 
     /// Leases up to `limit` queued deliveries of `kind` that are due at `time` for
     /// `leaseMilliseconds`; a delivery whose lease ran out (its worker died) is due again. Each
@@ -46,8 +48,10 @@ package protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
-    /// A push and every one of its deliveries' states.
-    package func push(id: String) throws -> PushRecord? { try push(id: id, after: 0, limit: Int(Int64.max)) }
+    /// The push `id` of `app` and every one of its deliveries' states.
+    package func push(id: String, in app: AppID) throws -> PushRecord? {
+        try push(id: id, in: app, after: 0, limit: Int(Int64.max))
+    }
 
     /// Records how one attempt ended (``finish(_:routing:)``).
     package func finish(
@@ -59,15 +63,15 @@ extension OutboxStore {
 }
 
 extension OutboxStore where Self: SQLExecutor {
-    package func earlierPush(idempotencyKey: String, requestHash: [UInt8]) throws -> PushAcceptance? {
+    package func earlierPush(idempotencyKey: String, in app: AppID, requestHash: [UInt8]) throws -> PushAcceptance? {
         try read(
-            "SELECT id, request_hash FROM pushes WHERE idempotency_key = \(placeholder(1))", [.text(idempotencyKey)]
-        )
-        .first.map { PushAcceptance(earlier: $0, requestHash: requestHash) }
+            "SELECT id, request_hash FROM pushes WHERE idempotency_key = \(placeholder(1)) AND app = \(placeholder(2))",
+            [.text(idempotencyKey), .text(app.name)]
+        ).first.map { PushAcceptance(earlier: $0, requestHash: requestHash) }
     }
 
-    package func push(id: String, after: Int64, limit: Int) throws -> PushRecord? {
-        try readTransaction { sql in try PushRecord.read(id: id, after: after, limit: limit, sql) }
+    package func push(id: String, in app: AppID, after: Int64, limit: Int) throws -> PushRecord? {
+        try readTransaction { sql in try PushRecord.read(id: id, in: app, after: after, limit: limit, sql) }
     }
 
     package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {

@@ -108,11 +108,13 @@ package import PushSealGatewayModel
         }
 
         package func acceptPush(
-            id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+            id: String, in app: AppID, idempotencyKey: String?, requestHash: [UInt8], at time: Int64,
+            deliveries: [NewDelivery]
         ) throws -> PushAcceptance {
             let first = Array(deliveries.prefix(PostgresPushInsert.deliveriesPerStatement))
             let pushParameters: [DatabaseValue] = [
                 .text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash),
+                .text(app.name),
             ]
             let store = { (connection: PostgresConnection) throws -> Bool in
                 let stored = try connection.query(
@@ -141,7 +143,8 @@ package import PushSealGatewayModel
             guard let idempotencyKey,
                 let earlier = try pool.withConnection({
                     try $0.query(
-                        "SELECT id, request_hash FROM pushes WHERE idempotency_key = $1", [.text(idempotencyKey)]
+                        "SELECT id, request_hash FROM pushes WHERE idempotency_key = $1 AND app = $2",
+                        [.text(idempotencyKey), .text(app.name)]
                     )
                     .first
                 })

@@ -27,7 +27,7 @@ package import PushSealGatewayModel
             + "next_attempt_at, accepted_at, status) "
 
         /// The first statement, for `count` deliveries (0 to ``deliveriesPerStatement``): parameters
-        /// 1–4 the push (id, idempotency key, time, request hash), then 8 per delivery. It returns
+        /// 1–5 the push (id, idempotency key, time, request hash, app), then 8 per delivery. It returns
         /// one row when the push was stored, none when its idempotency key was taken. The texts
         /// for up to ``keptStatements`` deliveries are built once, not for every push.
         package static func push(deliveries count: Int) -> String {
@@ -42,12 +42,12 @@ package import PushSealGatewayModel
 
         private static func buildPush(deliveries count: Int) -> String {
             var statement =
-                "WITH push AS (INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) "
-                + "VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key, app) DO NOTHING RETURNING id)"
+                "WITH push AS (INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash, app) "
+                + "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (idempotency_key, app) DO NOTHING RETURNING id)"
             if count > 0 {
                 statement +=
                     ", queued AS (\(insertColumns)SELECT push.id, \(rowColumns), $3, $3, 'queued' "
-                    + "FROM push CROSS JOIN (VALUES \(rows(count, from: 5))) AS v (\(deliveryColumns)))"
+                    + "FROM push CROSS JOIN (VALUES \(rows(count, from: 6))) AS v (\(deliveryColumns)))"
             }
             // The data-modifying parts run whatever the final SELECT reads.
             return statement + " SELECT 1 FROM push"

@@ -70,19 +70,24 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
     }
 
     package func acceptPush(
-        id: String, idempotencyKey: String?, requestHash: [UInt8], at time: Int64, deliveries: [NewDelivery]
+        id: String, in app: AppID, idempotencyKey: String?, requestHash: [UInt8], at time: Int64,
+        deliveries: [NewDelivery]
     ) throws -> PushAcceptance {
         try database.transaction { sql in
             if let idempotencyKey,
                 let earlier = try sql.query(
-                    "SELECT id, request_hash FROM pushes WHERE idempotency_key = ?1", [.text(idempotencyKey)]
+                    "SELECT id, request_hash FROM pushes WHERE idempotency_key = ?1 AND app = ?2",
+                    [.text(idempotencyKey), .text(app.name)]
                 ).first
             {
                 return PushAcceptance(earlier: earlier, requestHash: requestHash)
             }
             try sql.query(
-                "INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash) VALUES (?1, ?2, ?3, ?4)",
-                [.text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash)])
+                "INSERT INTO pushes (id, idempotency_key, accepted_at, request_hash, app) VALUES (?1, ?2, ?3, ?4, ?5)",
+                [
+                    .text(id), idempotencyKey.map { .text($0) } ?? .null, .integer(time), .blob(requestHash),
+                    .text(app.name),
+                ])
             for delivery in deliveries {
                 try sql.query(NewDelivery.sqliteInsert, delivery.insertParameters(pushID: id, at: time))
             }
