@@ -10,7 +10,9 @@ package struct WebPushInbox: Sendable, Equatable {
     package let idHash: String
     /// The id's first 8 characters: enough to find it in logs, not enough to post to it.
     package let idPrefix: String
-    /// The device its messages go to.
+    /// The app of its device.
+    package let app: AppID
+    /// The device its messages go to, an id within ``app``.
     package let deviceID: String
     /// The sender's application server key this endpoint accepts alone (RFC 8292 §4), base64url;
     /// nil accepts any sender.
@@ -22,10 +24,12 @@ package struct WebPushInbox: Sendable, Equatable {
 
     /// A value of these members.
     package init(
-        idHash: String, idPrefix: String, deviceID: String, vapidKey: String?, createdAt: Int64, removedAt: Int64?
+        idHash: String, idPrefix: String, app: AppID, deviceID: String, vapidKey: String?, createdAt: Int64,
+        removedAt: Int64?
     ) {
         self.idHash = idHash
         self.idPrefix = idPrefix
+        self.app = app
         self.deviceID = deviceID
         self.vapidKey = vapidKey
         self.createdAt = createdAt
@@ -35,17 +39,17 @@ package struct WebPushInbox: Sendable, Equatable {
     /// The length of an id in base64url.
     package static let idLength = 43
 
-    /// A new endpoint for `deviceID` whose id is `secret` (32 random bytes) in base64url: the
-    /// inbox to store, and the id, shown once.
-    package static func make(secret: [UInt8], deviceID: String, vapidKey: String?, at time: Int64)
+    /// A new endpoint for `device` whose id is `secret` (32 random bytes) in base64url: the inbox
+    /// to store, and the id, shown once.
+    package static func make(secret: [UInt8], for device: Device, vapidKey: String?, at time: Int64)
         -> (WebPushInbox, id: String)
     {
         precondition(secret.count == 32, "an endpoint's id is 32 random bytes")
         let id = Base64URL.encode(secret)
         return (
             WebPushInbox(
-                idHash: hash(id), idPrefix: String(id.prefix(8)), deviceID: deviceID, vapidKey: vapidKey,
-                createdAt: time, removedAt: nil),
+                idHash: hash(id), idPrefix: String(id.prefix(8)), app: device.app, deviceID: device.id,
+                vapidKey: vapidKey, createdAt: time, removedAt: nil),
             id
         )
     }

@@ -43,8 +43,17 @@ struct AppIsolationStoreTests {
         #expect(try store.devices(everyone, in: news, limit: 10).map(\.channel.address) == [tokenNews])
         #expect(try store.devices(everyone, in: .default, limit: 10).isEmpty)
 
-        // A push to shop's device, whose answer finds its token gone, marks shop's device only.
+        // A relay endpoint of shop's device leads to shop's device, and only shop removes it.
         let shopDevice = try #require(try store.device(id: "d", in: shop))
+        let (inbox, _) = WebPushInbox.make(
+            secret: Array(repeating: 7, count: 32), for: shopDevice, vapidKey: nil, at: 150)
+        try store.addInbox(inbox)
+        let found = try #require(try store.inbox(idHash: inbox.idHash))
+        #expect(found.0.app == shop && found.1?.channel.address == tokenShop, "shop's device, not news's d")
+        #expect(try !store.removeInbox(idHash: inbox.idHash, in: news, at: 160))
+        #expect(try store.inbox(idHash: inbox.idHash)?.0.removedAt == nil)
+
+        // A push to shop's device, whose answer finds its token gone, marks shop's device only.
         let delivery = NewDelivery(device: shopDevice, headers: [], body: [1], expiration: nil)
         #expect(
             try store.acceptPush(
@@ -67,6 +76,7 @@ struct AppIsolationStoreTests {
             at: 400, routing: .none)
         #expect(try store.device(id: "d", in: shop)?.unregisteredAt == 400)
         #expect(try store.device(id: "d", in: news)?.unregisteredAt == nil)
+        #expect(try store.inbox(idHash: inbox.idHash)?.0.removedAt == 400, "its relay endpoint ended with it")
 
         #expect(try !store.deleteDevice(id: "d", in: .default, at: 500, routing: .none))
         #expect(try store.deleteDevice(id: "d", in: news, at: 500, routing: .none))

@@ -318,7 +318,7 @@ final class GatewayAPI: Sendable {
             return try relay.receive(id: id, request)
         case ("DELETE", .webPushEndpoint(let id)):
             try authorize(.devices)
-            return try relayOrRefusal().remove(id: id)
+            return try relayOrRefusal().remove(id: id, in: app)
         case ("GET", .push(let id)):
             try authorize(.read)
             let page = try DeliveryPage(query: request.query)

@@ -60,7 +60,7 @@ struct WebPushRelay: Sendable {
             throw APIError.unprocessable(nil, "device \(deviceID) is unregistered: register it again first")
         }
         let (inbox, id) = WebPushInbox.make(
-            secret: SecureRandom.bytes(32), deviceID: deviceID, vapidKey: vapidKey, at: GatewayClock.milliseconds())
+            secret: SecureRandom.bytes(32), for: device, vapidKey: vapidKey, at: GatewayClock.milliseconds())
         try store.addInbox(inbox)
         log.write("webpush-endpoint-created", [("device", .string(deviceID)), ("endpoint", .string(inbox.idPrefix))])
         var answer = JSONObject([("endpoint", .string(endpoint(id))), ("device", .string(deviceID))])
@@ -68,10 +68,11 @@ struct WebPushRelay: Sendable {
         return .json(201, .object(answer))
     }
 
-    /// `DELETE /v1/webpush/{id}`: the endpoint answers 410 from now on.
-    func remove(id: String) throws -> HTTPResponse {
+    /// `DELETE /v1/webpush/{id}`: `app`'s endpoint answers 410 from now on (another app's is not
+    /// found).
+    func remove(id: String, in app: AppID) throws -> HTTPResponse {
         guard WebPushInbox.isWellFormed(id),
-            try store.removeInbox(idHash: WebPushInbox.hash(id), at: GatewayClock.milliseconds())
+            try store.removeInbox(idHash: WebPushInbox.hash(id), in: app, at: GatewayClock.milliseconds())
         else { throw APIError.notFound("endpoint") }
         return HTTPResponse(status: 204, headers: [], body: [])
     }

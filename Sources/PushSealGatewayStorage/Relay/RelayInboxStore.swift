@@ -7,9 +7,9 @@ package protocol RelayInboxStore: Sendable {
     func addInbox(_ inbox: WebPushInbox) throws
     /// The endpoint whose id hashes to `idHash`, and its device when it still exists.
     func inbox(idHash: String) throws -> (WebPushInbox, Device?)?
-    /// Removes the endpoint (it answers 410 from then on); false when there is none, or it was
-    /// removed already.
-    func removeInbox(idHash: String, at time: Int64) throws -> Bool
+    /// Removes `app`'s endpoint (it answers 410 from then on); false when `app` has none, or it
+    /// was removed already.
+    func removeInbox(idHash: String, in app: AppID, at time: Int64) throws -> Bool
 }
 
 extension RelayInboxStore where Self: SQLExecutor {
@@ -19,13 +19,14 @@ extension RelayInboxStore where Self: SQLExecutor {
     }
 
     package func inbox(idHash: String) throws -> (WebPushInbox, Device?)? {
-        try read("\(WebPushInbox.selectWithDevice) WHERE i.id_hash = \(placeholder(1))", [.text(idHash)]).first.map(
-            WebPushInbox.read(row:))
+        try read("\(WebPushInbox.selectWithDevice) WHERE i.id_hash = \(placeholder(1))", [.text(idHash)]).first
+            .flatMap(WebPushInbox.read(row:))
     }
 
-    package func removeInbox(idHash: String, at time: Int64) throws -> Bool {
+    package func removeInbox(idHash: String, in app: AppID, at time: Int64) throws -> Bool {
         !(try write(
             "UPDATE webpush_inboxes SET removed_at = \(placeholder(1)) WHERE id_hash = \(placeholder(2)) "
-                + "AND removed_at IS NULL RETURNING id_hash", [.integer(time), .text(idHash)])).isEmpty
+                + "AND app = \(placeholder(3)) AND removed_at IS NULL RETURNING id_hash",
+            [.integer(time), .text(idHash), .text(app.name)])).isEmpty
     }
 }
