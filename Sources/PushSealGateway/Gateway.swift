@@ -46,7 +46,7 @@ public final class Gateway: Sendable {
         let metrics = Metrics(webhookEndpoints: configuration.webhooks.map(\.name))
         let routing = WebhookRouting(configuration.webhooks)
         let webhookWorkers = try WebhookWorkers.configured(
-            configuration.webhooks, store: store, metrics: metrics, log: log)
+            configuration.webhooks, of: configuration.app, store: store, metrics: metrics, log: log)
         let housekeeping = Housekeeping(
             store: store, retentionHours: configuration.retentionHours, metrics: metrics, log: log)
         let workers = credentials.workers(configuration, store: store, routing: routing, metrics: metrics, log: log)

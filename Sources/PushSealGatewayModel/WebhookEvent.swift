@@ -7,6 +7,8 @@ package struct WebhookEvent: Sendable, Equatable {
     /// `msg_` and 32 random hex digits (the store makes it, with the transaction that queues the
     /// event); the same for every endpoint, and for every retry.
     package let id: String
+    /// The app it happened in: its endpoints alone hear of it.
+    package let app: AppID
     /// What happened.
     package let type: WebhookEventType
     /// The JSON object sent, compact.
@@ -14,8 +16,9 @@ package struct WebhookEvent: Sendable, Equatable {
     /// When it happened, milliseconds since the epoch.
     package let createdAt: Int64
 
-    private init(id: String, type: WebhookEventType, data: [(String, JSONValue)], at time: Int64) {
+    private init(id: String, app: AppID, type: WebhookEventType, data: [(String, JSONValue)], at time: Int64) {
         self.id = id
+        self.app = app
         self.type = type
         self.createdAt = time
         body = JSONWriter.string(
@@ -48,17 +51,18 @@ package struct WebhookEvent: Sendable, Equatable {
             ("accepted_at", .number(JSONNumber(Int(delivery.acceptedAt)))),
             ("finished_at", .number(JSONNumber(Int(time)))),
         ]
-        return WebhookEvent(id: id, type: type, data: data, at: time)
+        return WebhookEvent(id: id, app: delivery.app, type: type, data: data, at: time)
     }
 
     /// A device's deliveries ended because the backend deleted it: `delivery.unregistered` with
     /// reason `DeviceDeleted`, as `GET /v1/pushes/{id}` shows them.
     package static func deviceDeleted(
-        id: String, push: String, device: String, user: String?, kind: DeliveryKind, attempts: Int, acceptedAt: Int64,
+        id: String, app: AppID, push: String, device: String, user: String?, kind: DeliveryKind, attempts: Int,
+        acceptedAt: Int64,
         at time: Int64
     ) -> WebhookEvent {
         WebhookEvent(
-            id: id, type: .deliveryUnregistered,
+            id: id, app: app, type: .deliveryUnregistered,
             data: [
                 ("push", .string(push)), ("device", .string(device)), ("user", user.map(JSONValue.string) ?? .null),
                 ("kind", .string(kind.rawValue)), ("status", .string(DeliveryStatus.unregistered.rawValue)),
@@ -70,10 +74,11 @@ package struct WebhookEvent: Sendable, Equatable {
     /// A device marked `unregistered`: `data` holds `device`, `user`, `kind`, the `reason` of the
     /// answer that marked it, the `push` whose delivery got that answer, and `unregistered_at`.
     package static func deviceUnregistered(
-        id: String, device: String, user: String, kind: DeliveryKind, reason: String, push: String, at time: Int64
+        id: String, app: AppID, device: String, user: String, kind: DeliveryKind, reason: String, push: String,
+        at time: Int64
     ) -> WebhookEvent {
         WebhookEvent(
-            id: id, type: .deviceUnregistered,
+            id: id, app: app, type: .deviceUnregistered,
             data: [
                 ("device", .string(device)), ("user", .string(user)), ("kind", .string(kind.rawValue)),
                 ("reason", .string(reason)), ("push", .string(push)),

@@ -14,6 +14,40 @@ struct AppIsolationStoreTests {
             registeredAt: 100, unregisteredAt: nil)
     }
 
+    @Test(
+        "two apps' webhook endpoints of one name: each hears of its own app's events, and fails and is enabled alone",
+        arguments: GatewayBackend.allCases)
+    func webhooks(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try GatewayStoreTests.store(backend, in: directory)
+        let (shop, news) = (try #require(AppID("shop")), try #require(AppID("news")))
+        let routing = WebhookRouting([(endpoint: "hooks", events: [.deliveryUnregistered])])
+        for app in [shop, news] {
+            _ = try store.putDevice(Self.device(app, token: String(repeating: "cc", count: 32)))
+        }
+        // Deleting shop's device ends its queued delivery: an event for shop's endpoint alone.
+        let shopDevice = try #require(try store.device(id: "d", in: shop))
+        _ = try store.acceptPush(
+            id: "p", in: shop, idempotencyKey: nil, requestHash: [], at: 200,
+            deliveries: [NewDelivery(device: shopDevice, headers: [], body: [1], expiration: nil)])
+        #expect(try store.deleteDevice(id: "d", in: shop, at: 300, routing: routing))
+        func claim(_ app: AppID) throws -> WebhookClaim {
+            try store.claimWebhookEvents(
+                endpoint: "hooks", in: app, limit: 10, at: 400, expireBefore: 0, leaseMilliseconds: 1_000, owner: "w")
+        }
+        #expect(try claim(news).events.isEmpty, "news's endpoint of the same name heard nothing")
+        let shopEvents = try claim(shop).events
+        #expect(shopEvents.count == 1 && shopEvents[0].body.contains(#""push":"p""#), "\(shopEvents)")
+        // Shop's endpoint fails past its window and is disabled; news's is not, and is not enabled by shop's name.
+        let state = try store.recordWebhookAttempt(
+            .failed(reason: "HTTP 500", retryAfterSeconds: nil), endpoint: "hooks", in: shop,
+            sent: shopEvents.map(\.rowID), unsent: [], at: 500, disableBefore: 501)
+        #expect(state.newlyDisabled)
+        #expect(try claim(shop).disabled && !claim(news).disabled)
+        #expect(try !store.enableWebhookEndpoint("hooks", in: news), "news's was never disabled")
+        #expect(try store.enableWebhookEndpoint("hooks", in: shop))
+    }
+
     @Test("an app's name is 1 to 32 of a–z 0–9 -, not starting with -")
     func names() {
         for name in ["default", "shop", "a", "shop-eu-2", String(repeating: "x", count: 32), "0app"] {

@@ -96,7 +96,7 @@ struct AppSchemaMigrationTests {
         let claimed = try store.claimDeliveries(.apns, limit: 5, at: 500, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.map(\.body) == [[9]] && claimed.first?.pushID == "p1")
         let events = try store.claimWebhookEvents(
-            endpoint: "hooks", limit: 5, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "w")
+            endpoint: "hooks", in: .default, limit: 5, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "w")
         #expect(events.events.map(\.eventID) == ["msg_1"])
         #expect(try store.instances().map(\.id) == ["i1"])
         // The keys kept their meaning within the default app: a device registered again is an update.

@@ -164,7 +164,8 @@ struct GatewayStatusPageTests {
 
         // The endpoint failed for longer than it may: disabled.
         let disabling = try world.store.recordWebhookAttempt(
-            .failed(reason: "connection refused", retryAfterSeconds: nil), endpoint: "backend", sent: [], unsent: [],
+            .failed(reason: "connection refused", retryAfterSeconds: nil), endpoint: "backend", in: .default, sent: [],
+            unsent: [],
             at: now, disableBefore: now + 1)
         #expect(disabling.newlyDisabled)
         let disabled = try render("webhook-disabled")

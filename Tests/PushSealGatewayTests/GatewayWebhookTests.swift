@@ -189,7 +189,8 @@ struct GatewayWebhookTests {
 
         func claim(_ endpoint: String, at time: Int64, expireBefore: Int64 = 0) throws -> WebhookClaim {
             try store.claimWebhookEvents(
-                endpoint: endpoint, limit: 10, at: time, expireBefore: expireBefore, leaseMilliseconds: 1_000,
+                endpoint: endpoint, in: .default, limit: 10, at: time, expireBefore: expireBefore,
+                leaseMilliseconds: 1_000,
                 owner: "o")
         }
         let a = try claim("a", at: 500)
@@ -203,31 +204,32 @@ struct GatewayWebhookTests {
         // Failing since 500: still enabled a day later less a second, disabled after a day.
         let day: Int64 = 86_400_000
         let first = try store.recordWebhookAttempt(
-            .failed(reason: "HTTP 500", retryAfterSeconds: nil), endpoint: "a", sent: [a.events[0].rowID],
+            .failed(reason: "HTTP 500", retryAfterSeconds: nil), endpoint: "a", in: .default, sent: [a.events[0].rowID],
             unsent: [a.events[1].rowID], at: 500, disableBefore: 500 - day)
         #expect(first.failures == 1 && !first.newlyDisabled && (3_750...5_000).contains((first.retryAt ?? 0) - 500))
         #expect(try claim("a", at: 1_000).waitsUntil == first.retryAt, "the endpoint waits out its backoff")
         let retried = try claim("a", at: 500 + day - 1_000)
         #expect(retried.events.map(\.attempts) == [1, 0])
         let second = try store.recordWebhookAttempt(
-            .failed(reason: "HTTP 500", retryAfterSeconds: 7_200), endpoint: "a", sent: [retried.events[0].rowID],
+            .failed(reason: "HTTP 500", retryAfterSeconds: 7_200), endpoint: "a", in: .default,
+            sent: [retried.events[0].rowID],
             unsent: [retried.events[1].rowID], at: 500 + day - 1_000, disableBefore: 500 - 1_000)
         #expect(!second.newlyDisabled && second.failures == 2)
         #expect(second.retryAt == 500 + day - 1_000 + 3_600_000, "Retry-After is honoured up to an hour")
         let third = try store.recordWebhookAttempt(
-            .failed(reason: "HTTP 500", retryAfterSeconds: nil), endpoint: "a", sent: [], unsent: [],
+            .failed(reason: "HTTP 500", retryAfterSeconds: nil), endpoint: "a", in: .default, sent: [], unsent: [],
             at: 500 + day + 1, disableBefore: 501)
         #expect(third.newlyDisabled, "failing for over a day disables it")
         let disabled = try claim("a", at: 500 + 2 * day)
         #expect(disabled.disabled && disabled.events.isEmpty)
         #expect(try store.statistics().webhookEndpointsDisabled == ["a"])
         #expect(try store.statistics().webhookEventsQueued == ["a": 2, "b": 1])
-        #expect(try store.enableWebhookEndpoint("a"))
-        #expect(try !store.enableWebhookEndpoint("a"), "enabling an enabled endpoint says so")
+        #expect(try store.enableWebhookEndpoint("a", in: .default))
+        #expect(try !store.enableWebhookEndpoint("a", in: .default), "enabling an enabled endpoint says so")
         let again = try claim("a", at: 500 + 2 * day)
         #expect(again.events.count == 2 && !again.disabled)
         let delivered = try store.recordWebhookAttempt(
-            .delivered, endpoint: "a", sent: again.events.map(\.rowID), unsent: [], at: 600 + 2 * day,
+            .delivered, endpoint: "a", in: .default, sent: again.events.map(\.rowID), unsent: [], at: 600 + 2 * day,
             disableBefore: 0)
         #expect(delivered.failures == 0)
         #expect(try store.statistics().webhookEventsQueued["a"] == nil)
@@ -288,7 +290,7 @@ struct GatewayWebhookTests {
                 routing: routing)
         }
         let events = try store.claimWebhookEvents(
-            endpoint: "a", limit: 10, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "o")
+            endpoint: "a", in: .default, limit: 10, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "o")
         #expect(events.events.count == 1, "one device.unregistered, not one per 410")
         #expect(try store.device(id: "d1", in: .default)?.unregisteredAt == 400, "the first mark stays")
     }
@@ -315,7 +317,8 @@ struct GatewayWebhookTests {
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         #expect(try store.deleteDevice(id: "d1", in: .default, at: 500, routing: routing))
         let claim = try store.claimWebhookEvents(
-            endpoint: "a", limit: 10, at: GatewayClock.milliseconds(), expireBefore: 0, leaseMilliseconds: 1_000,
+            endpoint: "a", in: .default, limit: 10, at: GatewayClock.milliseconds(), expireBefore: 0,
+            leaseMilliseconds: 1_000,
             owner: "o")
         let event = try #require(claim.events.first.flatMap { try? JSONParser.parse($0.body).objectValue })
         #expect(event["type"]?.stringValue == "delivery.unregistered")

@@ -159,7 +159,7 @@ public enum GatewayCommand {
             let (store, _) = try configuration.openStore()
             let enabled: Bool
             do {
-                enabled = try store.enableWebhookEndpoint(name)
+                enabled = try store.enableWebhookEndpoint(name, in: configuration.app)
             } catch {
                 throw GatewayError("database: \(error)")
             }

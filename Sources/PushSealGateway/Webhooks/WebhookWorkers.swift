@@ -20,6 +20,8 @@ final class WebhookWorkers: Sendable {
     static let idleWait = DispatchTimeInterval.milliseconds(500)
 
     private let endpoints: [(settings: WebhookSettings, signer: WebhookSigner)]
+    /// The app whose events the endpoints hear of.
+    private let app: AppID
     private let store: any GatewayStore
     private let metrics: Metrics
     private let log: EventLog
@@ -27,23 +29,24 @@ final class WebhookWorkers: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
-    /// Workers for `endpoints` (each with its signer) over `store`.
+    /// Workers for `app`'s `endpoints` (each with its signer) over `store`.
     init(
-        endpoints: [(settings: WebhookSettings, signer: WebhookSigner)], store: any GatewayStore, metrics: Metrics,
-        log: EventLog
+        endpoints: [(settings: WebhookSettings, signer: WebhookSigner)], of app: AppID, store: any GatewayStore,
+        metrics: Metrics, log: EventLog
     ) {
         self.endpoints = endpoints
+        self.app = app
         self.store = store
         self.metrics = metrics
         self.log = log
     }
 
-    /// Workers for every endpoint `webhooks` configures over `store`, each endpoint's URL checked
-    /// and its signing secrets read; none when there is no endpoint.
+    /// Workers for every endpoint `webhooks` configures for `app` over `store`, each endpoint's URL
+    /// checked and its signing secrets read; none when there is no endpoint.
     /// - Throws: `GatewayError` naming the endpoint whose URL or secret is wrong.
-    static func configured(_ webhooks: [WebhookSettings], store: any GatewayStore, metrics: Metrics, log: EventLog)
-        throws(GatewayError) -> WebhookWorkers?
-    {
+    static func configured(
+        _ webhooks: [WebhookSettings], of app: AppID, store: any GatewayStore, metrics: Metrics, log: EventLog
+    ) throws(GatewayError) -> WebhookWorkers? {
         var signed: [(settings: WebhookSettings, signer: WebhookSigner)] = []
         for settings in webhooks {
             if let failure = WebhookPoster.setupFailure(settings) {
@@ -55,7 +58,8 @@ final class WebhookWorkers: Sendable {
                 throw GatewayError("webhooks \(settings.name): \(error)")
             }
         }
-        return signed.isEmpty ? nil : WebhookWorkers(endpoints: signed, store: store, metrics: metrics, log: log)
+        return signed.isEmpty
+            ? nil : WebhookWorkers(endpoints: signed, of: app, store: store, metrics: metrics, log: log)
     }
 
     /// Starts a thread per endpoint.
@@ -92,7 +96,7 @@ final class WebhookWorkers: Sendable {
             let claim: WebhookClaim
             do {
                 claim = try store.claimWebhookEvents(
-                    endpoint: settings.name, limit: settings.batchSize * Self.messagesPerRound, at: now,
+                    endpoint: settings.name, in: app, limit: settings.batchSize * Self.messagesPerRound, at: now,
                     expireBefore: now - Int64(settings.retryHours) * 3_600_000,
                     leaseMilliseconds: Self.leaseMilliseconds, owner: owner)
             } catch {
@@ -129,7 +133,7 @@ final class WebhookWorkers: Sendable {
             let state: WebhookEndpointState
             do {
                 state = try store.recordWebhookAttempt(
-                    attempt, endpoint: settings.name, sent: message.map(\.rowID),
+                    attempt, endpoint: settings.name, in: app, sent: message.map(\.rowID),
                     unsent: attempt == .delivered && !isStopping ? [] : rest.map(\.rowID), at: now,
                     disableBefore: now - Int64(settings.disableAfterHours) * 3_600_000)
             } catch {

@@ -141,6 +141,8 @@ package enum PostgresMigrations {
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            DROP INDEX webhook_events_queued;
+            CREATE INDEX webhook_events_queued ON webhook_events (endpoint, app, id) WHERE status = 'queued';
             ALTER TABLE webhook_endpoints ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_pkey, ADD PRIMARY KEY (name, app);
             """),

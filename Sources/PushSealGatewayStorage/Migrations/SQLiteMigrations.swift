@@ -122,7 +122,7 @@ package enum SQLiteMigrations {
         // `default`. A device's id, an idempotency key and a webhook endpoint's name are unique
         // within their app, not across apps: their keys become (key, app), the key first so that
         // every lookup by it still reads one index entry; a user's devices and the unregistered
-        // ones are indexed within their app. SQLite changes a key only by making its
+        // ones, and an endpoint's queued events, are indexed within their app. SQLite changes a key only by making its
         // table anew (foreign keys off meanwhile, and checked before the commit). An access token's
         // app may be NULL: an operator's token, over every app.
         SchemaMigration(
@@ -154,6 +154,8 @@ package enum SQLiteMigrations {
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            DROP INDEX webhook_events_queued;
+            CREATE INDEX webhook_events_queued ON webhook_events (endpoint, app, id) WHERE status = 'queued';
             CREATE TABLE webhook_endpoints_v10 (
                 name TEXT NOT NULL, failures INTEGER NOT NULL DEFAULT 0, failing_since INTEGER, retry_at INTEGER,
                 disabled_at INTEGER, app TEXT NOT NULL DEFAULT 'default', PRIMARY KEY (name, app));

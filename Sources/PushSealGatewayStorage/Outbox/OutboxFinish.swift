@@ -32,7 +32,8 @@ package enum OutboxFinish {
         if let gone = transition.goneAddress, let user = try markGone(gone, at: transition.time, sql) {
             events.append(
                 .deviceUnregistered(
-                    id: WebhookOutbox.newEventID(), device: gone.deviceID, user: user, kind: ended.delivery.kind,
+                    id: WebhookOutbox.newEventID(), app: gone.app, device: gone.deviceID, user: user,
+                    kind: ended.delivery.kind,
                     reason: gone.reason.text,
                     push: ended.delivery.pushID, at: transition.time))
         }
@@ -108,7 +109,7 @@ package enum OutboxFinish {
                 guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
                 events.append(
                     .deviceDeleted(
-                        id: WebhookOutbox.newEventID(), push: row[.pushID].text ?? "", device: id, user: user,
+                        id: WebhookOutbox.newEventID(), app: app, push: row[.pushID].text ?? "", device: id, user: user,
                         kind: kind,
                         attempts: Int(row[.attempts].integer ?? 0), acceptedAt: row[.acceptedAt].integer ?? 0,
                         at: time))

@@ -17,44 +17,48 @@ package enum WebhookOutbox {
         for event in events {
             for endpoint in routing.endpoints(for: event.type) {
                 try sql(
-                    "INSERT INTO webhook_events (event_id, endpoint, type, body, created_at, next_attempt_at, status) "
-                        + "VALUES (\(sql.markers(5)), \(sql.placeholder(5)), 'queued')",
+                    "INSERT INTO webhook_events (event_id, endpoint, type, body, created_at, app, next_attempt_at, "
+                        + "status) VALUES (\(sql.markers(6)), \(sql.placeholder(5)), 'queued')",
                     [
                         .text(event.id), .text(endpoint), .text(event.type.rawValue), .text(event.body),
-                        .integer(event.createdAt),
+                        .integer(event.createdAt), .text(event.app.name),
                     ])
             }
         }
     }
 
-    /// Ends as failed the queued events of `endpoint` created before `expireBefore`, then, unless
+    /// Ends as failed the queued events of `app`'s `endpoint` created before `expireBefore`, then, unless
     /// the endpoint is disabled or waiting for its next attempt, leases up to `limit` of its
     /// queued events, oldest first, to `owner` until `leaseUntil`, skipping the rows another
     /// instance holds (``SQLDialect/skipLocked``).
     package static func claim(
-        endpoint: String, limit: Int, at time: Int64, expireBefore: Int64, leaseUntil: Int64, owner: String,
-        _ sql: StatementRunner
+        endpoint: String, in app: AppID, limit: Int, at time: Int64, expireBefore: Int64, leaseUntil: Int64,
+        owner: String, _ sql: StatementRunner
     ) throws -> WebhookClaim {
         let p = sql.placeholder
+        let appName = DatabaseValue.text(app.name)
         var claim = WebhookClaim()
         claim.expired =
             try sql(
                 "UPDATE webhook_events SET status = 'failed', reason = \(p(1)), finished_at = \(p(2)), "
-                    + "lease_owner = NULL, lease_until = NULL WHERE endpoint = \(p(3)) AND status = 'queued' "
-                    + "AND created_at < \(p(4)) AND (lease_until IS NULL OR lease_until <= \(p(2))) RETURNING id",
-                [.text(retryWindowPassedReason), .integer(time), .text(endpoint), .integer(expireBefore)]
+                    + "lease_owner = NULL, lease_until = NULL WHERE endpoint = \(p(3)) AND app = \(p(5)) "
+                    + "AND status = 'queued' AND created_at < \(p(4)) AND (lease_until IS NULL OR lease_until <= \(p(2))) "
+                    + "RETURNING id",
+                [.text(retryWindowPassedReason), .integer(time), .text(endpoint), .integer(expireBefore), appName]
             ).count
         if let state = try sql(
-            "SELECT disabled_at, retry_at FROM webhook_endpoints WHERE name = \(p(1))", [.text(endpoint)]
+            "SELECT disabled_at, retry_at FROM webhook_endpoints WHERE name = \(p(1)) AND app = \(p(2))",
+            [.text(endpoint), appName]
         ).first {
             claim.disabled = state[0].integer != nil
             if let retryAt = state[1].integer, retryAt > time { claim.waitsUntil = retryAt }
         }
         guard !claim.disabled, claim.waitsUntil == nil else { return claim }
         let rows = try sql(
-            "SELECT \(QueuedColumn.list) FROM webhook_events WHERE endpoint = \(p(1)) AND status = 'queued' "
-                + "AND (lease_until IS NULL OR lease_until <= \(p(2))) ORDER BY id LIMIT \(p(3))\(sql.dialect.skipLocked)",
-            [.text(endpoint), .integer(time), .integer(Int64(limit))]
+            "SELECT \(QueuedColumn.list) FROM webhook_events WHERE endpoint = \(p(1)) AND app = \(p(4)) "
+                + "AND status = 'queued' AND (lease_until IS NULL OR lease_until <= \(p(2))) ORDER BY id LIMIT \(p(3))"
+                + sql.dialect.skipLocked,
+            [.text(endpoint), .integer(time), .integer(Int64(limit)), appName]
         ).map(StoredRow<QueuedColumn>.init)
         for row in rows {
             try sql(
@@ -82,17 +86,18 @@ package enum WebhookOutbox {
         }
     }
 
-    /// Records the attempt that sent `sent` (the rows of one message) to `endpoint`, and releases
+    /// Records the attempt that sent `sent` (the rows of one message) to `app`'s `endpoint`, and releases
     /// the leases of `unsent` (claimed, not tried: they go in a later round). A delivered message
     /// ends its events and clears the endpoint's failures; a failed one counts an attempt on each
     /// of its events, sets the endpoint's next attempt (5 s doubled at each failure in a row, at
     /// most an hour, or the receiver's `Retry-After` when longer) and disables it when it has
     /// failed without a success since before `disableBefore`.
     package static func record(
-        _ attempt: WebhookAttempt, endpoint: String, sent: [Int64], unsent: [Int64], at time: Int64,
+        _ attempt: WebhookAttempt, endpoint: String, in app: AppID, sent: [Int64], unsent: [Int64], at time: Int64,
         disableBefore: Int64, _ sql: StatementRunner
     ) throws -> WebhookEndpointState {
         let p = sql.placeholder
+        let appName = DatabaseValue.text(app.name)
         if !unsent.isEmpty {
             try sql(
                 "UPDATE webhook_events SET lease_owner = NULL, lease_until = NULL WHERE id IN (\(sql.markers(unsent.count)))",
@@ -108,9 +113,9 @@ package enum WebhookOutbox {
                     [.integer(time), .text("queued")] + sent.map(DatabaseValue.integer))
             }
             try sql(
-                "INSERT INTO webhook_endpoints (name, failures) VALUES (\(p(1)), 0) ON CONFLICT (name, app) DO UPDATE "
-                    + "SET failures = 0, failing_since = NULL, retry_at = NULL",
-                [.text(endpoint)])
+                "INSERT INTO webhook_endpoints (name, app, failures) VALUES (\(p(1)), \(p(2)), 0) "
+                    + "ON CONFLICT (name, app) DO UPDATE SET failures = 0, failing_since = NULL, retry_at = NULL",
+                [.text(endpoint), appName])
             return WebhookEndpointState(failures: 0, newlyDisabled: false, retryAt: nil)
         case .failed(let reason, let retryAfterSeconds):
             if !sent.isEmpty {
@@ -120,11 +125,11 @@ package enum WebhookOutbox {
                     [.text(reason), .text("queued")] + sent.map(DatabaseValue.integer))
             }
             let row = try sql(
-                "INSERT INTO webhook_endpoints (name, failures, failing_since) VALUES (\(p(1)), 1, \(p(2))) "
+                "INSERT INTO webhook_endpoints (name, app, failures, failing_since) VALUES (\(p(1)), \(p(3)), 1, \(p(2))) "
                     + "ON CONFLICT (name, app) DO UPDATE SET failures = webhook_endpoints.failures + 1, "
                     + "failing_since = coalesce(webhook_endpoints.failing_since, excluded.failing_since) "
                     + "RETURNING failures, failing_since, disabled_at",
-                [.text(endpoint), .integer(time)]
+                [.text(endpoint), .integer(time), appName]
             ).first
             let failures = Int(row?[0].integer ?? 1)
             let failingSince = row?[1].integer ?? time
@@ -135,18 +140,18 @@ package enum WebhookOutbox {
                     in: RetrySchedule.webhookBackoff(failures: failures, retryAfterSeconds: retryAfterSeconds))
             try sql(
                 "UPDATE webhook_endpoints SET retry_at = \(p(1)), disabled_at = coalesce(disabled_at, \(p(2))) "
-                    + "WHERE name = \(p(3))",
-                [.integer(retryAt), newlyDisabled ? .integer(time) : .null, .text(endpoint)])
+                    + "WHERE name = \(p(3)) AND app = \(p(4))",
+                [.integer(retryAt), newlyDisabled ? .integer(time) : .null, .text(endpoint), appName])
             return WebhookEndpointState(failures: failures, newlyDisabled: newlyDisabled, retryAt: retryAt)
         }
     }
 
-    /// Enables `endpoint` again and clears its failures; false when it was not disabled.
-    package static func enable(endpoint: String, _ sql: StatementRunner) throws -> Bool {
+    /// Enables `app`'s `endpoint` again and clears its failures; false when it was not disabled.
+    package static func enable(endpoint: String, in app: AppID, _ sql: StatementRunner) throws -> Bool {
         !(try sql(
             "UPDATE webhook_endpoints SET disabled_at = NULL, failures = 0, failing_since = NULL, retry_at = NULL "
-                + "WHERE name = \(sql.placeholder(1)) AND disabled_at IS NOT NULL RETURNING name",
-            [.text(endpoint)])).isEmpty
+                + "WHERE name = \(sql.placeholder(1)) AND app = \(sql.placeholder(2)) AND disabled_at IS NOT NULL "
+                + "RETURNING name", [.text(endpoint), .text(app.name)])).isEmpty
     }
 
     /// Adds the queued events and the disabled endpoints to `statistics`.
