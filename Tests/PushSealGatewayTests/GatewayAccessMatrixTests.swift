@@ -167,4 +167,67 @@ struct GatewayAccessMatrixTests {
             }
         }
     }
+
+    @Test(
+        "another app's admin token, through every operation: none reads, lists, pushes to, tests, deletes or learns of this app's devices, pushes or endpoints",
+        arguments: GatewayBackend.allCases)
+    func anotherApp(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(
+            backend, settings: #""relay": {"public_url": "https://relay.example"}"#, webPush: true)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let pushed = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let pushID = try #require(pushed.json?["id"]?.stringValue)
+        let endpoint = try world.request("POST", "/v1/devices/phone/webpush", json: "{}", token: world.adminToken)
+        let endpointID = String((endpoint.json?["endpoint"]?.stringValue ?? "").suffix(WebPushInbox.idLength))
+        // A token of another app: the configuration names one app, so it is made in the store.
+        let otherApp = try #require(AppID("other"))
+        var other = AccessTokens.make(scopes: [.admin], at: GatewayClock.milliseconds())
+        other.record.app = otherApp
+        try world.store.addAccessToken(other.record)
+
+        // What each operation, with this app's ids, answers the other app: 404 for what only this
+        // app has, an empty list or push where the other app simply has nothing. The gateway-wide
+        // answers (the status, the VAPID key) are the configuration's, not an app's data.
+        let expected: [String: (path: String, body: String?, status: Int)] = [
+            "GET /v1/devices": ("/v1/devices", nil, 200),
+            "PUT /v1/devices/{device_id}": ("/v1/devices/phone", try Self.deviceBody(world, user: "u9", index: 7), 201),
+            "GET /v1/devices/{device_id}": ("/v1/devices/phone", nil, 404),
+            "DELETE /v1/devices/{device_id}": ("/v1/devices/phone", nil, 204),
+            "POST /v1/devices/{device_id}/test": ("/v1/devices/phone/test", "{}", 404),
+            "GET /v1/users/{user}/devices": ("/v1/users/u1/devices", nil, 200),
+            "POST /v1/pushes": ("/v1/pushes", #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, 202),
+            "GET /v1/pushes/{push_id}": ("/v1/pushes/\(pushID)", nil, 404),
+            "GET /v1/status": ("/v1/status", nil, 200),
+            "GET /v1/webpush/vapid": ("/v1/webpush/vapid", nil, 200),
+            "POST /v1/devices/{device_id}/webpush": ("/v1/devices/missing/webpush", "{}", 404),
+            "DELETE /v1/webpush/{endpoint_id}": ("/v1/webpush/\(endpointID)", nil, 404),
+        ]
+        #expect(Set(expected.keys) == Set(try Self.documentedScopes().keys), "every documented operation is tried")
+        var answers: [String: GatewayHTTP.Answer] = [:]
+        // In order: the other app first looks, then registers its own "phone", then deletes it.
+        for key in [
+            "GET /v1/devices", "GET /v1/devices/{device_id}", "GET /v1/users/{user}/devices",
+            "POST /v1/devices/{device_id}/test", "POST /v1/pushes", "GET /v1/pushes/{push_id}", "GET /v1/status",
+            "GET /v1/webpush/vapid", "POST /v1/devices/{device_id}/webpush", "DELETE /v1/webpush/{endpoint_id}",
+            "PUT /v1/devices/{device_id}", "DELETE /v1/devices/{device_id}",
+        ] {
+            let request = try #require(expected[key])
+            let method = String(key.split(separator: " ")[0])
+            let answer = try world.request(method, request.path, json: request.body, token: other.text)
+            answers[key] = answer
+            #expect(
+                answer.status == request.status,
+                "\(key): \(answer.status): \(String(decoding: answer.body.prefix(200), as: UTF8.self))")
+        }
+        #expect(answers["GET /v1/devices"]?.json?["devices"] == .array([]), "no device of this app listed")
+        #expect(answers["GET /v1/users/{user}/devices"]?.json?["devices"] == .array([]))
+        #expect(answers["POST /v1/pushes"]?.json?["deliveries"] == .number(JSONNumber(0)), "nobody reached")
+        let mine = try #require(try world.store.device(id: "phone", in: .default))
+        #expect(
+            mine.user == "u1" && mine.unregisteredAt == nil, "this app's phone untouched by the other's PUT and DELETE")
+        #expect(try world.store.push(id: pushID, in: .default)?.deliveries.count == 1)
+        #expect(try world.store.inbox(idHash: WebPushInbox.hash(endpointID))?.0.removedAt == nil, "the endpoint works")
+        #expect(try world.store.device(id: "phone", in: otherApp) == nil, "the other's went")
+    }
 }
