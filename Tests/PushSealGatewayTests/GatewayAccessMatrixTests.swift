@@ -94,6 +94,17 @@ struct GatewayAccessMatrixTests {
         ]
     }
 
+    /// A gateway on `backend` with the relay and Web Push, device `phone` of user `u1`, and a push
+    /// to it made as admin; the push's id.
+    static func worldWithPush(_ backend: GatewayBackend) throws -> (GatewayWorld, pushID: String) {
+        let world = try GatewayWorld(
+            backend, settings: #""relay": {"public_url": "https://relay.example"}"#, webPush: true)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let pushed = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        return (world, try #require(pushed.json?["id"]?.stringValue))
+    }
+
     /// The document's operations that name a scope, as `METHOD path` and the scope.
     static func documentedScopes() throws -> [String: AccessScope] {
         let path = TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json")
@@ -115,12 +126,7 @@ struct GatewayAccessMatrixTests {
         "every scoped operation: 403 and nothing changed without its scope, 401 with no, a revoked or an expired token, success with it",
         arguments: GatewayBackend.allCases)
     func matrix(_ backend: GatewayBackend) throws {
-        let world = try GatewayWorld(
-            backend, settings: #""relay": {"public_url": "https://relay.example"}"#, webPush: true)
-        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
-        let pushed = try world.request(
-            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
-        let pushID = try #require(pushed.json?["id"]?.stringValue)
+        let (world, pushID) = try Self.worldWithPush(backend)
         let now = GatewayClock.milliseconds()
         var tokens: [(name: String, text: String?, scopes: Set<AccessScope>)] = [("none", nil, [])]
         for scope in AccessScope.allCases {
@@ -172,12 +178,7 @@ struct GatewayAccessMatrixTests {
         "another app's admin token, through every operation: none reads, lists, pushes to, tests, deletes or learns of this app's devices, pushes or endpoints",
         arguments: GatewayBackend.allCases)
     func anotherApp(_ backend: GatewayBackend) throws {
-        let world = try GatewayWorld(
-            backend, settings: #""relay": {"public_url": "https://relay.example"}"#, webPush: true)
-        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
-        let pushed = try world.request(
-            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
-        let pushID = try #require(pushed.json?["id"]?.stringValue)
+        let (world, pushID) = try Self.worldWithPush(backend)
         let endpoint = try world.request("POST", "/v1/devices/phone/webpush", json: "{}", token: world.adminToken)
         let endpointID = String((endpoint.json?["endpoint"]?.stringValue ?? "").suffix(WebPushInbox.idLength))
         // A token of another app: the configuration names one app, so it is made in the store.

@@ -187,8 +187,14 @@ package import PushSealGatewayModel
 
         package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
             // The burst's plain sends share one statement; every other end keeps its own.
-            let sent = ended.filter { OutboxTransition($0).isPlainSend(routing: routing) }
-            let others = ended.filter { !OutboxTransition($0).isPlainSend(routing: routing) }
+            var (sent, others): ([EndedAttempt], [EndedAttempt]) = ([], [])
+            for attempt in ended {
+                if OutboxTransition(attempt).isPlainSend(routing: routing) {
+                    sent.append(attempt)
+                } else {
+                    others.append(attempt)
+                }
+            }
             try pool.transaction { connection in
                 if !sent.isEmpty {
                     try connection.query(PostgresSentBurst.statement, PostgresSentBurst.parameters(sent))
