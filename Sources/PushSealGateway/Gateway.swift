@@ -3,10 +3,10 @@ internal import PushSealDelivery
 public import PushSealGatewayModel
 internal import PushSealGatewayStorage
 
-/// A running gateway: the store, the API on its HTTP server (and the operator's endpoints on
-/// their own, with `metrics_listen`), the delivery workers (APNs ones, and Web Push ones when the
-/// configuration has `webpush`), the webhook workers (one per configured endpoint), and its upkeep
-/// (heartbeat, retention).
+/// A running gateway: the store, the API on its HTTP server serving every configured app (and the
+/// operator's endpoints on their own, with `metrics_listen`), the delivery workers (APNs ones, and
+/// Web Push ones when an app has `webpush`), the webhook workers (one per configured endpoint),
+/// and its upkeep (heartbeat, retention).
 public final class Gateway: Sendable {
     private let server: HTTPServer
     private let operationsServer: HTTPServer?
@@ -38,15 +38,12 @@ public final class Gateway: Sendable {
     public init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
         let log = EventLog(enabled: logging)
         let (store, _) = try configuration.openStore()
-        let sealer = try PushSealer(
-            senderKeyFiles: configuration.senderKeyFiles, contractFile: configuration.contractFile,
-            subscriptionContent: configuration.webPush?.content)
         let credentials = try DeliveryCredentials(configuration)
-        let tokens = credentials.tokens
-        let metrics = Metrics(webhookEndpoints: configuration.webhooks.map(\.name))
+        let keys = credentials.apns
+        let metrics = Metrics(webhookEndpoints: configuration.webhooks.map(\.settings.name))
         let routing = WebhookRouting(configuration.webhooks)
         let webhookWorkers = try WebhookWorkers.configured(
-            configuration.webhooks, of: configuration.app, store: store, metrics: metrics, log: log)
+            configuration.webhooks, store: store, metrics: metrics, log: log)
         let housekeeping = Housekeeping(
             store: store, retentionHours: configuration.retentionHours, metrics: metrics, log: log)
         let workers = credentials.workers(configuration, store: store, routing: routing, metrics: metrics, log: log)
@@ -54,19 +51,24 @@ public final class Gateway: Sendable {
         let wakeWorkers: @Sendable (Set<DeliveryKind>) -> Void = { kinds in
             for pool in workers where kinds.contains(pool.kind) { pool.notify() }
         }
+        var apps: [AppServices] = []
+        for app in configuration.apps {
+            apps.append(
+                try AppServices(
+                    app, webPush: credentials.webPush[app.id], store: store, metrics: metrics, log: log,
+                    onAccepted: wakeWorkers))
+        }
         let api = GatewayAPI(
-            store: store, sealer: sealer, webPush: credentials.webPush, topics: configuration.topics,
-            maximumDeliveriesPerPush: configuration.maximumDeliveriesPerPush, metrics: metrics, log: log,
-            isReady: { (try? tokens.token()) != nil }, providerTokens: { tokens.issuedCount },
+            store: store, apps: apps, metrics: metrics, log: log, isReady: { keys.canSign },
+            providerTokens: { keys.issuedCount },
             status: StatusReport(
-                store: store, instance: housekeeping.instance.id, webhookEndpoints: configuration.webhooks.map(\.name),
-                providerTokenIssuedAt: { tokens.currentIssuedAt }, isDraining: { metrics.isDraining }),
-            operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog,
-            testNotification: configuration.testNotification, routing: routing, rateLimits: configuration.rateLimits,
-            relay: configuration.relay, onAccepted: wakeWorkers)
+                store: store, instance: housekeeping.instance.id,
+                webhookEndpoints: configuration.webhooks.map(\.settings.name),
+                providerTokenIssuedAt: { keys.oldestIssuedAt }, isDraining: { metrics.isDraining }),
+            operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
-            open: DescriptorBudget.openNow(), workers: configuration.workers + (configuration.webPush?.workers ?? 0),
+            open: DescriptorBudget.openNow(), workers: configuration.workers + (configuration.webPushWorkers ?? 0),
             databaseConnections: configuration.databaseConnections)
         (server, operationsServer) = try HTTPServer.gatewayListeners(
             configuration, connections: httpConnections, api: api, metrics: metrics)

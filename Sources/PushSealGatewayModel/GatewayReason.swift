@@ -11,4 +11,7 @@ package enum GatewayReason: String, Sendable, CaseIterable {
     case pushServiceBusy = "PushServiceBusy"
     /// Handed back unsent, because the worker stopped.
     case notSent = "NotSent"
+    /// The configuration no longer has what sending it needs: its app, its topic's key, or its
+    /// kind's settings (an app removed, or its `webpush`).
+    case notConfigured = "NotConfigured"
 }

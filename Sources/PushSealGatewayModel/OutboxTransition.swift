@@ -82,10 +82,10 @@ package struct OutboxTransition: Equatable, Sendable {
         return WebhookEventType(endOf: status)
     }
 
-    /// Whether, under `routing`, the delivery was sent and its end queues no event: recording it is
-    /// its row's update alone, which a store may share with the others of a burst.
-    package func isPlainSend(routing: WebhookRouting) -> Bool {
+    /// Whether, under `routing`, the delivery (of `app`) was sent and its end queues no event:
+    /// recording it is its row's update alone, which a store may share with the others of a burst.
+    package func isPlainSend(routing: WebhookRouting, in app: AppID) -> Bool {
         guard case .end(.sent, _, _) = change else { return false }
-        return routing.endpoints(for: .deliverySent).isEmpty
+        return routing.endpoints(for: .deliverySent, in: app).isEmpty
     }
 }

@@ -61,6 +61,8 @@ package final class MockAPNs: @unchecked Sendable {
 
     /// The `.p8` auth key (a fresh P-256 key) the mock verifies tokens against.
     package let authKey: String
+    /// The `.p8` files of the keys of `otherKeys`, by key id.
+    package let otherAuthKeys: [String: String]
     private let log: String
     private let server: LocalServer
 
@@ -77,10 +79,12 @@ package final class MockAPNs: @unchecked Sendable {
     ///   - goAwayAfter: send GOAWAY after this many requests of each connection.
     ///   - lateWindowCredit: credit request bodies back to the connection window only when answering.
     ///   - silentAfter: on the first connection, after this many requests, read and answer nothing more.
+    ///   - otherKeys: more keys the mock knows beside ``keyID``, each of ``teamID``, with the topics
+    ///     it may sign for (nil: a team key); each gets a fresh `.p8` in ``otherAuthKeys``.
     package init(
         in directory: TemporaryDirectory, http1: Bool = false, delayMilliseconds: Int = 0,
         maximumConcurrentStreams: Int? = nil, goAwayAfter: Int? = nil, lateWindowCredit: Bool = false,
-        silentAfter: Int? = nil
+        silentAfter: Int? = nil, otherKeys: [(keyID: String, topics: [String]?)] = []
     ) throws {
         var options = http1 ? ["--http1"] : []
         if delayMilliseconds > 0 { options += ["--delay-ms", "\(delayMilliseconds)"] }
@@ -89,6 +93,14 @@ package final class MockAPNs: @unchecked Sendable {
         if lateWindowCredit { options += ["--late-window-credit"] }
         if let silentAfter { options += ["--silent-after", "\(silentAfter)"] }
         authKey = try Self.makeAuthKey(directory.file("AuthKey_\(Self.keyID).p8"))
+        var otherAuthKeys: [String: String] = [:]
+        for (keyID, topics) in otherKeys {
+            let path = try Self.makeAuthKey(directory.file("AuthKey_\(keyID).p8"))
+            otherAuthKeys[keyID] = path
+            options += ["--also-key", keyID, Self.teamID, path]
+            if let topics { options += ["--key-topics", keyID, topics.joined(separator: ",")] }
+        }
+        self.otherAuthKeys = otherAuthKeys
         log = directory.file("mock-requests.jsonl")
         server = try LocalServer(
             script: "mock_apns.py",
@@ -111,7 +123,7 @@ package final class MockAPNs: @unchecked Sendable {
     }
 
     /// The requests the mock answered, in arrival order: token, status, reason, jwt (a digest),
-    /// streams_open, connection.
+    /// kid, streams_open, connection.
     package func requests() -> [[String: Any]] { logLines().filter { $0["violation"] == nil } }
 
     /// The HTTP/2 rules a client broke, as the mock's h2 library named them (more streams than

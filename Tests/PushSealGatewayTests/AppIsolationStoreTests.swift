@@ -21,7 +21,8 @@ struct AppIsolationStoreTests {
         let directory = TemporaryDirectory()
         let store = try GatewayStoreTests.store(backend, in: directory)
         let (shop, news) = (try #require(AppID("shop")), try #require(AppID("news")))
-        let routing = WebhookRouting([(endpoint: "hooks", events: [.deliveryUnregistered])])
+        let routing = WebhookRouting(
+            [shop, news].map { .init(app: $0, endpoint: "hooks", events: [.deliveryUnregistered]) })
         for app in [shop, news] {
             _ = try store.putDevice(Self.device(app, token: String(repeating: "cc", count: 32)))
         }

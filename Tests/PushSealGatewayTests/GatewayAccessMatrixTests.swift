@@ -29,14 +29,16 @@ struct GatewayAccessMatrixTests {
     static let alert = #"{"aps":{"alert":{"title":"Order 1042","body":"Shipped"}}}"#
 
     /// A device registration body for `user` with a device key made by the CLI.
-    static func deviceBody(_ world: GatewayWorld, user: String, index: Int) throws -> String {
+    static func deviceBody(_ world: GatewayWorld, user: String, index: Int, topic: String = "com.example.shop") throws
+        -> String
+    {
         let store = "store-matrix-\(index)"
         _ = try CLIRunner.run(["keys", "init", "--store", store], in: world.directory.path)
         let key = try CLIRunner.run(["keys", "rotate", "--store", store], in: world.directory.path).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let token = GatewayWorld.deviceToken("00aa", 100 + index)
         return
-            #"{"user":"\#(user)","token":"\#(token)","topic":"com.example.shop","environment":"production","key":\#(key)}"#
+            #"{"user":"\#(user)","token":"\#(token)","topic":"\#(topic)","environment":"production","key":\#(key)}"#
     }
 
     /// A new device of user `u1`, registered as admin; its id.
@@ -96,9 +98,12 @@ struct GatewayAccessMatrixTests {
 
     /// A gateway on `backend` with the relay and Web Push, device `phone` of user `u1`, and a push
     /// to it made as admin; the push's id.
-    static func worldWithPush(_ backend: GatewayBackend) throws -> (GatewayWorld, pushID: String) {
+    static func worldWithPush(_ backend: GatewayBackend, otherApp: AppID? = nil) throws -> (
+        GatewayWorld, pushID: String
+    ) {
         let world = try GatewayWorld(
-            backend, settings: #""relay": {"public_url": "https://relay.example"}"#, webPush: true)
+            backend, webPush: true, otherApp: otherApp,
+            appSettings: #""relay": {"public_url": "https://relay.example"}"#)
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let pushed = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
@@ -178,21 +183,21 @@ struct GatewayAccessMatrixTests {
         "another app's admin token, through every operation: none reads, lists, pushes to, tests, deletes or learns of this app's devices, pushes or endpoints",
         arguments: GatewayBackend.allCases)
     func anotherApp(_ backend: GatewayBackend) throws {
-        let (world, pushID) = try Self.worldWithPush(backend)
+        let otherApp = try #require(AppID("other"))
+        let (world, pushID) = try Self.worldWithPush(backend, otherApp: otherApp)
         let endpoint = try world.request("POST", "/v1/devices/phone/webpush", json: "{}", token: world.adminToken)
         let endpointID = String((endpoint.json?["endpoint"]?.stringValue ?? "").suffix(WebPushInbox.idLength))
-        // A token of another app: the configuration names one app, so it is made in the store.
-        let otherApp = try #require(AppID("other"))
-        var other = AccessTokens.make(scopes: [.admin], at: GatewayClock.milliseconds())
-        other.record.app = otherApp
-        try world.store.addAccessToken(other.record)
+        let other = try GatewayWorld.token(in: world.store, scopes: [.admin], app: otherApp)
 
-        // What each operation, with this app's ids, answers the other app: 404 for what only this
-        // app has, an empty list or push where the other app simply has nothing. The gateway-wide
-        // answers (the status, the VAPID key) are the configuration's, not an app's data.
+        // What each operation, with this app's ids, answers the other app (configured beside it,
+        // with a relay of its own and no webpush): 404 for what only this app has, an empty list
+        // or push where the other app simply has nothing. The status is the gateway's.
         let expected: [String: (path: String, body: String?, status: Int)] = [
             "GET /v1/devices": ("/v1/devices", nil, 200),
-            "PUT /v1/devices/{device_id}": ("/v1/devices/phone", try Self.deviceBody(world, user: "u9", index: 7), 201),
+            "PUT /v1/devices/{device_id}": (
+                "/v1/devices/phone",
+                try Self.deviceBody(world, user: "u9", index: 7, topic: GatewayWorld.otherTopic), 201
+            ),
             "GET /v1/devices/{device_id}": ("/v1/devices/phone", nil, 404),
             "DELETE /v1/devices/{device_id}": ("/v1/devices/phone", nil, 204),
             "POST /v1/devices/{device_id}/test": ("/v1/devices/phone/test", "{}", 404),
@@ -200,7 +205,7 @@ struct GatewayAccessMatrixTests {
             "POST /v1/pushes": ("/v1/pushes", #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, 202),
             "GET /v1/pushes/{push_id}": ("/v1/pushes/\(pushID)", nil, 404),
             "GET /v1/status": ("/v1/status", nil, 200),
-            "GET /v1/webpush/vapid": ("/v1/webpush/vapid", nil, 200),
+            "GET /v1/webpush/vapid": ("/v1/webpush/vapid", nil, 404),
             "POST /v1/devices/{device_id}/webpush": ("/v1/devices/missing/webpush", "{}", 404),
             "DELETE /v1/webpush/{endpoint_id}": ("/v1/webpush/\(endpointID)", nil, 404),
         ]
@@ -215,7 +220,7 @@ struct GatewayAccessMatrixTests {
         ] {
             let request = try #require(expected[key])
             let method = String(key.split(separator: " ")[0])
-            let answer = try world.request(method, request.path, json: request.body, token: other.text)
+            let answer = try world.request(method, request.path, json: request.body, token: other)
             answers[key] = answer
             #expect(
                 answer.status == request.status,

@@ -196,7 +196,7 @@ struct GatewayStatusPageTests {
         let example = deploy.appendingPathComponent("gateway.example.json").path
         let configuration = try GatewayConfiguration(
             json: Array(try Data(contentsOf: URL(fileURLWithPath: example))), path: example)
-        #expect(configuration.metricsListen?.port == 9464 && configuration.webPush != nil)
+        #expect(configuration.metricsListen?.port == 9464 && configuration.apps.first?.webPush != nil)
         #expect(configuration.drainSeconds < 30, "the drain ends before the unit's stop timeout")
 
         // Every library the binaries need, beyond the C runtime and Swift's own, comes from a package

@@ -376,13 +376,13 @@ struct GatewayTestPushTests {
             #expect(delivery?["status"] == .string("sent") && delivery?["device"] == .string(id))
         }
         let body = try #require(world.apns.requests().first { $0["token"] as? String == token }?["body"] as? String)
-        #expect(!body.contains(GatewayConfiguration.defaultTestNotification.body), "sealed like any push")
+        #expect(!body.contains(AppConfiguration.defaultTestNotification.body), "sealed like any push")
         let opened = try CLIRunner.run(
             ["decrypt", "--store", "store-phone"], input: Data(body.utf8), in: world.directory.path)
-        #expect(opened.output.contains(GatewayConfiguration.defaultTestNotification.title), "\(opened.output)")
+        #expect(opened.output.contains(AppConfiguration.defaultTestNotification.title), "\(opened.output)")
         let content = try GatewayWebPushTests.content(try #require(world.pushServices[0].requests().first))
         let notification = content["notification"]?.objectValue
-        #expect(notification?["title"] == .string(GatewayConfiguration.defaultTestNotification.title))
+        #expect(notification?["title"] == .string(AppConfiguration.defaultTestNotification.title))
         #expect(
             notification?["navigate"] == .string("https://shop.example.com/notifications"), "the configured default")
         #expect(notification?["data"]?.objectValue?["pushseal_test"] == .bool(true))

@@ -63,15 +63,20 @@ final class GatewayWorld: @unchecked Sendable {
     ///     `pushCertificates`, trusted too), local destinations allowed.
     ///   - pushServiceHosts: with `webPush`, `webpush.allowed_hosts` (any host when nil).
     ///   - vapidKey: make `vapid.jwk` for a `webpush` member of `settings` (`webPush` makes it anyway).
+    ///   - otherApp: configure `apps`: `default` (what the other arguments describe) and this one,
+    ///     with a key of its own (``otherKeyID``, known to the mock) and the topic
+    ///     ``otherTopic``; `settings` then holds only the gateway's members.
+    ///   - appSettings: more members of each app (at the top level without `otherApp`).
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
         settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil, webPush: Bool = false,
-        pushCertificates: [String] = [], pushServiceHosts: [String]? = nil, vapidKey: Bool = false
+        pushCertificates: [String] = [], pushServiceHosts: [String]? = nil, vapidKey: Bool = false,
+        otherApp: AppID? = nil, appSettings: String? = nil
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
         host = listen.hasPrefix("[") ? "[::1]" : "127.0.0.1"
-        apns = try MockAPNs(in: directory)
+        apns = try MockAPNs(in: directory, otherKeys: otherApp == nil ? [] : [(Self.otherKeyID, nil)])
         for suite in ["x25519", "p256"] {
             let made = try CLIRunner.run(
                 ["keys", "generate", "--suite", suite, "--out", "sender-\(suite).jwk"], in: directory.path)
@@ -110,14 +115,27 @@ final class GatewayWorld: @unchecked Sendable {
         }
         if let contract { _ = try directory.write("contract.json", contract) }
         let (hostURL, hostCertificate) = apnsHost ?? (apns.url, apns.certificate)
-        let configuration = """
-            {"listen": "\(listen)", "database": "\(database)",
-             "sender_key_files": ["sender-x25519.jwk", "sender-p256.jwk"],
+        let hosts =
+            #""hosts": {"production": "\#(hostURL)", "sandbox": "\#(hostURL)"}, "ca_file": "\#(hostCertificate)""#
+        let appMembers = """
+            "sender_key_files": ["sender-x25519.jwk", "sender-p256.jwk"],
              "apns": {"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)",
-                      "topics": ["com.example.shop"], "hosts": {"production": "\(hostURL)", "sandbox": "\(hostURL)"},
-                      "ca_file": "\(hostCertificate)"},
-             "workers": 2\(contract == nil ? "" : #", "contract_file": "contract.json""#)\(settings.map { ", " + $0 } ?? "")\(webPushMember)}
+                      "topics": ["com.example.shop"], \(hosts)}\(contract == nil ? "" : #", "contract_file": "contract.json""#)\(webPushMember)\(appSettings.map { ", " + $0 } ?? "")
             """
+        let gatewayMembers = #""listen": "\#(listen)", "database": "\#(database)", "workers": 2"#
+        let configuration: String
+        if let otherApp {
+            let otherKey = try #require(apns.otherAuthKeys[Self.otherKeyID])
+            configuration = """
+                {\(gatewayMembers)\(settings.map { ", " + $0 } ?? ""),
+                 "apps": {"default": {\(appMembers)},
+                          "\(otherApp)": {"sender_key_files": ["sender-x25519.jwk"],
+                                    "apns": {"auth_key_file": "\(otherKey)", "key_id": "\(Self.otherKeyID)",
+                                             "team_id": "\(MockAPNs.teamID)", "topics": ["\(Self.otherTopic)"], \(hosts)}\(appSettings.map { ", " + $0 } ?? "")}}}
+                """
+        } else {
+            configuration = "{\(gatewayMembers), \(appMembers)\(settings.map { ", " + $0 } ?? "")}"
+        }
         let path = try directory.write("gateway.json", configuration)
         let parsed = try GatewayConfiguration(json: Array(configuration.utf8), path: path)
         gateway = try Gateway(configuration: parsed, logging: false)
@@ -150,9 +168,14 @@ final class GatewayWorld: @unchecked Sendable {
         return try request("PUT", "/v1/devices/\(id)", json: JSONWriter.string(.object(body)), token: adminToken)
     }
 
-    /// A new token with `scopes`, stored in `store`.
-    static func token(in store: any GatewayStore, scopes: Set<AccessScope>) throws -> String {
-        let (text, record) = AccessTokens.make(scopes: scopes, at: GatewayClock.milliseconds())
+    /// The key id of the second app's `.p8`, with `otherApp`.
+    static let otherKeyID = "KEY7654321"
+    /// The second app's topic, with `otherApp`.
+    static let otherTopic = "com.example.news"
+
+    /// A new token of `app` with `scopes`, stored in `store`.
+    static func token(in store: any GatewayStore, scopes: Set<AccessScope>, app: AppID = .default) throws -> String {
+        let (text, record) = AccessTokens.make(scopes: scopes, in: app, at: GatewayClock.milliseconds())
         try store.addAccessToken(record)
         return text
     }
@@ -168,12 +191,14 @@ final class GatewayWorld: @unchecked Sendable {
                 token: token, contentType: contentType))
     }
 
-    /// Registers a device of `user` whose key is a new store `store-<id>` made by the CLI, with
-    /// the gateway's sender keys trusted; returns the answer.
+    /// Registers a device of `user` for `topic` whose key is a new store `store-<id>` made by the
+    /// CLI, with the gateway's sender keys trusted, with `apiToken` (the admin token by default);
+    /// returns the answer.
     @discardableResult
-    func registerDevice(_ id: String, user: String, suite: String = "x25519", token deviceToken: String) throws
-        -> GatewayHTTP.Answer
-    {
+    func registerDevice(
+        _ id: String, user: String, suite: String = "x25519", token deviceToken: String,
+        topic: String = "com.example.shop", as apiToken: String? = nil
+    ) throws -> GatewayHTTP.Answer {
         let store = "store-\(id)"
         _ = try CLIRunner.run(["keys", "init", "--store", store], in: directory.path)
         let rotated = try CLIRunner.run(["keys", "rotate", "--store", store, "--suite", suite], in: directory.path)
@@ -184,8 +209,8 @@ final class GatewayWorld: @unchecked Sendable {
         return try request(
             "PUT", "/v1/devices/\(id)",
             json:
-                #"{"user":"\#(user)","token":"\#(deviceToken)","topic":"com.example.shop","environment":"production","key":\#(key)}"#,
-            token: adminToken)
+                #"{"user":"\#(user)","token":"\#(deviceToken)","topic":"\#(topic)","environment":"production","key":\#(key)}"#,
+            token: apiToken ?? adminToken)
     }
 
     /// Waits until `condition` holds, for at most `seconds`.
@@ -198,9 +223,9 @@ final class GatewayWorld: @unchecked Sendable {
         return try condition()
     }
 
-    /// Whether every delivery of push `id` has ended (none is queued).
-    func hasEnded(push id: String) throws -> Bool {
-        try store.push(id: id, in: .default)?.deliveries.allSatisfy { $0.status != .queued } == true
+    /// Whether every delivery of `app`'s push `id` has ended (none is queued).
+    func hasEnded(push id: String, in app: AppID = .default) throws -> Bool {
+        try store.push(id: id, in: app)?.deliveries.allSatisfy { $0.status != .queued } == true
     }
 
     /// A gateway with the operator's listener (`metrics_listen`) and one webhook endpoint,

@@ -47,15 +47,19 @@ struct OutboxTransitionTests {
         #expect(unstamped.goneAddress?.registeredBy == 5_000, "no timestamp: the acceptance")
     }
 
-    @Test("a send is the row's update alone only while no endpoint wants delivery.sent")
-    func plainSend() {
+    @Test("a send is the row's update alone only while no endpoint of its app wants delivery.sent")
+    func plainSend() throws {
+        let other = try #require(AppID("other"))
         let none = WebhookRouting([])
-        let failures = WebhookRouting([(endpoint: "ops", events: [.deliveryFailed])])
-        let sends = WebhookRouting([(endpoint: "crm", events: [.deliverySent])])
+        let failures = WebhookRouting([.init(app: .default, endpoint: "ops", events: [.deliveryFailed])])
+        let sends = WebhookRouting([.init(app: .default, endpoint: "crm", events: [.deliverySent])])
+        let othersSends = WebhookRouting([.init(app: other, endpoint: "crm", events: [.deliverySent])])
         let sent = Self.transition(.sent(apnsID: nil))
-        #expect(sent.isPlainSend(routing: none) && sent.isPlainSend(routing: failures))
-        #expect(!sent.isPlainSend(routing: sends))
-        #expect(!Self.transition(.failed(reason: .apns("BadTopic"))).isPlainSend(routing: none))
-        #expect(!Self.transition(.retry(at: 1, reason: .gateway(.notSent))).isPlainSend(routing: none))
+        #expect(sent.isPlainSend(routing: none, in: .default) && sent.isPlainSend(routing: failures, in: .default))
+        #expect(!sent.isPlainSend(routing: sends, in: .default))
+        #expect(sent.isPlainSend(routing: othersSends, in: .default), "another app's endpoint hears nothing of it")
+        #expect(!sent.isPlainSend(routing: othersSends, in: other))
+        #expect(!Self.transition(.failed(reason: .apns("BadTopic"))).isPlainSend(routing: none, in: .default))
+        #expect(!Self.transition(.retry(at: 1, reason: .gateway(.notSent))).isPlainSend(routing: none, in: .default))
     }
 }

@@ -5,6 +5,11 @@ For every request it checks what APNs checks and what PushSeal promises:
 
 - the ES256 provider token: `alg`, `kid`, `iss`, an `iat` less than an hour old, and the
   signature, verified with the public half of the auth key (else 403 InvalidProviderToken);
+  with `--also-key KEY_ID TEAM_ID AUTH_KEY`, more keys are known, and `--key-topics KEY_ID
+  TOPIC,…` makes one topic-specific (another topic is 400 TopicDisallowed);
+- that a connection keeps to one key, as APNs binds a token-auth connection to the key that
+  signs it: a request signed by another key than the connection's first is 403
+  InvalidProviderToken;
 - the headers: `apns-topic`, `apns-push-type`, `apns-priority`, `apns-expiration`,
   `apns-collapse-id` (else 400 with Apple's reason);
 - the size: 4096 bytes, 5120 for VoIP (else 413 PayloadTooLarge);
@@ -33,7 +38,8 @@ With `--inbox DIR`, each body answered 200 is also written to `DIR/<device token
 (`make trial`) opens it with `pushseal decrypt`.
 
 Each request appends one JSON line to the log: token, status, reason, a digest of the
-provider token (so tests can count how many distinct provider tokens were used), the body, the
+provider token (so tests can count how many distinct provider tokens were used), `kid`, the key
+id of the provider token's header (when it has one), the body, the
 `apns-` and `content-type` headers, `streams_open`, the requests begun on the connection and not
 yet answered when this one ended (this one included), and `connection`, the connection's number.
 A client that breaks HTTP/2's rules (more streams than SETTINGS_MAX_CONCURRENT_STREAMS allows)
@@ -105,13 +111,15 @@ def b64url_decode(text: str) -> bytes:
 class Behaviour:
     """The checks and the scripted answers; one instance for the server's life."""
 
-    def __init__(self, public_key, key_id: str, team_id: str, log_path: str, inbox: str | None = None):
-        self.public_key = public_key
+    def __init__(self, keys: dict, log_path: str, inbox: str | None = None):
+        # Each known key id: its team id, the public half of its auth key, and its topics (None
+        # for a team key, which signs for every topic).
+        self.keys = keys
+        # Each connection's key: the kid of its first request with a valid provider token.
+        self.connection_keys: dict[int, str] = {}
         # With --inbox: the last body accepted for each device token, as <token>.json, as the phone
         # would receive it (the local trial opens it with `pushseal decrypt`).
         self.inbox = inbox
-        self.key_id = key_id
-        self.team_id = team_id
         # Flushed whenever the server writes to a client (see serve_connection), so a line is in
         # the file before the client can have the answer it records.
         self.log = open(log_path, "a")
@@ -136,7 +144,8 @@ class Behaviour:
             signature = b64url_decode(signature_b64)
         except (ValueError, json.JSONDecodeError):
             return "InvalidProviderToken"
-        if header.get("alg") != "ES256" or header.get("kid") != self.key_id or claims.get("iss") != self.team_id:
+        known = self.keys.get(header.get("kid"))
+        if header.get("alg") != "ES256" or known is None or claims.get("iss") != known["team_id"]:
             return "InvalidProviderToken"
         iat = claims.get("iat")
         if not isinstance(iat, int) or not time.time() - 3600 <= iat <= time.time() + 60:
@@ -145,7 +154,7 @@ class Behaviour:
             return "InvalidProviderToken"
         der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
         try:
-            self.public_key.verify(der, f"{header_b64}.{claims_b64}".encode(), ec.ECDSA(hashes.SHA256()))
+            known["public_key"].verify(der, f"{header_b64}.{claims_b64}".encode(), ec.ECDSA(hashes.SHA256()))
         except InvalidSignature:
             return "InvalidProviderToken"
         self.verified[authorization] = iat
@@ -165,7 +174,16 @@ class Behaviour:
             return False
         return isinstance(payload, dict) and len(envelope) > 20 and envelope[0] == 0x01
 
-    def answer(self, path: str, headers: dict, body: bytes) -> tuple[int, dict]:
+    @staticmethod
+    def key_id(authorization: str | None) -> str | None:
+        """The `kid` of a provider token's header, if it has one."""
+        try:
+            header = json.loads(b64url_decode((authorization or "")[7:].split(".")[0]))
+            return header.get("kid") if isinstance(header, dict) else None
+        except (ValueError, json.JSONDecodeError, IndexError):
+            return None
+
+    def answer(self, path: str, headers: dict, body: bytes, connection: int = 0) -> tuple[int, dict]:
         token = path.rsplit("/", 1)[-1] if path.startswith("/3/device/") else ""
         count = self.seen.get(token, 0) + 1
         self.seen[token] = count
@@ -173,10 +191,16 @@ class Behaviour:
         prefix = token[:4]
         if problem:
             return 403, {"reason": problem}
+        kid = self.key_id(headers.get("authorization"))
+        if self.connection_keys.setdefault(connection, kid) != kid:
+            return 403, {"reason": "InvalidProviderToken"}
         if not token:
             return 404, {"reason": "BadPath"}
         if "apns-topic" not in headers:
             return 400, {"reason": "MissingTopic"}
+        topics = self.keys[kid]["topics"]
+        if topics is not None and headers["apns-topic"] not in topics:
+            return 400, {"reason": "TopicDisallowed"}
         if headers.get("apns-push-type") not in PUSH_TYPES:
             return 400, {"reason": "InvalidPushType"}
         if headers.get("apns-priority", "10") not in ("5", "10", "1"):
@@ -218,6 +242,9 @@ class Behaviour:
     ) -> None:
         digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
         entry = {"token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace")}
+        kid = self.key_id(authorization)
+        if kid is not None:
+            entry["kid"] = kid
         if streams_open is not None:
             entry["streams_open"] = streams_open
         if connection is not None:
@@ -355,7 +382,7 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
                         unanswered.discard(event.stream_id)
                         continue
                     headers = stream["headers"]
-                    status, answer = behaviour.answer(headers.get(":path", ""), headers, stream["body"])
+                    status, answer = behaviour.answer(headers.get(":path", ""), headers, stream["body"], number)
                     apns_id = headers.get("apns-id") or str(uuid.uuid4()).upper()
                     behaviour.record(
                         headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"),
@@ -446,11 +473,16 @@ def self_signed_certificate(
 
 
 async def serve(arguments) -> None:
-    with open(arguments.auth_key, "rb") as handle:
-        public_key = serialization.load_pem_private_key(handle.read(), password=None).public_key()
+    keys = {}
+    for key_id, team_id, path in [(arguments.key_id, arguments.team_id, arguments.auth_key)] + (arguments.also_key or []):
+        with open(path, "rb") as handle:
+            public_key = serialization.load_pem_private_key(handle.read(), password=None).public_key()
+        keys[key_id] = {"team_id": team_id, "public_key": public_key, "topics": None}
+    for key_id, topics in arguments.key_topics or []:
+        keys[key_id]["topics"] = set(topics.split(","))
     if arguments.inbox:
         os.makedirs(arguments.inbox, exist_ok=True)
-    behaviour = Behaviour(public_key, arguments.key_id, arguments.team_id, arguments.log, arguments.inbox)
+    behaviour = Behaviour(keys, arguments.log, arguments.inbox)
     directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-apns-")
     certificate, key = self_signed_certificate(directory)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -507,6 +539,11 @@ def main() -> None:
     serve_command.add_argument("--key-id", required=True)
     serve_command.add_argument("--team-id", required=True)
     serve_command.add_argument("--log", required=True)
+    serve_command.add_argument(
+        "--also-key", nargs=3, action="append", metavar=("KEY_ID", "TEAM_ID", "AUTH_KEY"), help="another known key")
+    serve_command.add_argument(
+        "--key-topics", nargs=2, action="append", metavar=("KEY_ID", "TOPICS"),
+        help="make KEY_ID topic-specific: it signs only for TOPICS (comma-separated)")
     serve_command.add_argument("--ready", required=True, help="written with the port and certificate once listening")
     serve_command.add_argument("--port", type=int, default=0)
     serve_command.add_argument("--cert-dir")

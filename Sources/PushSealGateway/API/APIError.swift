@@ -52,6 +52,14 @@ struct APIError: Error, Sendable {
             status: 403, code: "forbidden", message: "the token does not have the \(scope.rawValue) scope", path: nil)
     }
 
+    /// 403: a valid token of an app the configuration no longer serves (an operator's token acts
+    /// in `default`, which a configuration with `apps` may not have).
+    static func appNotServed(_ app: AppID) -> APIError {
+        APIError(
+            status: 403, code: "app-not-served",
+            message: "the token's app \(app) is not in the gateway's configuration", path: nil)
+    }
+
     /// 404.
     static func notFound(_ what: String) -> APIError {
         APIError(status: 404, code: "not-found", message: "\(what) does not exist", path: nil)

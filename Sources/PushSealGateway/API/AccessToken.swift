@@ -6,9 +6,12 @@ internal import PushSealPrimitives
 /// Only the id and SHA-256 of the secret are stored, and a presented secret is compared in
 /// constant time.
 enum AccessTokens {
-    /// A new token with `scopes` (and a `label`, an expiry): the text to print once, and the
-    /// record to store.
-    static func make(scopes: Set<AccessScope>, at time: Int64, label: String? = nil, expiresAt: Int64? = nil)
+    /// A new token of `app` with `scopes` (and a `label`, an expiry): the text to print once, and
+    /// the record to store.
+    static func make(
+        scopes: Set<AccessScope>, in app: AppID = .default, at time: Int64, label: String? = nil,
+        expiresAt: Int64? = nil
+    )
         -> (text: String, record: AccessTokenRecord)
     {
         let id = HexDigits.lowercase(SecureRandom.bytes(8))
@@ -16,7 +19,7 @@ enum AccessTokens {
         defer { SecureMemory.wipe(&secret) }
         let record = AccessTokenRecord(
             id: id, secretHash: SHA256.hash(secret), scopes: scopes, createdAt: time, revokedAt: nil, label: label,
-            expiresAt: expiresAt)
+            expiresAt: expiresAt, app: app)
         return ("psg_\(id)_\(Base64URL.encode(secret))", record)
     }
 

@@ -26,10 +26,9 @@ final class GatewayAPI: Sendable {
     static let maximumBodyBytes = 65_536
 
     private let store: any GatewayStore
-    private let pushes: PushAcceptor
-    private let sealer: PushSealer
-    private let webPush: WebPushClient?
-    private let topics: [String]
+    private let apps: [AppID: AppServices]
+    /// The relay of each app that has one.
+    private let relays: [AppID: WebPushRelay]
     private let metrics: Metrics
     private let log: EventLog
     private let isReady: @Sendable () -> Bool
@@ -37,47 +36,26 @@ final class GatewayAPI: Sendable {
     private let status: StatusReport
     private let operationsApart: Bool
     private let accessLog: AccessLogMode
-    private let testNotification: (title: String, body: String)
     private let routing: WebhookRouting
-    private let limiter: RateLimiter
-    private let relay: WebPushRelay?
     private let draining = Atomic<Bool>(false)
 
-    /// An API over `store`; subscriptions are checked against `webPush`'s rules (nil: the gateway
-    /// takes none); a push may make at most `maximumDeliveriesPerPush` deliveries;
-    /// `isReady` says whether APNs credentials work, `providerTokens` how many provider tokens were
-    /// made, and `onAccepted` wakes the delivery workers of the kinds a push has; `status` reports for `/status`;
+    /// An API over `store` serving `apps`; `isReady` says whether APNs credentials work,
+    /// `providerTokens` how many provider tokens were made; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` says which requests
-    /// are logged; `testNotification` is what `POST /v1/devices/{id}/test` shows; `routing`
-    /// names the webhook endpoints that hear of a deleted device's deliveries; `rateLimits` are
-    /// each token's rates; `relay` makes the gateway a Web Push service for its APNs devices.
+    /// are logged; `routing` names the webhook endpoints that hear of a deleted device's deliveries.
     init(
-        store: any GatewayStore, sealer: PushSealer, webPush: WebPushClient?, topics: [String],
-        maximumDeliveriesPerPush: Int, metrics: Metrics,
-        log: EventLog, isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int,
-        status: StatusReport, operationsApart: Bool, accessLog: AccessLogMode,
-        testNotification: (title: String, body: String) = GatewayConfiguration.defaultTestNotification,
-        routing: WebhookRouting = .none, rateLimits: RateLimitSettings = .unlimited, relay: RelaySettings? = nil,
-        onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
+        store: any GatewayStore, apps: [AppServices], metrics: Metrics, log: EventLog,
+        isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int, status: StatusReport,
+        operationsApart: Bool, accessLog: AccessLogMode, routing: WebhookRouting
     ) {
-        self.relay = relay.map {
-            WebPushRelay($0, store: store, metrics: metrics, log: log, onAccepted: onAccepted)
-        }
-        let limiter = RateLimiter(rateLimits) { metrics.rateLimited($0) }
-        self.limiter = limiter
-        pushes = PushAcceptor(
-            store: store, sealer: sealer, maximumDeliveriesPerPush: maximumDeliveriesPerPush, limiter: limiter,
-            metrics: metrics, log: log, onAccepted: onAccepted)
-        self.testNotification = testNotification
+        self.apps = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
+        relays = self.apps.compactMapValues(\.relay)
         self.routing = routing
         self.status = status
         self.operationsApart = operationsApart
         self.accessLog = accessLog
         self.providerTokens = providerTokens
         self.store = store
-        self.sealer = sealer
-        self.webPush = webPush
-        self.topics = topics
         self.metrics = metrics
         self.log = log
         self.isReady = isReady
@@ -241,13 +219,16 @@ final class GatewayAPI: Sendable {
             if case .webPushEndpoint? = endpoint, request.method == "POST" { true } else { false }
         let token = Self.isUnderV1(request.path) && !isSenderPost ? try authenticate(request) : nil
         tokenID = token?.id
-        if let token { try limiter.spend(1, of: .requests, token: token.id) }
-        func authorize(_ scope: AccessScope) throws {
-            guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
-        }
         // The app the request acts in: its token's. An operator's token (over every app) acts in
         // the default one until requests can name an app.
         let app = token?.app ?? .default
+        let services = apps[app]
+        if let token { try services?.limiter.spend(1, of: .requests, token: token.id) }
+        func authorize(_ scope: AccessScope) throws -> AppServices {
+            guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
+            guard let services else { throw APIError.appNotServed(app) }
+            return services
+        }
         guard let endpoint else { throw APIError.notFound(request.path) }
         if let (name, value) = endpoint.parameter, !RequestReader.isIdentifier(value) {
             throw APIError.invalidParameter(name)
@@ -264,7 +245,8 @@ final class GatewayAPI: Sendable {
             return .text(
                 200,
                 metrics.exposition(
-                    try? store.statistics(), providerTokens: providerTokens(), agreements: sealer.agreements,
+                    try? store.statistics(), providerTokens: providerTokens(),
+                    agreements: apps.values.map(\.sealer.agreements),
                     store: store.metrics, now: GatewayClock.milliseconds()),
                 contentType: "text/plain; version=0.0.4")
         case ("GET", .statusPage):
@@ -274,53 +256,48 @@ final class GatewayAPI: Sendable {
         case ("GET", .statusJSON):
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
         case ("GET", .devices):
-            try authorize(.read)
+            _ = try authorize(.read)
             let listing = try DeviceListing(query: request.query)
             return .json(200, listing.json(try store.devices(listing.query, in: app, limit: listing.limit + 1)))
         case ("GET", .apiStatus):
-            try authorize(.read)
+            guard let token, token.allows(.read) else { throw APIError.forbidden(.read) }
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
         case ("GET", .applicationServerKey):
-            try authorize(.read)
-            guard let key = webPush?.applicationServerKey else {
+            guard let key = try authorize(.read).webPush?.applicationServerKey else {
                 throw APIError.notFound("a VAPID key (the configuration has no webpush)")
             }
             return .json(200, .object(JSONObject([("application_server_key", .string(key))])))
         case ("PUT", .device(let id)):
-            try authorize(.devices)
-            return try putDevice(id, in: app, request)
+            return try putDevice(id, request, services: try authorize(.devices))
         case ("GET", .device(let id)):
-            try authorize(.read)
+            _ = try authorize(.read)
             guard let device = try store.device(id: id, in: app) else { throw APIError.notFound("device \(id)") }
             return .json(200, DeviceRegistration.json(device))
         case ("DELETE", .device(let id)):
-            try authorize(.devices)
+            _ = try authorize(.devices)
             guard try store.deleteDevice(id: id, in: app, at: GatewayClock.milliseconds(), routing: routing) else {
                 throw APIError.notFound("device \(id)")
             }
             log.write("device-deleted", [("device", .string(id))])
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):
-            try authorize(.read)
+            _ = try authorize(.read)
             let listing = try DeviceListing(query: request.query, user: user)
             return .json(200, listing.json(try store.devices(listing.query, in: app, limit: listing.limit + 1)))
         case ("POST", .pushes):
-            try authorize(.pushes)
-            return try postPush(request, in: app, token: token?.id ?? "")
+            return try postPush(request, services: try authorize(.pushes), token: token?.id ?? "")
         case ("POST", .deviceTest(let id)):
-            try authorize(.pushes)
-            return try testPush(id, in: app, token: token?.id ?? "")
+            return try testPush(id, services: try authorize(.pushes), token: token?.id ?? "")
         case ("POST", .deviceWebPush(let id)):
-            try authorize(.devices)
-            return try relayOrRefusal().register(deviceID: id, in: app, body: try body(request))
+            return try Self.relayOrRefusal(try authorize(.devices)).register(
+                deviceID: id, in: app, body: try body(request))
         case ("POST", .webPushEndpoint(let id)):
-            guard let relay else { throw APIError.webPush(404, "this gateway serves no Web Push endpoint") }
-            return try relay.receive(id: id, request)
+            return try WebPushRelay.receive(
+                id: id, request, relays: relays, store: store, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):
-            try authorize(.devices)
-            return try relayOrRefusal().remove(id: id, in: app)
+            return try Self.relayOrRefusal(try authorize(.devices)).remove(id: id, in: app)
         case ("GET", .push(let id)):
-            try authorize(.read)
+            _ = try authorize(.read)
             let page = try DeliveryPage(query: request.query)
             guard let push = try store.push(id: id, in: app, after: page.after, limit: page.limit + 1) else {
                 throw APIError.notFound("push \(id)")
@@ -331,10 +308,11 @@ final class GatewayAPI: Sendable {
         }
     }
 
-    /// The relay, or 422 when the configuration has no `relay`.
-    private func relayOrRefusal() throws(APIError) -> WebPushRelay {
-        guard let relay else {
-            throw APIError.unprocessable(nil, "the gateway has no relay configuration: it serves no Web Push endpoint")
+    /// The app's relay, or 422 when its configuration has no `relay`.
+    private static func relayOrRefusal(_ services: AppServices) throws(APIError) -> WebPushRelay {
+        guard let relay = services.relay else {
+            throw APIError.unprocessable(
+                nil, "the app has no relay configuration: the gateway serves it no Web Push endpoint")
         }
         return relay
     }
@@ -367,9 +345,10 @@ final class GatewayAPI: Sendable {
         return try RequestReader.object(request.body)
     }
 
-    private func putDevice(_ id: String, in app: AppID, _ request: HTTPRequest) throws -> HTTPResponse {
+    private func putDevice(_ id: String, _ request: HTTPRequest, services: AppServices) throws -> HTTPResponse {
         let device = try DeviceRegistration.device(
-            id: id, in: app, body: try body(request), topics: topics, sealer: sealer, webPush: webPush,
+            id: id, in: services.id, body: try body(request), topics: services.topics, sealer: services.sealer,
+            webPush: services.webPush,
             at: GatewayClock.milliseconds())
         let created = try store.putDevice(device)
         let address: (String, JSONValue) =
@@ -381,10 +360,10 @@ final class GatewayAPI: Sendable {
         return .json(created ? 201 : 200, DeviceRegistration.json(device))
     }
 
-    private func postPush(_ request: HTTPRequest, in app: AppID, token: String) throws -> HTTPResponse {
+    private func postPush(_ request: HTTPRequest, services: AppServices, token: String) throws -> HTTPResponse {
         let requestBody = try body(request)
-        let accepted = try pushes.accept(
-            try PushRequest(requestBody), in: app, requestBody: requestBody, token: token)
+        let accepted = try services.pushes.accept(
+            try PushRequest(requestBody), in: services.id, requestBody: requestBody, token: token)
         var answer = JSONObject([
             ("id", .string(accepted.id)), ("deliveries", .number(JSONNumber(accepted.deliveries))),
         ])
@@ -399,7 +378,8 @@ final class GatewayAPI: Sendable {
 
     /// `POST /v1/devices/{id}/test`: a sealed test notification to one device, answered with its
     /// delivery once it ended (200), or still queued after ``testPushWait`` (202).
-    private func testPush(_ id: String, in app: AppID, token: String) throws -> HTTPResponse {
+    private func testPush(_ id: String, services: AppServices, token: String) throws -> HTTPResponse {
+        let (app, testNotification) = (services.id, services.testNotification)
         guard let device = try store.device(id: id, in: app) else { throw APIError.notFound("device \(id)") }
         guard device.unregisteredAt == nil else {
             throw APIError.unprocessable(nil, "device \(id) is unregistered: register it again before testing it")
@@ -428,7 +408,7 @@ final class GatewayAPI: Sendable {
                     ]))
             ),
         ])
-        let pushID = try pushes.accept(try PushRequest(body), in: app, requestBody: body, token: token).id
+        let pushID = try services.pushes.accept(try PushRequest(body), in: app, requestBody: body, token: token).id
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.testPushWait)
         var delivery = try store.push(id: pushID, in: app)?.deliveries.first

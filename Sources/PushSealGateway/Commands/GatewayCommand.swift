@@ -14,7 +14,7 @@ internal import PushSealPOSIX
 /// pushseal-gateway serve   --config FILE
 /// pushseal-gateway migrate --config FILE
 /// pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope …]
-///                               [--label TEXT] [--expires-days N]
+///                               [--app NAME] [--label TEXT] [--expires-days N]
 /// pushseal-gateway token list   --config FILE
 /// pushseal-gateway token revoke --config FILE --id ID
 /// pushseal-gateway backup  --config FILE --to FILE
@@ -110,8 +110,10 @@ public enum GatewayCommand {
                 }
                 expiresAt = now + Int64(days) * 86_400_000
             }
+            let app = try Self.app(options["app"]?.last, in: configuration)
             let (store, _) = try configuration.openStore()
-            let (text, record) = AccessTokens.make(scopes: scopes, at: now, label: label, expiresAt: expiresAt)
+            let (text, record) = AccessTokens.make(
+                scopes: scopes, in: app, at: now, label: label, expiresAt: expiresAt)
             do {
                 try store.addAccessToken(record)
             } catch {
@@ -132,6 +134,7 @@ public enum GatewayCommand {
                     ("id", .string(token.id)), ("scopes", .array(token.scopes.sorted().map { .string($0.rawValue) })),
                     ("created_at", .number(JSONNumber(Int(token.createdAt)))),
                 ])
+                object["app"] = token.app.map { .string($0.name) } ?? .null
                 if let label = token.label { object["label"] = .string(label) }
                 if let expires = token.expiresAt { object["expires_at"] = .number(JSONNumber(Int(expires))) }
                 if let used = token.lastUsedAt { object["last_used_at"] = .number(JSONNumber(Int(used))) }
@@ -153,13 +156,13 @@ public enum GatewayCommand {
             return 0
         case ["webhook", "enable"]:
             guard let name = options["name"]?.last else { throw GatewayError("webhook enable needs --name NAME") }
-            guard configuration.webhooks.contains(where: { $0.name == name }) else {
+            guard let endpoint = configuration.webhooks.first(where: { $0.settings.name == name }) else {
                 throw GatewayError("no webhook endpoint is named \(name) in \(configPath)")
             }
             let (store, _) = try configuration.openStore()
             let enabled: Bool
             do {
-                enabled = try store.enableWebhookEndpoint(name, in: configuration.app)
+                enabled = try store.enableWebhookEndpoint(name, in: endpoint.app)
             } catch {
                 throw GatewayError("database: \(error)")
             }
@@ -168,6 +171,23 @@ public enum GatewayCommand {
         default:
             throw GatewayError("unknown command \(command.joined(separator: " "))\n\(GatewayHelp.usage)")
         }
+    }
+
+    /// The app `name` (`--app`) names in `configuration`: required when it has `apps`, and
+    /// `default` without them.
+    /// - Throws: `GatewayError` when it is missing, or names no configured app.
+    private static func app(_ name: String?, in configuration: GatewayConfiguration) throws(GatewayError) -> AppID {
+        let names = configuration.apps.map(\.id.name).joined(separator: ", ")
+        guard let name else {
+            guard configuration.apps.count == 1, let only = configuration.apps.first else {
+                throw GatewayError("token create needs --app NAME: one of \(names)")
+            }
+            return only.id
+        }
+        guard let app = AppID(name), configuration.app(app) != nil else {
+            throw GatewayError("--app \(name) is not an app of the configuration (its apps: \(names))")
+        }
+        return app
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting, finishes the deliveries in flight and

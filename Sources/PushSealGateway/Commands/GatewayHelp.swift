@@ -9,7 +9,7 @@ enum GatewayHelp {
         usage: pushseal-gateway serve --config FILE
                pushseal-gateway migrate --config FILE
                pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
-                                             [--label TEXT] [--expires-days N]
+                                             [--app NAME] [--label TEXT] [--expires-days N]
                pushseal-gateway token list --config FILE
                pushseal-gateway token revoke --config FILE --id ID
                pushseal-gateway backup --config FILE --to FILE
@@ -52,13 +52,15 @@ enum GatewayHelp {
             "token",
             """
             pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
-                                          [--label TEXT] [--expires-days N]
+                                          [--app NAME] [--label TEXT] [--expires-days N]
             pushseal-gateway token list --config FILE
             pushseal-gateway token revoke --config FILE --id ID
 
             create prints a new token once (psg_<id>_<secret>); only its id and the SHA-256 of its
-            secret are stored. list prints one JSON line per token, never a secret. revoke refuses the
-            token from the next request on, and says so.
+            secret are stored. The token acts in one app: --app names it, and is needed when the
+            configuration has apps (without apps, the one app is default). list prints one JSON line
+            per token, with its app, never a secret. revoke refuses the token from the next request
+            on, and says so.
             """
         ),
         (

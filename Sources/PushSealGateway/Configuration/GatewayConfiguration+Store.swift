@@ -2,10 +2,6 @@ internal import PushSealGatewayModel
 internal import PushSealGatewayStorage
 
 extension GatewayConfiguration {
-    /// The app this configuration's credentials, topics, keys and webhooks are for: a
-    /// configuration names one app, the default one.
-    var app: AppID { .default }
-
     /// The store `database` names, migrated, and what the migration did.
     /// - Throws: `GatewayError` naming the database when it cannot be opened or migrated.
     func openStore() throws(GatewayError) -> (any GatewayStore, SchemaChange) {

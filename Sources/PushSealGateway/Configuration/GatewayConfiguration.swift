@@ -6,6 +6,8 @@ public import PushSealGatewayStorage
 /// "Configuration"); relative paths are relative to the file. Unknown members are refused, so a
 /// misspelt one never passes silently.
 ///
+/// One app, whose members (``AppConfiguration``) sit at the top level beside the gateway's:
+///
 /// ```json
 /// {"listen": "127.0.0.1:8080", "database": "sqlite:gateway.db",
 ///  "sender_key_files": ["backend-x25519.jwk"],
@@ -14,11 +16,18 @@ public import PushSealGatewayStorage
 ///  "workers": 4}
 /// ```
 ///
+/// or several, each a member of `apps` named by the app's name:
+///
+/// ```json
+/// {"listen": "127.0.0.1:8080", "database": "sqlite:gateway.db",
+///  "apps": {"shop": {"sender_key_files": ["shop-x25519.jwk"], "apns": {…}},
+///           "news": {"sender_key_files": ["news-x25519.jwk"], "apns": {…}, "webpush": {…}}}}
+/// ```
+///
 /// `"database"` is `sqlite:FILE` or `postgres://USER@HOST:PORT/DATABASE`; with PostgreSQL,
 /// `database_password_file` names a `.pgpass` file (else libpq reads `PGPASSFILE`) and
-/// `database_connections` bounds the pool (2 to 200; the workers plus 4 by default). `"webpush"`
-/// (``WebPushSettings``) adds Web Push subscriptions; `"webhooks"` (``WebhookSettings``) the
-/// endpoints that hear of deliveries' ends and devices that left.
+/// `database_connections` bounds the pool (2 to 200; by default the workers, the webhook
+/// endpoints and 4).
 public struct GatewayConfiguration: Sendable {
     /// The IPv4 or IPv6 address to listen on (`listen` writes an IPv6 one in brackets).
     public let listenHost: String
@@ -26,34 +35,15 @@ public struct GatewayConfiguration: Sendable {
     public let listenPort: UInt16
     /// The database: a SQLite file, or PostgreSQL.
     public let database: GatewayDatabase
-    /// The sender's private JWK files, at most one per suite.
-    public let senderKeyFiles: [String]
-    /// The APNs `.p8` file.
-    public let authKeyFile: String
-    /// The `.p8` key's id.
-    public let keyID: String
-    /// The Apple team id.
-    public let teamID: String
-    /// The bundle ids devices may register for.
-    public let topics: [String]
-    /// The APNs host of each environment.
-    public let hosts: [String: String]
-    /// Certificates to trust for APNs instead of the system's (a mock, in tests).
-    public let caFile: String?
-    /// Delivery workers.
+    /// The apps served, in configuration order: one, `default`, without `apps`.
+    public let apps: [AppConfiguration]
+    /// APNs delivery workers, for every app.
     public let workers: Int
-    /// A payload contract every push must satisfy (contract-v1.md), if any.
-    public let contractFile: String?
     /// How long a worker's claim on a batch lasts without renewal: after a crash, its deliveries
     /// are taken up again this long after the last renewal (5 to 600 s; 30 by default).
     public let leaseSeconds: Int
-    /// The most deliveries one push may make once its audience is resolved (1 to 100,000; 5,000
-    /// by default); a push that would make more is refused with 422 `too-many-deliveries`.
-    public let maximumDeliveriesPerPush: Int
     /// The HTTP server's limits on connections and on slow requests.
     public let http: HTTPLimits
-    /// How Web Push subscriptions are reached; nil when the gateway serves APNs devices only.
-    public let webPush: WebPushSettings?
     /// Where `/metrics`, `/status`, `/healthz` and `/readyz` are served apart from the API, if
     /// anywhere (then the API's listener serves neither `/metrics` nor `/status`).
     public let metricsListen: (host: String, port: UInt16)?
@@ -63,20 +53,27 @@ public struct GatewayConfiguration: Sendable {
     public let drainSeconds: Int
     /// Which requests are logged (`request` lines).
     public let accessLog: AccessLogMode
-    /// The title and body of `POST /v1/devices/{id}/test`'s notification.
-    public let testNotification: (title: String, body: String)
-    /// The gateway as a Web Push service for its APNs devices (gateway-v1.md, "Web Push in");
-    /// nil when it serves no endpoint.
-    public let relay: RelaySettings?
-    /// Each token's rates (gateway-v1.md, "Limits"); none by default.
-    public let rateLimits: RateLimitSettings
-    /// The endpoints that receive events (gateway-v1.md, "Webhooks"); none by default.
-    public let webhooks: [WebhookSettings]
 
-    /// The test notification without `test_push` in the configuration.
-    public static let defaultTestNotification = (
-        title: "PushSeal test", body: "This device receives end-to-end encrypted pushes."
-    )
+    /// The most apps one gateway serves.
+    public static let maximumApps = 100
+
+    /// The members that are the gateway's, whatever its apps.
+    private static let gatewayMembers = [
+        "listen", "database", "database_password_file", "database_connections", "workers", "lease_seconds", "http",
+        "retention_hours", "drain_seconds", "metrics_listen", "access_log", "apps",
+    ]
+
+    /// Web Push delivery workers, one pool for every app: the most any app's `webpush` asks for;
+    /// nil when no app has `webpush`.
+    public var webPushWorkers: Int? { apps.compactMap { $0.webPush?.workers }.max() }
+
+    /// Every app's webhook endpoints, each with its app, in configuration order.
+    var webhooks: [(app: AppID, settings: WebhookSettings)] {
+        apps.flatMap { app in app.webhooks.map { (app.id, $0) } }
+    }
+
+    /// The app named `id`, if the configuration serves it.
+    func app(_ id: AppID) -> AppConfiguration? { apps.first { $0.id == id } }
 
     /// Reads the configuration in `bytes`, found at `path`.
     /// - Throws: `GatewayError` naming the JSON path of what is wrong.
@@ -94,85 +91,28 @@ public struct GatewayConfiguration: Sendable {
         } catch {
             throw GatewayError("\(path) is not JSON: \(error)")
         }
-        try Self.refuseUnknown(
-            root,
-            [
-                "listen", "database", "database_password_file", "database_connections", "sender_key_files", "apns",
-                "workers", "contract_file", "lease_seconds", "max_deliveries_per_push", "http", "webpush",
-                "retention_hours", "drain_seconds", "metrics_listen", "access_log", "test_push", "webhooks", "limits",
-                "relay",
-            ], at: .root)
+        try Self.refuseUnknown(root, Self.gatewayMembers + AppConfiguration.members, at: .root)
         (listenHost, listenPort) = try Self.address(try Self.string(root, "listen", at: .root), at: "listen")
         metricsListen =
             root["metrics_listen"] == nil
             ? nil : try Self.address(try Self.string(root, "metrics_listen", at: .root), at: "metrics_listen")
         retentionHours = try Self.integer(root, "retention_hours", in: 1...8_760) ?? 72
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
-        testNotification = try Self.testNotification(root["test_push"])
-        rateLimits = try RateLimitSettings(root["limits"], at: JSONPath.root.member("limits"))
-        if let value = root["relay"] {
-            guard let object = value.objectValue else {
-                throw Self.invalid(JSONPath.root.member("relay"), "must be an object")
-            }
-            relay = try RelaySettings(object, at: JSONPath.root.member("relay"))
-        } else {
-            relay = nil
-        }
-        webhooks = try WebhookSettings.list(root["webhooks"], at: JSONPath.root.member("webhooks"), resolve: resolve)
         switch root["access_log"] {
         case nil, .bool(false)?: accessLog = .off
         case .bool(true)?: accessLog = .requests
         case .string("all")?: accessLog = .all
         default: throw Self.invalid(JSONPath.root.member("access_log"), #"must be true, false or "all""#)
         }
-        guard case .array(let senders)? = root["sender_key_files"], !senders.isEmpty,
-            senders.allSatisfy({ $0.stringValue != nil })
-        else {
-            throw Self.invalid(JSONPath.root.member("sender_key_files"), "must be a non-empty array of file names")
-        }
-        senderKeyFiles = senders.compactMap(\.stringValue).map(resolve)
-        let apnsPath = JSONPath.root.member("apns")
-        guard let apns = root["apns"]?.objectValue else { throw Self.invalid(apnsPath, "must be an object") }
-        try Self.refuseUnknown(
-            apns, ["auth_key_file", "key_id", "team_id", "topics", "hosts", "ca_file"], at: apnsPath)
-        authKeyFile = resolve(try Self.string(apns, "auth_key_file", at: apnsPath))
-        keyID = try Self.string(apns, "key_id", at: apnsPath)
-        teamID = try Self.string(apns, "team_id", at: apnsPath)
-        guard case .array(let topicValues)? = apns["topics"], !topicValues.isEmpty,
-            topicValues.allSatisfy({ $0.stringValue != nil })
-        else { throw Self.invalid(apnsPath.member("topics"), "must be a non-empty array of bundle ids") }
-        topics = topicValues.compactMap(\.stringValue)
-        var hosts = ["production": "https://api.push.apple.com", "sandbox": "https://api.sandbox.push.apple.com"]
-        if let given = apns["hosts"] {
-            guard let object = given.objectValue else {
-                throw Self.invalid(apnsPath.member("hosts"), "must be an object")
-            }
-            try Self.refuseUnknown(object, ["production", "sandbox"], at: apnsPath.member("hosts"))
-            for (name, value) in object {
-                guard let url = value.stringValue, url.hasPrefix("https://") else {
-                    throw Self.invalid(apnsPath.member("hosts").member(name), "must be an https:// URL")
-                }
-                hosts[name] = url
-            }
-        }
-        self.hosts = hosts
-        caFile = try Self.file(apns, "ca_file", at: apnsPath, resolve: resolve)
+        apps = try Self.apps(root, resolve: resolve)
         workers = try Self.integer(root, "workers", in: 1...64) ?? 4
         leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
-        maximumDeliveriesPerPush = try Self.integer(root, "max_deliveries_per_push", in: 1...100_000) ?? 5_000
         http = try HTTPLimits(root["http"], at: JSONPath.root.member("http"))
-        if let value = root["webpush"] {
-            guard let object = value.objectValue else {
-                throw Self.invalid(JSONPath.root.member("webpush"), "must be an object")
-            }
-            webPush = try WebPushSettings(object, at: JSONPath.root.member("webpush"), resolve: resolve)
-        } else {
-            webPush = nil
-        }
-        contractFile = root["contract_file"] == nil ? nil : resolve(try Self.string(root, "contract_file", at: .root))
+        let webhookEndpoints = apps.reduce(0) { $0 + $1.webhooks.count }
+        let webPushWorkers = apps.compactMap { $0.webPush?.workers }.max() ?? 0
         let connections =
-            try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPush?.workers ?? 0)
-            + webhooks.count + 4
+            try Self.integer(root, "database_connections", in: 2...200) ?? workers + webPushWorkers
+            + webhookEndpoints + 4
         let passwordFile =
             root["database_password_file"] == nil
             ? nil : resolve(try Self.string(root, "database_password_file", at: .root))
@@ -181,17 +121,51 @@ public struct GatewayConfiguration: Sendable {
             resolve: resolve)
     }
 
-    /// The `test_push` member `value`: `{"title", "body"}`, each optional (1 to 256 and 1 to 1,024
-    /// characters without control characters); the defaults where absent.
-    private static func testNotification(_ value: JSONValue?) throws(GatewayError) -> (title: String, body: String) {
-        guard let value else { return defaultTestNotification }
-        let path = JSONPath.root.member("test_push")
-        guard let object = value.objectValue else { throw invalid(path, "must be an object") }
-        try refuseUnknown(object, ["title", "body"], at: path)
-        return (
-            try text(object, "title", maximum: 256, fallback: defaultTestNotification.title, at: path),
-            try text(object, "body", maximum: 1_024, fallback: defaultTestNotification.body, at: path)
-        )
+    /// The apps of `root`: each member of `apps`, or the top level's as `default`. A key named by
+    /// two apps (the same team and key id) must be the same file, and a webhook endpoint's name is
+    /// the gateway's (the metrics' `endpoint` label).
+    private static func apps(_ root: JSONObject, resolve: (String) -> String) throws(GatewayError)
+        -> [AppConfiguration]
+    {
+        guard let value = root["apps"] else {
+            return [try AppConfiguration(.default, root, at: .root, resolve: resolve)]
+        }
+        let path = JSONPath.root.member("apps")
+        if let member = AppConfiguration.members.first(where: { root[$0] != nil }) {
+            throw invalid(
+                JSONPath.root.member(member),
+                "belongs to an app: with apps, it is a member of each app that has it (apps.NAME.\(member))")
+        }
+        guard let object = value.objectValue, (1...maximumApps).contains(object.count) else {
+            throw invalid(path, "must be an object of 1 to \(maximumApps) apps, each named by its member name")
+        }
+        var apps: [AppConfiguration] = []
+        var keyFiles: [String: String] = [:]
+        var endpoints: Set<String> = []
+        for (name, member) in object {
+            guard let id = AppID(name) else {
+                throw invalid(
+                    path.member(name), "is not an app name: 1 to 32 of a-z, 0-9 and -, a letter or digit first")
+            }
+            guard let appObject = member.objectValue else { throw invalid(path.member(name), "must be an object") }
+            let app = try AppConfiguration(id, appObject, at: path.member(name), resolve: resolve)
+            for (index, key) in app.apns.keys.enumerated() {
+                let identity = key.teamID + "." + key.keyID
+                if let file = keyFiles[identity], file != key.authKeyFile {
+                    throw invalid(
+                        path.member(name).member("apns").member("keys").element(index),
+                        "names key \(key.keyID) of team \(key.teamID) with another file than an app before it")
+                }
+                keyFiles[identity] = key.authKeyFile
+            }
+            for (index, webhook) in app.webhooks.enumerated() where !endpoints.insert(webhook.name).inserted {
+                throw invalid(
+                    path.member(name).member("webhooks").element(index).member("name"),
+                    "is another app's endpoint's name: endpoint names are unique in the gateway")
+            }
+            apps.append(app)
+        }
+        return apps
     }
 
     /// The host and port of `ADDRESS:PORT` (an IPv6 address in brackets), the member `name`'s value.
@@ -203,7 +177,7 @@ public struct GatewayConfiguration: Sendable {
         return (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : String(host), port)
     }
 
-    private static func string(_ object: JSONObject, _ name: String, at path: JSONPath) throws(GatewayError) -> String {
+    static func string(_ object: JSONObject, _ name: String, at path: JSONPath) throws(GatewayError) -> String {
         guard let text = object[name]?.stringValue, !text.isEmpty else {
             throw invalid(path.member(name), "must be a non-empty string")
         }

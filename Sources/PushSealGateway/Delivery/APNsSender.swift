@@ -3,7 +3,7 @@ internal import PushSealDelivery
 internal import PushSealGatewayModel
 
 /// Sends a worker's APNs deliveries through ``PushSealDelivery/APNsClient``: one HTTP/2
-/// connection per APNs host, fed a delivery each time a stream frees (up to the server's limit),
+/// connection per key and APNs host (``APNsKeyRing``), fed a delivery each time a stream frees (up to the server's limit),
 /// every outcome recorded as its answer comes, and Apple's retry rules.
 struct APNsSender: OutboxSender {
     /// How long a request waits for APNs' answer, and requests for a stream, before the
@@ -20,65 +20,96 @@ struct APNsSender: OutboxSender {
         return policy
     }()
 
-    private let tokens: ProviderTokenIssuer
-    private let hosts: [APNsEnvironment: APNsEndpoint]
-    private let caFile: String?
+    private let keys: APNsKeyRing
     private let log: EventLog
-    private var clients: [APNsEnvironment: APNsClient] = [:]
+    private var clients: [APNsKeyRing.Route: APNsClient] = [:]
 
-    /// A sender with `tokens` to `hosts`, trusting `caFile` when given.
-    init(tokens: ProviderTokenIssuer, hosts: [APNsEnvironment: APNsEndpoint], caFile: String?, log: EventLog) {
-        self.tokens = tokens
-        self.hosts = hosts
-        self.caFile = caFile
+    /// A sender through `keys`' routes: each delivery signed with its app's key for its topic.
+    init(keys: APNsKeyRing, log: EventLog) {
+        self.keys = keys
         self.log = log
     }
 
     mutating func send(
         _ feed: DeliveryFeed, record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
-        // The feed streams into the connection of the first delivery's environment; the others'
-        // deliveries (sandbox beside production) are set aside, and go once the feed is empty.
-        // (A delivery without an environment is a defect the worker fails before it gets here.)
-        var setAside: [OutboxDelivery] = []
-        guard let first = feed.next(), let streamed = first.environment else { return }
-        var pending: OutboxDelivery? = first
-        send(environment: streamed, record: record, wake: feed.landed) {
+        // The feed streams into the connection of the first delivery's route (its key, host and
+        // environment); the others' deliveries (another app's, sandbox beside production) are set
+        // aside, and go by route once the feed is empty. A delivery with no route (its app or
+        // topic is no longer configured) fails at once.
+        var setAside: [APNsKeyRing.Route: [OutboxDelivery]] = [:]
+        var routeOrder: [APNsKeyRing.Route] = []
+        var streamed: APNsKeyRing.Route?
+        var pending: OutboxDelivery?
+        let (keys, log) = (keys, log)
+        func routed(_ delivery: OutboxDelivery) -> APNsKeyRing.Route? {
+            Self.route(delivery, keys: keys, log: log, record: record)
+        }
+        while streamed == nil, let delivery = feed.next() {
+            if let route = routed(delivery) { (streamed, pending) = (route, delivery) }
+        }
+        guard let streamed else { return }
+        send(route: streamed, record: record, wake: feed.landed) {
             if let delivery = pending {
                 pending = nil
                 return .delivery(delivery)
             }
             while true {
                 switch feed.offer() {
-                case .delivery(let delivery) where delivery.environment == streamed: return .delivery(delivery)
-                case .delivery(let delivery): setAside.append(delivery)
+                case .delivery(let delivery):
+                    guard let route = routed(delivery) else { continue }
+                    if route == streamed { return .delivery(delivery) }
+                    if setAside[route] == nil { routeOrder.append(route) }
+                    setAside[route, default: []].append(delivery)
                 case .claiming: return .claiming
                 case .ended: return .ended
                 }
             }
         }
-        for environment in APNsEnvironment.allCases where environment != streamed {
-            var deliveries = setAside.filter { $0.environment == environment }.makeIterator()
-            send(environment: environment, record: record, wake: nil) {
-                deliveries.next().map { .delivery($0) } ?? .ended
-            }
+        for route in routeOrder {
+            var deliveries = (setAside[route] ?? []).makeIterator()
+            send(route: route, record: record, wake: nil) { deliveries.next().map { .delivery($0) } ?? .ended }
         }
     }
 
-    /// Sends to `environment`'s host what `next` offers, one as each stream frees, recording
+    /// The route of `delivery` in `keys`; nil, with the delivery recorded failed `NotConfigured`
+    /// (and logged), when the configuration no longer has its app, its topic's key or its host.
+    private static func route(
+        _ delivery: OutboxDelivery, keys: APNsKeyRing, log: EventLog,
+        record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
+    ) -> APNsKeyRing.Route? {
+        if let route = keys.route(delivery) { return route }
+        log.write(
+            "delivery-not-configured",
+            [("app", .string(delivery.app.name)), ("push", .string(delivery.pushID))])
+        record(delivery, .failed(reason: .gateway(.notConfigured)), delivery.attempts)
+        return nil
+    }
+
+    /// Sends through `route`'s connection what `next` offers, one as each stream frees, recording
     /// each outcome as its answer comes (and reading answers while a claim is under way, until
-    /// `wake` says it landed). When the host's client cannot be made, nothing is taken: the
+    /// `wake` says it landed). When the connection's client cannot be made, nothing is taken: the
     /// deliveries stay leased, and are claimed again when the lease ends.
     private mutating func send(
-        environment: APNsEnvironment, record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void,
+        route: APNsKeyRing.Route, record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void,
         wake: InputWake?, next: @escaping () -> DeliveryFeed.Offer
     ) {
+        let tokens = keys.signers[route.signer].tokens
         let client: APNsClient
         do {
-            client = try clients[environment] ?? makeClient(for: environment)
-            clients[environment] = client
+            client =
+                try clients[route]
+                ?? APNsClient(
+                    endpoint: route.endpoint, tokens: tokens, concurrency: DeliveryWorkers.streams,
+                    policy: Self.clientPolicy, answerTimeout: Self.answerTimeout, caFile: route.caFile)
+            clients[route] = client
         } catch {
-            log.write("apns-error", [("environment", .string(environment.rawValue)), ("detail", .string("\(error)"))])
+            log.write(
+                "apns-error",
+                [
+                    ("environment", .string(route.environment.rawValue)),
+                    ("key_id", .string(keys.signers[route.signer].keyID)), ("detail", .string("\(error)")),
+                ])
             return
         }
         var inFlight: [Int: OutboxDelivery] = [:]
@@ -100,7 +131,6 @@ struct APNsSender: OutboxSender {
                 return .invalid(line: line, reason: "\(error)")
             }
         }
-        let tokens = tokens
         client.deliver(items, inInputOrder: false, inputWake: wake) { result in
             guard let delivery = inFlight.removeValue(forKey: result.line) else { return }
             let attempts = Self.countedAttempts(result, before: delivery.attempts)
@@ -109,13 +139,6 @@ struct APNsSender: OutboxSender {
                 result, attempts: attempts, acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds())
             record(delivery, outcome, attempts)
         }
-    }
-
-    private func makeClient(for environment: APNsEnvironment) throws -> APNsClient {
-        guard let endpoint = hosts[environment] else { throw GatewayError("no APNs host for \(environment)") }
-        return try APNsClient(
-            endpoint: endpoint, tokens: tokens, concurrency: DeliveryWorkers.streams, policy: Self.clientPolicy,
-            answerTimeout: Self.answerTimeout, caFile: caFile)
     }
 
     /// APNs' answers that refuse the provider token rather than the push: the key is revoked, not

@@ -3,56 +3,44 @@ internal import PushSealDelivery
 internal import PushSealGatewayModel
 internal import PushSealGatewayStorage
 
-/// What the delivery workers sign with and reach: the APNs provider token issuer (from the `.p8`
-/// key, wiped once parsed), the APNs hosts, and, with `webpush`, the Web Push client with its
-/// VAPID key; and the worker pools made with them.
+/// What the delivery workers sign with and reach: every app's APNs keys and hosts
+/// (``APNsKeyRing``, each `.p8` wiped once parsed), and the Web Push client of each app with
+/// `webpush`, with its VAPID key; and the worker pools made with them, one per kind for every app.
 struct DeliveryCredentials: Sendable {
-    /// Issues the APNs provider tokens.
-    let tokens: ProviderTokenIssuer
-    /// The APNs host of each environment the configuration names.
-    let apnsHosts: [APNsEnvironment: APNsEndpoint]
-    /// Certificates to trust instead of the system's for APNs (a mock's, in tests).
-    let caFile: String?
-    /// The Web Push client, when the configuration has `webpush`.
-    let webPush: WebPushClient?
+    /// Every app's APNs keys, and each delivery's connection.
+    let apns: APNsKeyRing
+    /// The Web Push client of each app that has `webpush`.
+    let webPush: [AppID: WebPushClient]
 
     /// The credentials `configuration` names, read and checked.
     /// - Throws: `GatewayError` naming the file or setting that is wrong.
     init(_ configuration: GatewayConfiguration) throws(GatewayError) {
-        var authKey = try ConfiguredFile.secret(configuration.authKeyFile)
-        do {
-            tokens = try ProviderTokenIssuer(
-                wipingAuthKeyPEM: &authKey, keyID: configuration.keyID, teamID: configuration.teamID)
-        } catch {
-            throw GatewayError("\(configuration.authKeyFile): \(error)")
+        apns = try APNsKeyRing(configuration)
+        var clients: [AppID: WebPushClient] = [:]
+        for app in configuration.apps {
+            clients[app.id] = try app.webPush.map(Self.webPushClient)
         }
-        var hosts: [APNsEnvironment: APNsEndpoint] = [:]
-        for environment in APNsEnvironment.allCases {
-            hosts[environment] = configuration.hosts[environment.rawValue].map(APNsEndpoint.init(baseURL:))
-        }
-        apnsHosts = hosts
-        caFile = configuration.caFile
-        webPush = try configuration.webPush.map(Self.webPushClient)
+        webPush = clients
     }
 
-    /// The worker pools: APNs', and Web Push's with `webpush`, each over `store`.
+    /// The worker pools: APNs', and Web Push's when an app has `webpush`, each over `store`.
     func workers(
         _ configuration: GatewayConfiguration, store: any GatewayStore, routing: WebhookRouting, metrics: Metrics,
         log: EventLog
     ) -> [DeliveryWorkers] {
-        let (tokens, hosts, caFile) = (tokens, apnsHosts, caFile)
+        let (keys, clients) = (apns, webPush)
         var workers = [
             DeliveryWorkers(
                 .apns, store: store, count: configuration.workers, leaseSeconds: configuration.leaseSeconds,
                 routing: routing, metrics: metrics, log: log
-            ) { APNsSender(tokens: tokens, hosts: hosts, caFile: caFile, log: log) }
+            ) { APNsSender(keys: keys, log: log) }
         ]
-        if let webPush, let settings = configuration.webPush {
+        if let count = configuration.webPushWorkers {
             workers.append(
                 DeliveryWorkers(
-                    .webPush, store: store, count: settings.workers, leaseSeconds: configuration.leaseSeconds,
+                    .webPush, store: store, count: count, leaseSeconds: configuration.leaseSeconds,
                     routing: routing, metrics: metrics, log: log
-                ) { WebPushSender(client: webPush) })
+                ) { WebPushSender(clients: clients) })
         }
         return workers
     }

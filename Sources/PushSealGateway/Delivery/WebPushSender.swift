@@ -13,12 +13,13 @@ struct WebPushSender: OutboxSender {
     /// How often a worker whose lanes are still working claims again.
     static let claimInterval = Duration.milliseconds(100)
 
-    private let client: WebPushClient
+    private let clients: [AppID: WebPushClient]
     private let lanes: OriginLanes
 
-    /// A sender through `client` (made with no retries of its own: the outbox retries).
-    init(client: WebPushClient) {
-        self.client = client
+    /// A sender through each app's client in `clients`, which signs with the app's VAPID key (made
+    /// with no retries of its own: the outbox retries).
+    init(clients: [AppID: WebPushClient]) {
+        self.clients = clients
         lanes = OriginLanes()
     }
 
@@ -37,7 +38,8 @@ struct WebPushSender: OutboxSender {
         }
     }
 
-    /// Hands `batch` to its origins' lanes; what a lane has no room for is deferred.
+    /// Hands `batch` to its origins' lanes; what a lane has no room for is deferred. A delivery
+    /// of an app that no longer has `webpush` fails `NotConfigured`.
     private func send(
         _ batch: [OutboxDelivery], isStopping: @escaping @Sendable () -> Bool,
         record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
@@ -45,6 +47,10 @@ struct WebPushSender: OutboxSender {
         let now = GatewayClock.milliseconds()
         var byOrigin: [String: [(OutboxDelivery, WebPushJob)]] = [:]
         for delivery in batch {
+            guard clients[delivery.app] != nil else {
+                record(delivery, .failed(reason: .gateway(.notConfigured)), delivery.attempts)
+                continue
+            }
             do {
                 let job = try WebPushJob(
                     line: 0, endpoint: delivery.address, body: delivery.body,
@@ -56,16 +62,20 @@ struct WebPushSender: OutboxSender {
             }
         }
         for (origin, pairs) in byOrigin {
-            let client = client
+            let clients = clients
             let admitted = lanes.admit(pairs.count, to: origin, at: now) { taken, answered in
-                let deliveries = pairs.prefix(taken).map(\.0)
-                let jobs = pairs.prefix(taken).map(\.1)
-                let results = client.deliverOnThisThread(jobs, isCancelled: isStopping)
-                let time = GatewayClock.milliseconds()
-                for (delivery, result) in zip(deliveries, results) {
-                    let attempts = delivery.attempts + result.attempts
-                    record(delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
-                    answered()
+                // Each app's deliveries go through its client, which signs with its VAPID key.
+                var byApp: [AppID: [(OutboxDelivery, WebPushJob)]] = [:]
+                for pair in pairs.prefix(taken) { byApp[pair.0.app, default: []].append(pair) }
+                for (app, appPairs) in byApp {
+                    guard let client = clients[app] else { continue }
+                    let results = client.deliverOnThisThread(appPairs.map(\.1), isCancelled: isStopping)
+                    let time = GatewayClock.milliseconds()
+                    for (delivery, result) in zip(appPairs.map(\.0), results) {
+                        let attempts = delivery.attempts + result.attempts
+                        record(delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
+                        answered()
+                    }
                 }
             }
             for (delivery, _) in pairs.dropFirst(admitted.taken) {

@@ -4,7 +4,7 @@ internal import PushSealGatewayStorage
 
 extension EventLog {
     /// The `started` line: the version, this instance, where it listens, the database and its
-    /// schema, the workers and limits `configuration` sets (gateway-v1.md, "Operations").
+    /// schema, the apps, the workers and limits `configuration` sets (gateway-v1.md, "Operations").
     func started(
         _ configuration: GatewayConfiguration, instance: String, port: UInt16, operationsPort: UInt16?,
         httpConnections: Int
@@ -14,8 +14,9 @@ extension EventLog {
             ("listen", .string("\(configuration.listenHost):\(port)")),
             ("database", .string(configuration.database.kind)),
             ("schema", .number(JSONNumber(GatewaySchema.version))),
+            ("apps", .array(configuration.apps.map { .string($0.id.name) })),
             ("apns_workers", .number(JSONNumber(configuration.workers))),
-            ("webpush_workers", .number(JSONNumber(configuration.webPush?.workers ?? 0))),
+            ("webpush_workers", .number(JSONNumber(configuration.webPushWorkers ?? 0))),
             ("webhook_endpoints", .number(JSONNumber(configuration.webhooks.count))),
             ("http_connections", .number(JSONNumber(httpConnections))),
             ("retention_hours", .number(JSONNumber(configuration.retentionHours))),

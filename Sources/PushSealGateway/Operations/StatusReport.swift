@@ -14,7 +14,8 @@ struct StatusReport: Sendable {
     let instance: String
     /// The configured webhook endpoints' names.
     var webhookEndpoints: [String] = []
-    /// When the provider token in use was made, UNIX seconds, if one was.
+    /// When the oldest of the provider tokens in use (one per APNs key) was made, UNIX seconds,
+    /// if one was.
     let providerTokenIssuedAt: @Sendable () -> Int?
     /// Whether this instance is stopping.
     let isDraining: @Sendable () -> Bool

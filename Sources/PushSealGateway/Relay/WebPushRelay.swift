@@ -77,10 +77,16 @@ struct WebPushRelay: Sendable {
         return HTTPResponse(status: 204, headers: [], body: [])
     }
 
-    /// `POST /v1/webpush/{id}` from a sender: checked (RFC 8030, VAPID when pinned, the size, the
-    /// rate), stored in the outbox as an APNs push to the device, answered 201 with a `Location`.
-    func receive(id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        guard WebPushInbox.isWellFormed(id), let found = try store.inbox(idHash: WebPushInbox.hash(id)) else {
+    /// `POST /v1/webpush/{id}` from a sender: the endpoint is found among every app's, and its
+    /// app's relay (in `relays`) checks the message (RFC 8030, VAPID when pinned, the size, the
+    /// rate), stores it in the outbox as an APNs push to the device, and answers 201 with a
+    /// `Location`. An endpoint whose app no longer has a relay is not found.
+    static func receive(
+        id: String, _ request: HTTPRequest, relays: [AppID: WebPushRelay], store: any GatewayStore, metrics: Metrics
+    ) throws -> HTTPResponse {
+        guard WebPushInbox.isWellFormed(id), let found = try store.inbox(idHash: WebPushInbox.hash(id)),
+            let relay = relays[found.0.app]
+        else {
             metrics.webPushReceived(404)
             throw APIError.webPush(404, "no such endpoint")
         }
@@ -92,7 +98,7 @@ struct WebPushRelay: Sendable {
             throw APIError.webPush(410, "this endpoint was removed: stop sending to it")
         }
         do {
-            return try forward(request, inbox: inbox, device: device, topic: topic)
+            return try relay.forward(request, inbox: inbox, device: device, topic: topic)
         } catch let error as APIError {
             metrics.webPushReceived(error.status)
             throw error

@@ -122,8 +122,8 @@ public struct WebhookSettings: Sendable {
 }
 
 extension WebhookRouting {
-    /// The routing of the configured `endpoints`.
-    init(_ endpoints: [WebhookSettings]) {
-        self.init(endpoints.map { (endpoint: $0.name, events: $0.events) })
+    /// The routing of the configured `endpoints`, each of its app.
+    init(_ endpoints: [(app: AppID, settings: WebhookSettings)]) {
+        self.init(endpoints.map { Subscription(app: $0.app, endpoint: $0.settings.name, events: $0.settings.events) })
     }
 }

@@ -19,9 +19,8 @@ final class WebhookWorkers: Sendable {
     /// How long an idle endpoint waits before looking for events again.
     static let idleWait = DispatchTimeInterval.milliseconds(500)
 
-    private let endpoints: [(settings: WebhookSettings, signer: WebhookSigner)]
-    /// The app whose events the endpoints hear of.
-    private let app: AppID
+    /// Each endpoint with its app (whose events it hears of) and its signer.
+    private let endpoints: [(app: AppID, settings: WebhookSettings, signer: WebhookSigner)]
     private let store: any GatewayStore
     private let metrics: Metrics
     private let log: EventLog
@@ -29,46 +28,46 @@ final class WebhookWorkers: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
-    /// Workers for `app`'s `endpoints` (each with its signer) over `store`.
+    /// Workers for `endpoints` (each with its app and signer) over `store`.
     init(
-        endpoints: [(settings: WebhookSettings, signer: WebhookSigner)], of app: AppID, store: any GatewayStore,
+        endpoints: [(app: AppID, settings: WebhookSettings, signer: WebhookSigner)], store: any GatewayStore,
         metrics: Metrics, log: EventLog
     ) {
         self.endpoints = endpoints
-        self.app = app
         self.store = store
         self.metrics = metrics
         self.log = log
     }
 
-    /// Workers for every endpoint `webhooks` configures for `app` over `store`, each endpoint's URL
-    /// checked and its signing secrets read; none when there is no endpoint.
+    /// Workers for every endpoint `webhooks` configures, each of its app, over `store`, each
+    /// endpoint's URL checked and its signing secrets read; none when there is no endpoint.
     /// - Throws: `GatewayError` naming the endpoint whose URL or secret is wrong.
     static func configured(
-        _ webhooks: [WebhookSettings], of app: AppID, store: any GatewayStore, metrics: Metrics, log: EventLog
+        _ webhooks: [(app: AppID, settings: WebhookSettings)], store: any GatewayStore, metrics: Metrics,
+        log: EventLog
     ) throws(GatewayError) -> WebhookWorkers? {
-        var signed: [(settings: WebhookSettings, signer: WebhookSigner)] = []
-        for settings in webhooks {
+        var signed: [(app: AppID, settings: WebhookSettings, signer: WebhookSigner)] = []
+        for (app, settings) in webhooks {
             if let failure = WebhookPoster.setupFailure(settings) {
                 throw GatewayError("webhooks \(settings.name): \(failure)")
             }
             do {
-                signed.append((settings, try WebhookSigner(secretFiles: settings.secretFiles)))
+                signed.append((app, settings, try WebhookSigner(secretFiles: settings.secretFiles)))
             } catch {
                 throw GatewayError("webhooks \(settings.name): \(error)")
             }
         }
         return signed.isEmpty
-            ? nil : WebhookWorkers(endpoints: signed, of: app, store: store, metrics: metrics, log: log)
+            ? nil : WebhookWorkers(endpoints: signed, store: store, metrics: metrics, log: log)
     }
 
     /// Starts a thread per endpoint.
     func start() {
-        for (settings, signer) in endpoints {
+        for (app, settings, signer) in endpoints {
             running.enter()
             DispatchQueue(label: "pushseal-gateway.webhook.\(settings.name)").async { [self] in
                 defer { running.leave() }
-                run(settings, poster: WebhookPoster(settings, signer: signer))
+                run(settings, of: app, poster: WebhookPoster(settings, signer: signer))
             }
         }
     }
@@ -88,7 +87,7 @@ final class WebhookWorkers: Sendable {
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
-    private func run(_ settings: WebhookSettings, poster: WebhookPoster) {
+    private func run(_ settings: WebhookSettings, of app: AppID, poster: WebhookPoster) {
         var poster = poster
         let owner = "\(RandomUUID.make())-\(settings.name)"
         while !isStopping {
@@ -117,12 +116,14 @@ final class WebhookWorkers: Sendable {
                 _ = wake.wait(timeout: .now() + (claim.disabled ? .seconds(5) : wait))
                 continue
             }
-            send(claim.events, settings, &poster)
+            send(claim.events, settings, of: app, &poster)
         }
     }
 
-    /// Sends `events` in messages of the endpoint's batch size, in order, until one fails.
-    private func send(_ events: [QueuedWebhookEvent], _ settings: WebhookSettings, _ poster: inout WebhookPoster) {
+    /// Sends `events` (of `app`) in messages of the endpoint's batch size, in order, until one fails.
+    private func send(
+        _ events: [QueuedWebhookEvent], _ settings: WebhookSettings, of app: AppID, _ poster: inout WebhookPoster
+    ) {
         var rest = events[...]
         while !rest.isEmpty {
             let message = Array(rest.prefix(settings.batchSize))

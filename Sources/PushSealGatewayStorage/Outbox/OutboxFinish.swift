@@ -37,7 +37,7 @@ package enum OutboxFinish {
                     reason: gone.reason.text,
                     push: ended.delivery.pushID, at: transition.time))
         }
-        if let type = transition.endEvent, !routing.endpoints(for: type).isEmpty {
+        if let type = transition.endEvent, !routing.endpoints(for: type, in: ended.delivery.app).isEmpty {
             let user = try sql(
                 "SELECT user_id FROM devices WHERE id = \(p(1)) AND app = \(p(2))",
                 [.text(ended.delivery.deviceID), .text(ended.delivery.app.name)]
@@ -101,7 +101,7 @@ package enum OutboxFinish {
                 .first?[0].text
         else { return false }
         var events: [WebhookEvent] = []
-        if !routing.endpoints(for: .deliveryUnregistered).isEmpty {
+        if !routing.endpoints(for: .deliveryUnregistered, in: app).isEmpty {
             for row in try sql(
                 "SELECT \(EndedColumn.list) FROM deliveries WHERE device_id = \(p1) AND app = \(p2) "
                     + "AND status = 'queued' ORDER BY id", keys

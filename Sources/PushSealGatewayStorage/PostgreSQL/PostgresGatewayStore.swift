@@ -189,7 +189,7 @@ package import PushSealGatewayModel
             // The burst's plain sends share one statement; every other end keeps its own.
             var (sent, others): ([EndedAttempt], [EndedAttempt]) = ([], [])
             for attempt in ended {
-                if OutboxTransition(attempt).isPlainSend(routing: routing) {
+                if OutboxTransition(attempt).isPlainSend(routing: routing, in: attempt.delivery.app) {
                     sent.append(attempt)
                 } else {
                     others.append(attempt)

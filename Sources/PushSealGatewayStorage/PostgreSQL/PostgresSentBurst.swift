@@ -2,7 +2,7 @@ package import PushSealGatewayModel
 
 #if canImport(CLibPQ)
     /// How a PostgreSQL store records the deliveries of a burst that were sent and whose end queues
-    /// no webhook event (`OutboxTransition.isPlainSend(routing:)`): one statement for all of them,
+    /// no webhook event (`OutboxTransition.isPlainSend(routing:in:)`): one statement for all of them,
     /// instead of one each. Its text never changes, so each connection prepares it once: the
     /// deliveries come as four arrays, one element per delivery, unnested side by side.
     package enum PostgresSentBurst {

@@ -12,10 +12,10 @@ package enum WebhookOutbox {
     /// A new event's id: `msg_` and 32 random hex digits.
     package static func newEventID() -> String { "msg_" + RandomUUID.make().filter { $0 != "-" } }
 
-    /// Queues `events` for the endpoints `routing` subscribes to their types.
+    /// Queues `events` for the endpoints `routing` subscribes to their apps' events of their types.
     package static func queue(_ events: [WebhookEvent], routing: WebhookRouting, _ sql: StatementRunner) throws {
         for event in events {
-            for endpoint in routing.endpoints(for: event.type) {
+            for endpoint in routing.endpoints(for: event.type, in: event.app) {
                 try sql(
                     "INSERT INTO webhook_events (event_id, endpoint, type, body, created_at, app, next_attempt_at, "
                         + "status) VALUES (\(sql.markers(6)), \(sql.placeholder(5)), 'queued')",

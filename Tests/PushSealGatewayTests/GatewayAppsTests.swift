@@ -1,0 +1,188 @@
+import Foundation
+import PushSealCore
+import PushSealGatewayModel
+import PushSealGatewayStorage
+import PushSealTestSupport
+import Testing
+
+@testable import PushSealGateway
+
+/// Several apps on one gateway (gateway-v1.md, "Apps"): each app's pushes signed by its own keys
+/// over connections of their own, a key per topic, a removed app's deliveries ended, and tokens
+/// made for an app.
+@Suite("pushseal-gateway apps")
+struct GatewayAppsTests {
+    /// The mock's log lines answered 200, once `count` are in.
+    static func sentRequests(_ apns: MockAPNs, count: Int, world: GatewayWorld) -> [[String: Any]] {
+        _ = world.eventually { apns.requests().filter { $0["status"] as? Int == 200 }.count >= count }
+        return apns.requests().filter { $0["status"] as? Int == 200 }
+    }
+
+    @Test(
+        "two apps' pushes, interleaved: each signed by its app's key, on connections of that key alone, to the device of that app",
+        arguments: GatewayBackend.allCases)
+    func keysPerApp(_ backend: GatewayBackend) throws {
+        let news = try #require(AppID("news"))
+        let world = try GatewayWorld(backend, otherApp: news)
+        let newsToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: news)
+        // One device id, one user, in each app: two devices.
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let registered = try world.registerDevice(
+            "phone", user: "u1", token: GatewayWorld.deviceToken("00bb", 1), topic: GatewayWorld.otherTopic,
+            as: newsToken)
+        #expect(registered.status == 201, "news's own phone is new: \(registered.status)")
+        let wrongTopic = try world.registerDevice(
+            "watch", user: "u1", token: GatewayWorld.deviceToken("00bb", 2), topic: "com.example.shop", as: newsToken)
+        #expect(
+            wrongTopic.status == 400 && wrongTopic.json?["error"]?.objectValue?["path"] == .string("$.topic"),
+            "shop's topic is not news's: \(wrongTopic.status)")
+        let push = #"{"to":{"user":"u1"},"payload":{"aps":{"alert":{"title":"Hi","body":"There"}}}}"#
+        for _ in 0..<4 {
+            for token in [world.adminToken, newsToken] {
+                #expect(
+                    try world.request("POST", "/v1/pushes", json: push, token: token).json?["deliveries"]
+                        == .number(JSONNumber(1)))
+            }
+        }
+        let sent = Self.sentRequests(world.apns, count: 8, world: world)
+        #expect(sent.count == 8, "\(world.apns.requests().map { ($0["status"], $0["reason"]) })")
+        var connectionsByKey: [String: Set<Int>] = [:]
+        for request in sent {
+            let token = request["token"] as? String ?? ""
+            let kid = request["kid"] as? String ?? ""
+            let topic = (request["headers"] as? [String: String])?["apns-topic"]
+            if token.hasPrefix("00aa") {
+                #expect(kid == MockAPNs.keyID && topic == "com.example.shop", "\(request)")
+            } else {
+                #expect(kid == GatewayWorld.otherKeyID && topic == GatewayWorld.otherTopic, "\(request)")
+            }
+            connectionsByKey[kid, default: []].insert(request["connection"] as? Int ?? -1)
+        }
+        let shopConnections = connectionsByKey[MockAPNs.keyID] ?? []
+        let newsConnections = connectionsByKey[GatewayWorld.otherKeyID] ?? []
+        #expect(!shopConnections.isEmpty && !newsConnections.isEmpty)
+        #expect(shopConnections.isDisjoint(with: newsConnections), "a connection keeps to one key")
+    }
+
+    @Test(
+        "a topic-specific key signs its topic's pushes, the team key the others'; the mock refuses a key its topic is not"
+    )
+    func topicSpecificKey() throws {
+        let directory = TemporaryDirectory()
+        let watchKeyID = "WATCHKEY01"
+        let watchTopic = "com.example.shop.watch"
+        let apns = try MockAPNs(in: directory, otherKeys: [(watchKeyID, [watchTopic])])
+        defer { apns.stop() }
+        let sender = try CLIRunner.run(
+            ["keys", "generate", "--suite", "x25519", "--out", "sender-x25519.jwk"], in: directory.path)
+        #expect(sender.status == 0)
+        let watchKey = try #require(apns.otherAuthKeys[watchKeyID])
+        let json = """
+            {"listen": "127.0.0.1:0", "database": "sqlite:gateway.db", "workers": 1,
+             "sender_key_files": ["sender-x25519.jwk"],
+             "apns": {"topics": ["com.example.shop", "\(watchTopic)"],
+                      "keys": [{"auth_key_file": "\(apns.authKey)", "key_id": "\(MockAPNs.keyID)", "team_id": "\(MockAPNs.teamID)"},
+                               {"auth_key_file": "\(watchKey)", "key_id": "\(watchKeyID)", "team_id": "\(MockAPNs.teamID)",
+                                "topics": ["\(watchTopic)"]}],
+                      "hosts": {"production": "\(apns.url)", "sandbox": "\(apns.url)"}, "ca_file": "\(apns.certificate)"}}
+            """
+        let path = try directory.write("gateway.json", json)
+        let gateway = try Gateway(
+            configuration: try GatewayConfiguration(json: Array(json.utf8), path: path), logging: false)
+        defer { gateway.stop() }
+        let store = try SQLiteGatewayStore(path: directory.file("gateway.db"))
+        let admin = try GatewayWorld.token(in: store, scopes: [.admin])
+        let senderPublic = try CLIRunner.run(["keys", "public", "sender-x25519.jwk"], in: directory.path).output
+        for (id, topic, prefix) in [("phone", "com.example.shop", "00aa"), ("watch", watchTopic, "00cc")] {
+            _ = try CLIRunner.run(["keys", "init", "--store", id], in: directory.path)
+            let key = try CLIRunner.run(["keys", "rotate", "--store", id], in: directory.path).output
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            _ = try CLIRunner.run(
+                ["keys", "import", "--store", id, "--sender"], input: Data(senderPublic.utf8), in: directory.path)
+            let body =
+                #"{"user":"u1","token":"\#(GatewayWorld.deviceToken(prefix, 1))","topic":"\#(topic)","environment":"production","key":\#(key)}"#
+            let answer = try GatewayHTTP.send(
+                "PUT", "http://127.0.0.1:\(gateway.port)/v1/devices/\(id)", body: Data(body.utf8), token: admin)
+            #expect(answer?.status == 201)
+        }
+        let push = #"{"to":{"user":"u1"},"payload":{"aps":{"alert":{"title":"Hi","body":"There"}}}}"#
+        let accepted = try GatewayHTTP.send(
+            "POST", "http://127.0.0.1:\(gateway.port)/v1/pushes", body: Data(push.utf8), token: admin)
+        #expect(accepted?.json?["deliveries"] == .number(JSONNumber(2)))
+        let deadline = Date().addingTimeInterval(20)
+        while apns.requests().count < 2, Date() < deadline { usleep(50_000) }
+        let requests = apns.requests()
+        #expect(requests.count == 2 && requests.allSatisfy { $0["status"] as? Int == 200 }, "\(requests)")
+        for request in requests {
+            let expected = (request["token"] as? String ?? "").hasPrefix("00cc") ? watchKeyID : MockAPNs.keyID
+            #expect(request["kid"] as? String == expected, "\(request)")
+        }
+    }
+
+    @Test(
+        "an app no longer configured: its delivery fails NotConfigured when claimed and holds no other push; its token is 403",
+        arguments: GatewayBackend.allCases)
+    func removedApp(_ backend: GatewayBackend) throws {
+        let world = try GatewayWorld(backend)
+        let gone = try #require(AppID("gone"))
+        // A device and a queued push of an app the configuration no longer has.
+        let device = Device(
+            app: gone, id: "old", user: "u1",
+            channel: .apns(
+                token: GatewayWorld.deviceToken("00dd", 1), topic: "com.example.shop", environment: .production,
+                publicKeyJWK: "{}"),
+            registeredAt: 1, unregisteredAt: nil)
+        _ = try world.store.putDevice(device)
+        _ = try world.store.acceptPush(
+            id: "gone-push", in: gone, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+            deliveries: [
+                NewDelivery(
+                    device: device, headers: [("apns-topic", "com.example.shop"), ("apns-push-type", "alert")],
+                    body: Array(#"{"enc":"AQ"}"#.utf8), expiration: nil)
+            ])
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let pushed = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"Hi"}}}"#,
+            token: world.adminToken)
+        let pushID = try #require(pushed.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually { try world.hasEnded(push: pushID) && world.hasEnded(push: "gone-push", in: gone) })
+        let ended = try #require(try world.store.push(id: "gone-push", in: gone)?.deliveries.first)
+        #expect(ended.status == .failed && ended.reason == "NotConfigured", "\(ended)")
+        #expect(try world.store.push(id: pushID, in: .default)?.deliveries.first?.status == .sent)
+        #expect(!world.apns.requests().contains { ($0["token"] as? String ?? "").hasPrefix("00dd") }, "never sent")
+        let goneToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: gone)
+        let refused = try world.request("GET", "/v1/devices/old", token: goneToken)
+        #expect(refused.status == 403 && refused.errorCode == "app-not-served", "\(refused.status)")
+    }
+
+    @Test("token create --app: the token is that app's, token list says so; without apps it is default's")
+    func tokenCreateApp() throws {
+        let directory = TemporaryDirectory()
+        let app = { (name: String) in
+            #""\#(name)": {"sender_key_files": ["s.jwk"], "apns": {"auth_key_file": "a.p8", "key_id": "KEYA000001", "team_id": "TEAM000001", "topics": ["com.example.\#(name)"]}}"#
+        }
+        _ = try directory.write(
+            "gateway.json",
+            #"{"listen": "127.0.0.1:0", "database": "sqlite:gateway.db", "apps": {\#(app("shop")), \#(app("news"))}}"#)
+        func run(_ words: [String]) throws -> CLIRunner.Result {
+            try CLIRunner.run(
+                executable: GatewayProcessWorld.executable, words + ["--config", "gateway.json"], input: Data(),
+                in: directory.path)
+        }
+        let missing = try run(["token", "create", "--scope", "read"])
+        #expect(missing.status == 2 && missing.errors.contains("token create needs --app NAME: one of shop, news"))
+        let unknown = try run(["token", "create", "--scope", "read", "--app", "default"])
+        #expect(unknown.status == 2 && unknown.errors.contains("--app default is not an app of the configuration"))
+        let made = try run(["token", "create", "--scope", "read", "--app", "news"])
+        #expect(made.status == 0, "\(made.errors)")
+        let id = try #require(AccessTokens.parse(made.output.trimmingCharacters(in: .whitespacesAndNewlines))?.id)
+        let listed = try run(["token", "list"])
+        let line = try #require(
+            listed.output.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
+                .first { $0["id"] == .string(id) })
+        #expect(line["app"] == .string("news"), "\(line)")
+        let store = try SQLiteGatewayStore(path: directory.file("gateway.db"))
+        #expect(try store.accessToken(id: id)?.app == AppID("news"))
+    }
+}
