@@ -11,7 +11,7 @@ package enum GatewayReason: String, Sendable, CaseIterable {
     case pushServiceBusy = "PushServiceBusy"
     /// Handed back unsent, because the worker stopped.
     case notSent = "NotSent"
-    /// The configuration no longer has what sending it needs: its app, its topic's key, or its
-    /// kind's settings (an app removed, or its `webpush`).
+    /// The configuration has no key for its topic: held (queued) for a while, in case another
+    /// instance's configuration has one, then failed.
     case notConfigured = "NotConfigured"
 }

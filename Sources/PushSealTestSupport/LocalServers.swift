@@ -123,7 +123,7 @@ package final class MockAPNs: @unchecked Sendable {
     }
 
     /// The requests the mock answered, in arrival order: token, status, reason, jwt (a digest),
-    /// kid, streams_open, connection.
+    /// kid, at (UNIX seconds), streams_open, connection.
     package func requests() -> [[String: Any]] { logLines().filter { $0["violation"] == nil } }
 
     /// The HTTP/2 rules a client broke, as the mock's h2 library named them (more streams than

@@ -104,7 +104,8 @@ struct AppIsolationStoreTests {
         #expect(
             try store.acceptPush(id: "r", in: shop, idempotencyKey: "k", requestHash: [2], at: 200, deliveries: [])
                 == .conflict("p"))
-        let claimed = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [news, shop], limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.map(\.app) == [shop] && claimed.first?.address == tokenShop)
         try store.finish(
             try #require(claimed.first), .unregistered(reason: .apns("Unregistered"), timestamp: nil), attempts: 1,
@@ -117,5 +118,36 @@ struct AppIsolationStoreTests {
         #expect(try store.deleteDevice(id: "d", in: news, at: 500, routing: .none))
         #expect(try store.device(id: "d", in: news) == nil)
         #expect(try store.device(id: "d", in: shop) != nil, "shop's device outlived news's")
+    }
+
+    @Test(
+        "a claim serves the apps in the order given: the first app's due deliveries, then the next's; an app not named is not claimed",
+        arguments: GatewayBackend.allCases)
+    func claimsByApp(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try GatewayStoreTests.store(backend, in: directory)
+        let (busy, quiet, removed) = (
+            try #require(AppID("busy")), try #require(AppID("quiet")), try #require(AppID("gone"))
+        )
+        // busy has a backlog of 40, all due before quiet's one push; gone has one of its own.
+        for (app, count, time) in [(busy, 40, Int64(100)), (quiet, 1, 200), (removed, 1, 50)] {
+            let device = Self.device(app, token: String(repeating: "ab", count: 32))
+            _ = try store.putDevice(device)
+            _ = try store.acceptPush(
+                id: "p-\(app)", in: app, idempotencyKey: nil, requestHash: [], at: time,
+                deliveries: Array(
+                    repeating: NewDelivery(device: device, headers: [], body: [1], expiration: nil), count: count))
+        }
+        func claim(_ apps: [AppID], limit: Int, owner: String) throws -> [OutboxDelivery] {
+            try store.claimDeliveries(.apns, from: apps, limit: limit, at: 300, leaseMilliseconds: 60_000, owner: owner)
+        }
+        let busyFirst = try claim([busy, quiet], limit: 25, owner: "w1")
+        #expect(busyFirst.count == 25 && busyFirst.allSatisfy { $0.app == busy }, "busy's backlog fills the claim")
+        let quietFirst = try claim([quiet, busy], limit: 10, owner: "w2")
+        #expect(quietFirst.map(\.app) == [quiet] + Array(repeating: busy, count: 9), "\(quietFirst.map(\.app))")
+        let rest = try claim([busy, quiet], limit: 25, owner: "w3")
+        #expect(rest.count == 6 && rest.allSatisfy { $0.app == busy }, "the last of busy's; quiet's was claimed")
+        #expect(try claim([busy, quiet], limit: 25, owner: "w4").isEmpty, "nothing of gone's, though it is due")
+        #expect(try claim([removed], limit: 25, owner: "w5").count == 1, "named, it is claimed")
     }
 }

@@ -93,7 +93,8 @@ struct AppSchemaMigrationTests {
         #expect(try store.device(id: "w1", in: .default)?.unregisteredAt == 150)
         #expect(try store.earlierPush(idempotencyKey: "k1", in: .default, requestHash: [7, 7]) == .repeated("p1"))
         #expect(try store.inbox(idHash: "h1")?.1?.id == "d1")
-        let claimed = try store.claimDeliveries(.apns, limit: 5, at: 500, leaseMilliseconds: 1_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 5, at: 500, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.map(\.body) == [[9]] && claimed.first?.pushID == "p1")
         let events = try store.claimWebhookEvents(
             endpoint: "hooks", in: .default, limit: 5, at: 500, expireBefore: 0, leaseMilliseconds: 1_000, owner: "w")

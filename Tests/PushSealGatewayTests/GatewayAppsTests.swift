@@ -65,6 +65,50 @@ struct GatewayAppsTests {
     }
 
     @Test(
+        "a backlog of one app holds no other app's push: news's push goes out among the first claims while shop drains 3,000",
+        arguments: GatewayBackend.allCases)
+    func fairClaims(_ backend: GatewayBackend) throws {
+        let news = try #require(AppID("news"))
+        let world = try GatewayWorld(backend, otherApp: news)
+        let newsToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: news)
+        // shop's backlog: 3,000 deliveries due at once, stored as one push (sealed-looking, so
+        // that the mock answers 200).
+        let backlogDevice = Device(
+            app: .default, id: "backlog", user: "u-backlog",
+            channel: .apns(
+                token: GatewayWorld.deviceToken("00ab", 1), topic: "com.example.shop", environment: .production,
+                publicKeyJWK: "{}"),
+            registeredAt: 1, unregisteredAt: nil)
+        _ = try world.store.putDevice(backlogDevice)
+        let sealed = Array(#"{"enc":"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#.utf8)
+        let delivery = NewDelivery(
+            device: backlogDevice, headers: [("apns-topic", "com.example.shop"), ("apns-push-type", "alert")],
+            body: sealed, expiration: nil)
+        try world.registerDevice(
+            "phone", user: "u1", token: GatewayWorld.deviceToken("00bb", 1), topic: GatewayWorld.otherTopic,
+            as: newsToken)
+        _ = try world.store.acceptPush(
+            id: "backlog", in: .default, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+            deliveries: Array(repeating: delivery, count: 3_000))
+        let pushed = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"Hi"}}}"#, token: newsToken)
+        #expect(pushed.status == 202)
+        #expect(try world.eventually(60) { try world.hasEnded(push: "backlog") })
+        let requests = world.apns.requests()
+        let position = try #require(requests.firstIndex { ($0["token"] as? String ?? "").hasPrefix("00bb") })
+        #expect(requests.count == 3_001 && requests.allSatisfy { $0["status"] as? Int == 200 })
+        // news's push is taken by the next claim that begins with news, and waits in its worker
+        // for at most APNsSender.switchAfter more of shop's and the requests in flight (100),
+        // while the other worker goes on with shop's: some 250 each, in all. Served in turn, it
+        // would be the 3,001st.
+        let times = requests.compactMap { $0["at"] as? Double }
+        #expect(
+            position < 1_000,
+            "news's push was request \(position + 1) of \(requests.count), \(times[position] - times[0]) s after the first; the last came after \((times.last ?? 0) - times[0]) s"
+        )
+    }
+
+    @Test(
         "a topic-specific key signs its topic's pushes, the team key the others'; the mock refuses a key its topic is not"
     )
     func topicSpecificKey() throws {
@@ -120,37 +164,49 @@ struct GatewayAppsTests {
     }
 
     @Test(
-        "an app no longer configured: its delivery fails NotConfigured when claimed and holds no other push; its token is 403",
+        "an app no longer configured: its delivery waits unclaimed and holds no other push, its token is 403; a topic with no key is held NotConfigured",
         arguments: GatewayBackend.allCases)
     func removedApp(_ backend: GatewayBackend) throws {
         let world = try GatewayWorld(backend)
         let gone = try #require(AppID("gone"))
-        // A device and a queued push of an app the configuration no longer has.
-        let device = Device(
-            app: gone, id: "old", user: "u1",
-            channel: .apns(
-                token: GatewayWorld.deviceToken("00dd", 1), topic: "com.example.shop", environment: .production,
-                publicKeyJWK: "{}"),
-            registeredAt: 1, unregisteredAt: nil)
-        _ = try world.store.putDevice(device)
-        _ = try world.store.acceptPush(
-            id: "gone-push", in: gone, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
-            deliveries: [
-                NewDelivery(
-                    device: device, headers: [("apns-topic", "com.example.shop"), ("apns-push-type", "alert")],
-                    body: Array(#"{"enc":"AQ"}"#.utf8), expiration: nil)
-            ])
+        let headers = [(name: "apns-topic", value: "com.example.shop"), (name: "apns-push-type", value: "alert")]
+        // A device and a queued push of an app the configuration no longer has, and a push of
+        // this app to a topic it no longer has.
+        for (app, id, prefix) in [(gone, "gone-push", "00dd"), (AppID.default, "old-topic-push", "00ee")] {
+            let device = Device(
+                app: app, id: "old", user: "u2",
+                channel: .apns(
+                    token: GatewayWorld.deviceToken(prefix, 1), topic: "com.example.shop", environment: .production,
+                    publicKeyJWK: "{}"),
+                registeredAt: 1, unregisteredAt: nil)
+            _ = try world.store.putDevice(device)
+            let topic = app == gone ? headers : [(name: "apns-topic", value: "com.example.old")] + headers.dropFirst()
+            _ = try world.store.acceptPush(
+                id: id, in: app, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+                deliveries: [
+                    NewDelivery(device: device, headers: topic, body: Array(#"{"enc":"AQ"}"#.utf8), expiration: nil)
+                ])
+        }
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let pushed = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"Hi"}}}"#,
             token: world.adminToken)
         let pushID = try #require(pushed.json?["id"]?.stringValue)
-        #expect(
-            try world.eventually { try world.hasEnded(push: pushID) && world.hasEnded(push: "gone-push", in: gone) })
-        let ended = try #require(try world.store.push(id: "gone-push", in: gone)?.deliveries.first)
-        #expect(ended.status == .failed && ended.reason == "NotConfigured", "\(ended)")
+        #expect(try world.eventually { try world.hasEnded(push: pushID) })
         #expect(try world.store.push(id: pushID, in: .default)?.deliveries.first?.status == .sent)
-        #expect(!world.apns.requests().contains { ($0["token"] as? String ?? "").hasPrefix("00dd") }, "never sent")
+        #expect(
+            try world.eventually {
+                try world.store.push(id: "old-topic-push", in: .default)?.deliveries.first?.reason == "NotConfigured"
+            })
+        let held = try #require(try world.store.push(id: "old-topic-push", in: .default)?.deliveries.first)
+        #expect(held.status == .queued && held.attempts == 0, "held, not failed: \(held)")
+        let waiting = try #require(try world.store.push(id: "gone-push", in: gone)?.deliveries.first)
+        #expect(waiting.status == .queued && waiting.attempts == 0 && waiting.reason == nil, "never claimed")
+        #expect(
+            !world.apns.requests().contains {
+                let token = $0["token"] as? String ?? ""
+                return token.hasPrefix("00dd") || token.hasPrefix("00ee")
+            }, "neither sent")
         let goneToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: gone)
         let refused = try world.request("GET", "/v1/devices/old", token: goneToken)
         #expect(refused.status == 403 && refused.errorCode == "app-not-served", "\(refused.status)")

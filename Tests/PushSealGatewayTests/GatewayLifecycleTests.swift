@@ -120,7 +120,8 @@ struct GatewayLifecycleTests {
                 == .accepted)
         #expect(world.waitForExit(seconds: 10))
         let claimable = try store.claimDeliveries(
-            .apns, limit: 5, at: GatewayClock.milliseconds(), leaseMilliseconds: 1_000, owner: "next-start")
+            .apns, from: [.default], limit: 5, at: GatewayClock.milliseconds(), leaseMilliseconds: 1_000,
+            owner: "next-start")
         #expect(claimable.map(\.pushID) == ["late"], "never claimed by the stopping gateway")
     }
 

@@ -62,12 +62,14 @@ struct GatewayStoreTests {
             try store.acceptPush(
                 id: "p2", in: .default, idempotencyKey: nil, requestHash: [1], at: 200, deliveries: [delivery])
                 == .accepted)
-        let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let first = try store.claimDeliveries(
+            .apns, from: [.default], limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(first.count == 1 && first[0].addressIsGone == false)
         try store.finish(
             first[0], .unregistered(reason: DeliveryReason(text: "Unregistered"), timestamp: 250), attempts: 1, at: 300,
             routing: .none)
-        let second = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let second = try store.claimDeliveries(
+            .apns, from: [.default], limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(second.count == 1 && second[0].addressIsGone, "the device was marked: the second is not sent")
 
         _ = try store.putDevice(Self.device("d", registeredAt: 400))
@@ -75,7 +77,8 @@ struct GatewayStoreTests {
             try store.acceptPush(
                 id: "p3", in: .default, idempotencyKey: nil, requestHash: [1], at: 500, deliveries: [delivery])
                 == .accepted)
-        let third = try store.claimDeliveries(.apns, limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
+        let third = try store.claimDeliveries(
+            .apns, from: [.default], limit: 5, at: 600, leaseMilliseconds: 1_000, owner: "w")
         #expect(third.allSatisfy { !$0.addressIsGone }, "registering again clears the mark")
     }
 
@@ -101,13 +104,19 @@ struct GatewayStoreTests {
                 == .repeated("p1"))
         #expect(try store.push(id: "p2", in: .default) == nil)
 
-        let first = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
-        let second = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "b")
+        let first = try store.claimDeliveries(
+            .apns, from: [.default], limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        let second = try store.claimDeliveries(
+            .apns, from: [.default], limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "b")
         #expect(first.count == 1 && second.count == 1 && first[0].id != second[0].id)
         #expect(first[0].body == [0, 1, 0xFF] && first[0].headers.map(\.value) == [Self.topic])
-        #expect(try store.claimDeliveries(.apns, limit: 5, at: 1_299, leaseMilliseconds: 1_000, owner: "c").isEmpty)
+        #expect(
+            try store.claimDeliveries(
+                .apns, from: [.default], limit: 5, at: 1_299, leaseMilliseconds: 1_000, owner: "c"
+            ).isEmpty)
         try store.renewLeases(owner: "a", until: 5_000)
-        let reclaimed = try store.claimDeliveries(.apns, limit: 5, at: 1_300, leaseMilliseconds: 1_000, owner: "c")
+        let reclaimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 5, at: 1_300, leaseMilliseconds: 1_000, owner: "c")
         #expect(reclaimed.map(\.id) == [second[0].id], "b's lease ran out; a renewed its own")
         try store.finish(first[0], .sent(apnsID: "A"), attempts: 1, at: 1_400, routing: .none)
         try store.finish(
@@ -119,8 +128,14 @@ struct GatewayStoreTests {
             try store.retrying(limit: 5) == [RetryingCount(reason: "TooManyRequests", count: 1, nextAttemptAt: 9_000)],
             "the queued delivery waits after its last attempt's reason; the sent one is not counted")
         #expect(try store.retrying(limit: 0).isEmpty)
-        #expect(try store.claimDeliveries(.apns, limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c").isEmpty)
-        #expect(try store.claimDeliveries(.apns, limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c").count == 1)
+        #expect(
+            try store.claimDeliveries(
+                .apns, from: [.default], limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c"
+            ).isEmpty)
+        #expect(
+            try store.claimDeliveries(
+                .apns, from: [.default], limit: 5, at: 9_000, leaseMilliseconds: 1_000, owner: "c"
+            ).count == 1)
         #expect(try store.statistics().deliveries == [.sent: 1, .queued: 1])
     }
 
@@ -149,11 +164,13 @@ struct GatewayStoreTests {
                 id: "p2", in: .default, idempotencyKey: nil, requestHash: [1], at: 200, deliveries: deliveries)
                 == .accepted)
 
-        let web = try store.claimDeliveries(.webPush, limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let web = try store.claimDeliveries(
+            .webPush, from: [.default], limit: 1, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(web.map(\.kind) == [.webPush] && web[0].address == "https://push.example/s/1")
         #expect(web[0].environment == nil && web[0].expiration == 900 && web[0].body == [2])
         #expect(web[0].headers.map(\.name) == ["urgency"])
-        let apns = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        let apns = try store.claimDeliveries(
+            .apns, from: [.default], limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "a")
         #expect(apns.map(\.kind) == [.apns, .apns] && apns.allSatisfy { $0.environment == .production })
 
         try store.finish(
@@ -161,7 +178,8 @@ struct GatewayStoreTests {
             routing: .none)
         #expect(try store.device(id: "browser", in: .default)?.unregisteredAt == 300, "the endpoint is gone")
         #expect(try store.device(id: "phone", in: .default)?.unregisteredAt == nil)
-        let second = try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let second = try store.claimDeliveries(
+            .webPush, from: [.default], limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(second.count == 1 && second[0].addressIsGone, "p2's delivery is not sent")
 
         // The browser subscribes again, elsewhere: an answer about the old endpoint leaves it alone.
@@ -206,7 +224,8 @@ struct GatewayStoreTests {
                 == .conflict("big"))
         var claimed: [OutboxDelivery] = []
         for kind in [DeliveryKind.apns, .webPush] {
-            claimed += try store.claimDeliveries(kind, limit: 5_000, at: 600, leaseMilliseconds: 1_000, owner: "w")
+            claimed += try store.claimDeliveries(
+                kind, from: [.default], limit: 5_000, at: 600, leaseMilliseconds: 1_000, owner: "w")
         }
         #expect(claimed.count == count, "nothing of the repeat or the conflict was queued")
         for delivery in claimed {
@@ -242,7 +261,8 @@ struct GatewayStoreTests {
                 deliveries: Array(repeating: delivery, count: 6)
             )
                 == .accepted)
-        let claimed = try store.claimDeliveries(.apns, limit: 6, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 6, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.count == 6)
         let outcomes: [DeliveryOutcome] = [
             .sent(apnsID: "A-1"), .retry(at: 5_000, reason: DeliveryReason(text: "TooManyRequests")),
@@ -261,8 +281,12 @@ struct GatewayStoreTests {
         #expect(states.map(\.reason) == [nil, "TooManyRequests", nil, "BadTopic", nil, "Unregistered"])
         #expect(try store.device(id: "d", in: .default)?.unregisteredAt == 405, "the gone token marked its device")
         // Ended deliveries keep no body and no lease: only the retried one is claimed again, when due.
-        #expect(try store.claimDeliveries(.apns, limit: 6, at: 4_999, leaseMilliseconds: 1_000, owner: "v").isEmpty)
-        let retried = try store.claimDeliveries(.apns, limit: 6, at: 5_000, leaseMilliseconds: 1_000, owner: "v")
+        #expect(
+            try store.claimDeliveries(
+                .apns, from: [.default], limit: 6, at: 4_999, leaseMilliseconds: 1_000, owner: "v"
+            ).isEmpty)
+        let retried = try store.claimDeliveries(
+            .apns, from: [.default], limit: 6, at: 5_000, leaseMilliseconds: 1_000, owner: "v")
         #expect(retried.map(\.id) == [claimed[1].id] && retried.first?.body == [9, 9])
     }
 
@@ -300,10 +324,14 @@ struct GatewayStoreTests {
         try store.migrate()
         let device = try #require(try store.device(id: "d", in: .default))
         #expect(device.channel == .apns(token: token, topic: Self.topic, environment: .sandbox, publicKeyJWK: "{}"))
-        let claimed = try store.claimDeliveries(.apns, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.count == 1 && claimed[0].address == token && claimed[0].environment == .sandbox)
         #expect(claimed.first?.body == [1])
-        #expect(try store.claimDeliveries(.webPush, limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w").isEmpty)
+        #expect(
+            try store.claimDeliveries(
+                .webPush, from: [.default], limit: 5, at: 300, leaseMilliseconds: 1_000, owner: "w"
+            ).isEmpty)
     }
 
     @Test(
@@ -313,7 +341,8 @@ struct GatewayStoreTests {
         let directory = TemporaryDirectory()
         let store = try Self.store(backend, in: directory)
         #expect(try Self.acceptPush(of: 1, in: store) == .accepted)  // accepted at 200
-        let claimed = try store.claimDeliveries(.apns, limit: 1, at: 300, leaseMilliseconds: 60_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 1, at: 300, leaseMilliseconds: 60_000, owner: "w")
         try store.finish(claimed[0], .sent(apnsID: "A"), attempts: 1, at: 10_000, routing: .none)
         // Past the push's acceptance, before its delivery's end: the record stays, and so must the push.
         #expect(try store.deleteFinishedDeliveries(endedBefore: 5_000, limit: 10) == 0)
@@ -331,7 +360,8 @@ struct GatewayStoreTests {
         let directory = TemporaryDirectory()
         let store = try Self.store(backend, in: directory)
         #expect(try Self.acceptPush(of: 7, in: store) == .accepted)
-        let claimed = try store.claimDeliveries(.apns, limit: 7, at: 300, leaseMilliseconds: 60_000, owner: "a")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 7, at: 300, leaseMilliseconds: 60_000, owner: "a")
         #expect(claimed.count == 7)
         // Each a way to break an array literal written carelessly, or NULL taken for a word.
         let apnsIDs: [String?] = [#"a"b\c"#, "NULL", nil, "{1,2}", " spaced, \u{e9}\u{301}\u{1F512} "]
@@ -350,7 +380,9 @@ struct GatewayStoreTests {
         #expect(states.map(\.attempts) == Array(1...7))
         #expect(states.map(\.reason) == [nil, nil, nil, nil, nil, "TooManyRequests", "BadTopic"])
         #expect(
-            try store.claimDeliveries(.apns, limit: 7, at: 9_000, leaseMilliseconds: 1_000, owner: "b").map(\.id)
+            try store.claimDeliveries(
+                .apns, from: [.default], limit: 7, at: 9_000, leaseMilliseconds: 1_000, owner: "b"
+            ).map(\.id)
                 == [claimed[5].id], "the retry alone is due again")
     }
 

@@ -181,7 +181,8 @@ struct GatewayWebhookTests {
         _ = try store.acceptPush(
             id: "p1", in: .default, idempotencyKey: nil, requestHash: [], at: 200,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
-        let claimed = try store.claimDeliveries(.webPush, limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .webPush, from: [.default], limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
         try store.finish(
             try #require(claimed.first), .unregistered(reason: DeliveryReason(text: "HTTP 410"), timestamp: nil),
             attempts: 1, at: 400,
@@ -250,7 +251,8 @@ struct GatewayWebhookTests {
             id: "p2", in: .default, idempotencyKey: nil, requestHash: [], at: 10 * day,
             deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         _ = try store.putDevice(device)
-        let later = try store.claimDeliveries(.webPush, limit: 10, at: 10 * day, leaseMilliseconds: 1_000, owner: "w")
+        let later = try store.claimDeliveries(
+            .webPush, from: [.default], limit: 10, at: 10 * day, leaseMilliseconds: 1_000, owner: "w")
         try store.finish(try #require(later.first), .sent(apnsID: nil), attempts: 1, at: 10 * day, routing: removed)
         let window = WebhookOutbox.longestRetryMilliseconds
         #expect(try store.deleteFinishedWebhookEvents(endedBefore: 10 * day + window, limit: 100) == 0)
@@ -281,7 +283,8 @@ struct GatewayWebhookTests {
                 id: push, in: .default, idempotencyKey: nil, requestHash: [], at: 200,
                 deliveries: [NewDelivery(device: device, headers: [], body: [1], expiration: nil)])
         }
-        let claimed = try store.claimDeliveries(.apns, limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 10, at: 300, leaseMilliseconds: 1_000, owner: "w")
         #expect(claimed.count == 2)
         for (index, delivery) in claimed.enumerated() {
             try store.finish(

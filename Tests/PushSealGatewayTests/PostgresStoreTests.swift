@@ -65,7 +65,8 @@ struct PostgresStoreTests {
         }
         #expect(sizes == [2_404, 2_404], "each body in its row as it came, with a 4-byte header")
         #expect(
-            try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a").map(\.body)
+            try store.claimDeliveries(.apns, from: [.default], limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a")
+                .map(\.body)
                 == [body, body])
     }
 
@@ -91,7 +92,8 @@ struct PostgresStoreTests {
         }
         #expect(try Self.toastChunks(in: store) == 4, "schema 8 stored each body as two chunks")
         #expect(try store.migrate() == SchemaChange(from: 8, to: GatewaySchema.version))
-        let claimed = try store.claimDeliveries(.apns, limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a")
+        let claimed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 2, at: 300, leaseMilliseconds: 1_000, owner: "a")
         #expect(claimed.map(\.body) == [body, body])
         try store.finish(
             claimed.map { EndedAttempt(delivery: $0, outcome: .sent(apnsID: nil), attempts: 1, time: 400) },
@@ -128,7 +130,8 @@ struct PostgresStoreTests {
     func claimSkipsDeliveriesInFlight() throws {
         let store = try Self.postgresStore()
         #expect(try GatewayStoreTests.acceptPush(of: 300, in: store) == .accepted)
-        let inFlight = try store.claimDeliveries(.apns, limit: 290, at: 300, leaseMilliseconds: 60_000, owner: "a")
+        let inFlight = try store.claimDeliveries(
+            .apns, from: [.default], limit: 290, at: 300, leaseMilliseconds: 60_000, owner: "a")
         #expect(inFlight.count == 290)
         // The next claim, as the plan PostgreSQL runs it through deliveries_due, on a table too
         // small for the planner to prefer that index by itself.
@@ -137,16 +140,21 @@ struct PostgresStoreTests {
             defer { _ = try? connection.execute("RESET enable_seqscan; RESET enable_bitmapscan") }
             return try connection.query(
                 "EXPLAIN (ANALYZE, FORMAT JSON) " + PostgresGatewayStore.claim,
-                [.integer(400), .integer(5), .text("b"), .integer(60_400), .text(DeliveryKind.apns.rawValue)]
+                [
+                    .integer(400), .integer(5), .text("b"), .integer(60_400), .text(DeliveryKind.apns.rawValue),
+                    .text(AppID.default.name),
+                ]
             ).first?.first?.text ?? ""
         }
         #expect(plan.contains("deliveries_due"), "\(plan)")
         let removed = plan.matches(of: /"Rows Removed by Filter": (\d+)/).compactMap { Int($0.output.1) }
         #expect(removed.reduce(0, +) == 0, "the claim read past leased deliveries: \(removed)")
-        let rest = try store.claimDeliveries(.apns, limit: 10, at: 500, leaseMilliseconds: 60_000, owner: "c")
+        let rest = try store.claimDeliveries(
+            .apns, from: [.default], limit: 10, at: 500, leaseMilliseconds: 60_000, owner: "c")
         #expect(rest.count == 5, "the explained claim took 5 of the 10 free; 5 are left")
         #expect(Set(rest.map(\.id)).isDisjoint(with: inFlight.map(\.id)))
-        let lapsed = try store.claimDeliveries(.apns, limit: 300, at: 60_300, leaseMilliseconds: 1_000, owner: "d")
+        let lapsed = try store.claimDeliveries(
+            .apns, from: [.default], limit: 300, at: 60_300, leaseMilliseconds: 1_000, owner: "d")
         #expect(lapsed.map(\.id) == inFlight.map(\.id), "a's leases lapsed at 60,300: due again, in order")
     }
 

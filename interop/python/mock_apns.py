@@ -39,7 +39,7 @@ With `--inbox DIR`, each body answered 200 is also written to `DIR/<device token
 
 Each request appends one JSON line to the log: token, status, reason, a digest of the
 provider token (so tests can count how many distinct provider tokens were used), `kid`, the key
-id of the provider token's header (when it has one), the body, the
+id of the provider token's header (when it has one), `at` (when it came, UNIX seconds), the body, the
 `apns-` and `content-type` headers, `streams_open`, the requests begun on the connection and not
 yet answered when this one ended (this one included), and `connection`, the connection's number.
 A client that breaks HTTP/2's rules (more streams than SETTINGS_MAX_CONCURRENT_STREAMS allows)
@@ -241,7 +241,10 @@ class Behaviour:
         headers: dict | None = None, streams_open: int | None = None, connection: int | None = None,
     ) -> None:
         digest = hashlib.sha256((authorization or "").encode()).hexdigest()[:16]
-        entry = {"token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace")}
+        entry = {
+            "token": token, "status": status, "reason": reason, "jwt": digest, "body": body.decode("utf-8", "replace"),
+            "at": time.time(),
+        }
         kid = self.key_id(authorization)
         if kid is not None:
             entry["kid"] = kid

@@ -30,50 +30,64 @@ struct APNsSender: OutboxSender {
         self.log = log
     }
 
+    /// While deliveries of another route wait, the current route's stream takes this many more
+    /// offers of the feed before it ends and lets them go: one app's backlog (or production's
+    /// beside sandbox's) holds another's deliveries for about one stream's worth, and a switch,
+    /// which waits for the requests in flight, comes at most once per this many deliveries.
+    static let switchAfter = DeliveryWorkers.streams
+
     mutating func send(
         _ feed: DeliveryFeed, record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
-        // The feed streams into the connection of the first delivery's route (its key, host and
-        // environment); the others' deliveries (another app's, sandbox beside production) are set
-        // aside, and go by route once the feed is empty. A delivery with no route (its app or
-        // topic is no longer configured) fails at once.
-        var setAside: [APNsKeyRing.Route: [OutboxDelivery]] = [:]
-        var routeOrder: [APNsKeyRing.Route] = []
-        var streamed: APNsKeyRing.Route?
-        var pending: OutboxDelivery?
+        // The feed streams into the connection of one route (a key, host and environment) at a
+        // time. Deliveries of other routes (another app's, sandbox beside production) wait, by
+        // route, until the stream has taken ``switchAfter`` more offers; then it ends, and the
+        // longest-waiting route streams next, its waiting deliveries first. A delivery with no
+        // route (its topic has no key in this configuration) is held at once.
         let (keys, log) = (keys, log)
         func routed(_ delivery: OutboxDelivery) -> APNsKeyRing.Route? {
             Self.route(delivery, keys: keys, log: log, record: record)
         }
-        while streamed == nil, let delivery = feed.next() {
-            if let route = routed(delivery) { (streamed, pending) = (route, delivery) }
-        }
-        guard let streamed else { return }
-        send(route: streamed, record: record, wake: feed.landed) {
-            if let delivery = pending {
-                pending = nil
-                return .delivery(delivery)
+        var waiting: [APNsKeyRing.Route: [OutboxDelivery]] = [:]
+        var order: [APNsKeyRing.Route] = []
+        var feedEnded = false
+        while true {
+            if order.isEmpty {
+                guard !feedEnded, let delivery = feed.next() else { return }
+                guard let route = routed(delivery) else { continue }
+                (waiting[route], order) = ([delivery], [route])
             }
-            while true {
-                switch feed.offer() {
-                case .delivery(let delivery):
-                    guard let route = routed(delivery) else { continue }
-                    if route == streamed { return .delivery(delivery) }
-                    if setAside[route] == nil { routeOrder.append(route) }
-                    setAside[route, default: []].append(delivery)
-                case .claiming: return .claiming
-                case .ended: return .ended
+            let route = order.removeFirst()
+            var queued = (waiting.removeValue(forKey: route) ?? []).makeIterator()
+            var offersWhileOthersWait = 0
+            send(route: route, record: record, wake: feedEnded ? nil : feed.landed) {
+                if let delivery = queued.next() { return .delivery(delivery) }
+                while !feedEnded {
+                    if !order.isEmpty {
+                        if offersWhileOthersWait >= Self.switchAfter { return .ended }
+                        offersWhileOthersWait += 1
+                    }
+                    switch feed.offer() {
+                    case .delivery(let delivery):
+                        guard let next = routed(delivery) else { continue }
+                        if next == route { return .delivery(delivery) }
+                        if waiting[next] == nil { order.append(next) }
+                        waiting[next, default: []].append(delivery)
+                    case .claiming: return .claiming
+                    case .ended: feedEnded = true
+                    }
                 }
+                return .ended
             }
-        }
-        for route in routeOrder {
-            var deliveries = (setAside[route] ?? []).makeIterator()
-            send(route: route, record: record, wake: nil) { deliveries.next().map { .delivery($0) } ?? .ended }
         }
     }
 
-    /// The route of `delivery` in `keys`; nil, with the delivery recorded failed `NotConfigured`
-    /// (and logged), when the configuration no longer has its app, its topic's key or its host.
+    /// The route of `delivery` in `keys`; nil, with the delivery recorded (and logged) as held,
+    /// when the configuration has no key for its topic or no host for its environment. It waits
+    /// `NotConfigured` as a refused provider token's deliveries do
+    /// (``RetrySchedule/heldRetryWindow(acceptedAt:at:)``), so that an instance still running the
+    /// configuration before a topic was added, in a rolling change, ends none of its pushes; it
+    /// fails once the hold is over.
     private static func route(
         _ delivery: OutboxDelivery, keys: APNsKeyRing, log: EventLog,
         record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
@@ -82,7 +96,11 @@ struct APNsSender: OutboxSender {
         log.write(
             "delivery-not-configured",
             [("app", .string(delivery.app.name)), ("push", .string(delivery.pushID))])
-        record(delivery, .failed(reason: .gateway(.notConfigured)), delivery.attempts)
+        let reason = DeliveryReason.gateway(.notConfigured)
+        let window = RetrySchedule.heldRetryWindow(acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds())
+        record(
+            delivery, window.map { .retry(at: .random(in: $0), reason: reason) } ?? .failed(reason: reason),
+            delivery.attempts)
         return nil
     }
 

@@ -31,14 +31,16 @@ struct DeliveryCredentials: Sendable {
         let (keys, clients) = (apns, webPush)
         var workers = [
             DeliveryWorkers(
-                .apns, store: store, count: configuration.workers, leaseSeconds: configuration.leaseSeconds,
+                .apns, of: configuration.apps.map(\.id), store: store, count: configuration.workers,
+                leaseSeconds: configuration.leaseSeconds,
                 routing: routing, metrics: metrics, log: log
             ) { APNsSender(keys: keys, log: log) }
         ]
         if let count = configuration.webPushWorkers {
             workers.append(
                 DeliveryWorkers(
-                    .webPush, store: store, count: count, leaseSeconds: configuration.leaseSeconds,
+                    .webPush, of: configuration.apps.filter { $0.webPush != nil }.map(\.id), store: store, count: count,
+                    leaseSeconds: configuration.leaseSeconds,
                     routing: routing, metrics: metrics, log: log
                 ) { WebPushSender(clients: clients) })
         }

@@ -10,8 +10,10 @@ internal import Synchronization
 /// spaced once the outbox runs dry (``ClaimPacer``, one for all its workers), and the wakes that
 /// pushes give are bounded (``WorkerWake``), so that a push costs a claim of its own only when
 /// pushes are few. Each kind has workers of its own, so that a slow push service never holds APNs
-/// deliveries, nor the reverse. A delivery whose worker dies is leased again once its lease ends,
-/// so nothing accepted is lost; delivery is at least once.
+/// deliveries, nor the reverse. The workers of a kind serve every configured app, claiming app by
+/// app with the first app turned round at each claim, so that a backlog of one app holds another
+/// app's next push for one claim at most. A delivery whose worker dies is leased again once its
+/// lease ends, so nothing accepted is lost; delivery is at least once.
 final class DeliveryWorkers: Sendable {
     /// The most streams a worker keeps in flight on its APNs connection.
     static let streams = 100
@@ -21,6 +23,10 @@ final class DeliveryWorkers: Sendable {
 
     /// The kind of delivery these workers send.
     let kind: DeliveryKind
+    /// The apps whose deliveries they claim, in configuration order.
+    private let apps: [AppID]
+    /// Turns the apps round: each claim begins with the next app.
+    private let rotation = Atomic<UInt>(0)
     private let store: any GatewayStore
     private let routing: WebhookRouting
     private let makeSender: @Sendable () -> any OutboxSender
@@ -37,15 +43,16 @@ final class DeliveryWorkers: Sendable {
     /// Workers sending a batch now.
     private let busy = Atomic<Int>(0)
 
-    /// `count` workers of `kind` over `store`, each sending through a sender of its own made by
-    /// `makeSender`; each holds its batch for `leaseSeconds`, renewed a third of that while it works.
-    /// Every end is recorded with the webhook events `routing` asks for.
+    /// `count` workers of `kind` over `store` for `apps`, each sending through a sender of its
+    /// own made by `makeSender`; each holds its batch for `leaseSeconds`, renewed a third of that
+    /// while it works. Every end is recorded with the webhook events `routing` asks for.
     init(
-        _ kind: DeliveryKind, store: any GatewayStore, count: Int, leaseSeconds: Int, routing: WebhookRouting,
-        metrics: Metrics, log: EventLog,
+        _ kind: DeliveryKind, of apps: [AppID], store: any GatewayStore, count: Int, leaseSeconds: Int,
+        routing: WebhookRouting, metrics: Metrics, log: EventLog,
         makeSender: @escaping @Sendable () -> any OutboxSender
     ) {
         self.kind = kind
+        self.apps = apps
         self.leaseMilliseconds = Int64(leaseSeconds) * 1_000
         self.store = store
         self.routing = routing
@@ -143,6 +150,13 @@ final class DeliveryWorkers: Sendable {
         }
     }
 
+    /// The apps in the order the next claim serves them: one further round than the last claim's.
+    private func nextRound() -> [AppID] {
+        guard apps.count > 1 else { return apps }
+        let first = Int(rotation.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(apps.count))
+        return Array(apps[first...] + apps[..<first])
+    }
+
     /// Leases the next ``claimSize`` due deliveries for `owner`, once ``pacer`` gives it a turn; the
     /// ones not worth a request are recorded through `recorder` and left out
     /// (``sendable(_:recorder:)``). Empty when none is due, or when the turn is another worker's,
@@ -153,7 +167,7 @@ final class DeliveryWorkers: Sendable {
             let claimed: [OutboxDelivery]
             do {
                 claimed = try store.claimDeliveries(
-                    kind, limit: Self.claimSize, at: GatewayClock.milliseconds(),
+                    kind, from: nextRound(), limit: Self.claimSize, at: GatewayClock.milliseconds(),
                     leaseMilliseconds: leaseMilliseconds, owner: owner)
             } catch {
                 _ = pacer.claimed(0, of: Self.claimSize, turn: turn)

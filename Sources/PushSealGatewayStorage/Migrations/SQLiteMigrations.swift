@@ -122,7 +122,9 @@ package enum SQLiteMigrations {
         // `default`. A device's id, an idempotency key and a webhook endpoint's name are unique
         // within their app, not across apps: their keys become (key, app), the key first so that
         // every lookup by it still reads one index entry; a user's devices and the unregistered
-        // ones, and an endpoint's queued events, are indexed within their app. SQLite changes a key only by making its
+        // ones, an endpoint's queued events and the due deliveries of a kind (claimed app by app,
+        // so that one app's backlog never holds another's push) are indexed within their app.
+        // SQLite changes a key only by making its
         // table anew (foreign keys off meanwhile, and checked before the commit). An access token's
         // app may be NULL: an operator's token, over every app.
         SchemaMigration(
@@ -152,6 +154,8 @@ package enum SQLiteMigrations {
             ALTER TABLE pushes_v10 RENAME TO pushes;
             CREATE INDEX pushes_by_time ON pushes (accepted_at);
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
+            DROP INDEX deliveries_due;
+            CREATE INDEX deliveries_due ON deliveries (kind, app, status, next_attempt_at);
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX webhook_events_queued;

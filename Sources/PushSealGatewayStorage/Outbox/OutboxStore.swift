@@ -21,12 +21,16 @@ package protocol OutboxStore: Sendable {
     func push(id: String, in app: AppID, after: Int64, limit: Int) throws -> PushRecord?
 
     /// Leases up to `limit` queued deliveries of `kind` that are due at `time` for
-    /// `leaseMilliseconds`; a delivery whose lease ran out (its worker died) is due again. Each
-    /// says whether its device's address was marked gone meanwhile, so that the worker needs no
-    /// query of its own. Each kind is claimed apart, so that a slow push service never holds
-    /// APNs deliveries, nor the reverse.
+    /// `leaseMilliseconds`, app by app in the order of `apps`: the first app's due deliveries
+    /// (oldest first), then the next app's while `limit` is not reached. A delivery whose lease
+    /// ran out (its worker died) is due again. Each says whether its device's address was marked
+    /// gone meanwhile, so that the worker needs no query of its own. Each kind is claimed apart,
+    /// so that a slow push service never holds APNs deliveries, nor the reverse; and the callers
+    /// turn `apps` round, so that one app's backlog never holds another's push. An app not in
+    /// `apps` is not claimed.
     func claimDeliveries(
-        _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+        _ kind: DeliveryKind, from apps: [AppID], limit: Int, at time: Int64, leaseMilliseconds: Int64,
+        owner: String
     ) throws -> [OutboxDelivery]
     /// Extends to `until` the leases `owner` holds on deliveries still queued: a live worker keeps
     /// its batch while APNs answers slowly; a dead one stops renewing, and its batch is due again.

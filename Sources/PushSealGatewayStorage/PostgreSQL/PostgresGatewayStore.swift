@@ -156,27 +156,35 @@ package import PushSealGatewayModel
         }
 
         package func claimDeliveries(
-            _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+            _ kind: DeliveryKind, from apps: [AppID], limit: Int, at time: Int64, leaseMilliseconds: Int64,
+            owner: String
         ) throws -> [OutboxDelivery] {
+            // One statement per app, each its own claim, until `limit` is reached: an app whose
+            // queue is empty costs one probe of `deliveries_due`.
             try pool.withConnection { connection in
-                try connection.query(
-                    Self.claim,
-                    [
-                        .integer(time), .integer(Int64(limit)), .text(owner), .integer(time + leaseMilliseconds),
-                        .text(kind.rawValue),
-                    ])
-            }.compactMap(OutboxDelivery.init(row:)).sorted { $0.id < $1.id }
+                var claimed: [OutboxDelivery] = []
+                for app in apps where claimed.count < limit {
+                    claimed += try connection.query(
+                        Self.claim,
+                        [
+                            .integer(time), .integer(Int64(limit - claimed.count)), .text(owner),
+                            .integer(time + leaseMilliseconds), .text(kind.rawValue), .text(app.name),
+                        ]
+                    ).compactMap(OutboxDelivery.init(row:)).sorted { $0.id < $1.id }
+                }
+                return claimed
+            }
         }
 
-        /// The claim: parameters the time, the most to claim, the owner, the lease's end and the
-        /// kind. A claimed delivery's next attempt moves to its lease's end, so that it leaves the
-        /// due part of `deliveries_due` until the lease lapses, and the next claim reads past none
-        /// of the deliveries in flight; the lease test stays for those leased by gateways before
-        /// 1.3.3, which did not move it.
+        /// The claim of one app: parameters the time, the most to claim, the owner, the lease's
+        /// end, the kind and the app. A claimed delivery's next attempt moves to its lease's end,
+        /// so that it leaves the due part of `deliveries_due` until the lease lapses, and the next
+        /// claim reads past none of the deliveries in flight; the lease test stays for those
+        /// leased by gateways before 1.3.3, which did not move it.
         package static let claim = """
             WITH due AS (
                 SELECT id FROM deliveries
-                WHERE kind = $5 AND status = 'queued' AND next_attempt_at <= $1
+                WHERE kind = $5 AND app = $6 AND status = 'queued' AND next_attempt_at <= $1
                     AND (lease_until IS NULL OR lease_until <= $1)
                 ORDER BY next_attempt_at, id LIMIT $2
                 FOR UPDATE SKIP LOCKED)

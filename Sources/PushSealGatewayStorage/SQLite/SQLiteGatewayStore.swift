@@ -96,28 +96,42 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
     }
 
     package func claimDeliveries(
-        _ kind: DeliveryKind, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String
+        _ kind: DeliveryKind, from apps: [AppID], limit: Int, at time: Int64, leaseMilliseconds: Int64,
+        owner: String
     ) throws -> [OutboxDelivery] {
         try database.transaction { sql in
-            let rows = try sql.query(
-                """
-                SELECT \(OutboxDelivery.claimedColumns)
-                FROM deliveries AS d
-                WHERE d.kind = ?1 AND d.status = 'queued' AND d.next_attempt_at <= ?2
-                    AND (d.lease_until IS NULL OR d.lease_until <= ?2)
-                ORDER BY d.next_attempt_at, d.id LIMIT ?3
-                """, [.text(kind.rawValue), .integer(time), .integer(Int64(limit))])
             var claimed: [OutboxDelivery] = []
-            for row in rows {
-                guard let delivery = OutboxDelivery(row: row) else { continue }
-                // Its next attempt moves to the lease's end, out of the due part of the index
-                // until the lease lapses, so that the next claim reads past none in flight.
-                try sql.query(
-                    "UPDATE deliveries SET lease_owner = ?1, lease_until = ?2, next_attempt_at = ?2 WHERE id = ?3",
-                    [.text(owner), .integer(time + leaseMilliseconds), row[0]])
-                claimed.append(delivery)
+            for app in apps where claimed.count < limit {
+                try claim(
+                    kind, of: app, limit: limit - claimed.count, at: time, leaseMilliseconds: leaseMilliseconds,
+                    owner: owner, into: &claimed, sql)
             }
             return claimed
+        }
+    }
+
+    /// Leases up to `limit` of `app`'s due deliveries of `kind` (one range of `deliveries_due`),
+    /// appending them to `claimed`.
+    private func claim(
+        _ kind: DeliveryKind, of app: AppID, limit: Int, at time: Int64, leaseMilliseconds: Int64, owner: String,
+        into claimed: inout [OutboxDelivery], _ sql: SQLiteDatabase.Transaction
+    ) throws {
+        let rows = try sql.query(
+            """
+            SELECT \(OutboxDelivery.claimedColumns)
+            FROM deliveries AS d
+            WHERE d.kind = ?1 AND d.app = ?4 AND d.status = 'queued' AND d.next_attempt_at <= ?2
+                AND (d.lease_until IS NULL OR d.lease_until <= ?2)
+            ORDER BY d.next_attempt_at, d.id LIMIT ?3
+            """, [.text(kind.rawValue), .integer(time), .integer(Int64(limit)), .text(app.name)])
+        for row in rows {
+            guard let delivery = OutboxDelivery(row: row) else { continue }
+            // Its next attempt moves to the lease's end, out of the due part of the index
+            // until the lease lapses, so that the next claim reads past none in flight.
+            try sql.query(
+                "UPDATE deliveries SET lease_owner = ?1, lease_until = ?2, next_attempt_at = ?2 WHERE id = ?3",
+                [.text(owner), .integer(time + leaseMilliseconds), row[0]])
+            claimed.append(delivery)
         }
     }
 
