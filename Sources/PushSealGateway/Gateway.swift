@@ -63,8 +63,8 @@ public final class Gateway: Sendable {
             providerTokens: { keys.issuedCount },
             status: StatusReport(
                 store: store, instance: housekeeping.instance.id,
-                webhookEndpoints: configuration.webhooks.map(\.settings.name),
-                providerTokenIssuedAt: { keys.oldestIssuedAt }, isDraining: { metrics.isDraining }),
+                webhookEndpoints: configuration.webhooks.map { ($0.app, $0.settings.name) },
+                providerTokenIssuedAt: { keys.oldestIssuedAt(of: $0) }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),

@@ -229,11 +229,67 @@ struct GatewayAccessMatrixTests {
         #expect(answers["GET /v1/devices"]?.json?["devices"] == .array([]), "no device of this app listed")
         #expect(answers["GET /v1/users/{user}/devices"]?.json?["devices"] == .array([]))
         #expect(answers["POST /v1/pushes"]?.json?["deliveries"] == .number(JSONNumber(0)), "nobody reached")
+        let status = answers["GET /v1/status"]?.json
+        #expect(
+            status?["devices"]?.objectValue?["active"] == .number(JSONNumber(0))
+                && status?["last_hour"] == .array([]),
+            "the status is the other app's own, which had no device yet and sent nothing")
         let mine = try #require(try world.store.device(id: "phone", in: .default))
         #expect(
             mine.user == "u1" && mine.unregisteredAt == nil, "this app's phone untouched by the other's PUT and DELETE")
         #expect(try world.store.push(id: pushID, in: .default)?.deliveries.count == 1)
         #expect(try world.store.inbox(idHash: WebPushInbox.hash(endpointID))?.0.removedAt == nil, "the endpoint works")
         #expect(try world.store.device(id: "phone", in: otherApp) == nil, "the other's went")
+    }
+
+    @Test(
+        "an operator's token, over every app, reads the gateway's status and nothing of any app: every other operation is 403",
+        arguments: GatewayBackend.allCases)
+    func operatorToken(_ backend: GatewayBackend) throws {
+        let otherApp = try #require(AppID("other"))
+        let (world, pushID) = try Self.worldWithPush(backend, otherApp: otherApp)
+        let other = try GatewayWorld.token(in: world.store, scopes: [.admin], app: otherApp)
+        let registered = try world.request(
+            "PUT", "/v1/devices/tablet",
+            json: try Self.deviceBody(world, user: "u2", index: 8, topic: GatewayWorld.otherTopic), token: other)
+        #expect(registered.status == 201)
+        let (text, record) = AccessTokens.make(scopes: [.admin], in: nil, at: GatewayClock.milliseconds())
+        try world.store.addAccessToken(record)
+        let paths: [String: (path: String, body: String?)] = [
+            "GET /v1/devices": ("/v1/devices", nil),
+            "PUT /v1/devices/{device_id}": ("/v1/devices/phone", try Self.deviceBody(world, user: "u9", index: 9)),
+            "GET /v1/devices/{device_id}": ("/v1/devices/phone", nil),
+            "DELETE /v1/devices/{device_id}": ("/v1/devices/phone", nil),
+            "POST /v1/devices/{device_id}/test": ("/v1/devices/phone/test", "{}"),
+            "GET /v1/users/{user}/devices": ("/v1/users/u1/devices", nil),
+            "POST /v1/pushes": ("/v1/pushes", #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#),
+            "GET /v1/pushes/{push_id}": ("/v1/pushes/\(pushID)", nil),
+            "GET /v1/status": ("/v1/status", nil),
+            "GET /v1/webpush/vapid": ("/v1/webpush/vapid", nil),
+            "POST /v1/devices/{device_id}/webpush": ("/v1/devices/phone/webpush", "{}"),
+            "DELETE /v1/webpush/{endpoint_id}": (
+                "/v1/webpush/\(String(repeating: "a", count: WebPushInbox.idLength))", nil
+            ),
+        ]
+        #expect(Set(paths.keys) == Set(try Self.documentedScopes().keys), "every documented operation is tried")
+        for (key, request) in paths {
+            let method = String(key.split(separator: " ")[0])
+            let answer = try world.request(method, request.path, json: request.body, token: text)
+            if key == "GET /v1/status" {
+                let devices = answer.json?["devices"]?.objectValue?["active"]
+                #expect(
+                    answer.status == 200 && devices == .number(JSONNumber(2)), "both apps' devices: \(answer.status)")
+            } else {
+                #expect(
+                    answer.status == 403 && answer.errorCode == "operator-token",
+                    "\(key): \(answer.status) \(answer.errorCode ?? "")")
+            }
+        }
+        let mine = try #require(try world.store.device(id: "phone", in: .default))
+        #expect(mine.user == "u1" && mine.unregisteredAt == nil, "untouched")
+        for token in [world.adminToken, other] {
+            let own = try world.request("GET", "/v1/status", token: token)
+            #expect(own.json?["devices"]?.objectValue?["active"] == .number(JSONNumber(1)), "each app sees its one")
+        }
     }
 }

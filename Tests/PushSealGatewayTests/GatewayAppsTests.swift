@@ -212,7 +212,7 @@ struct GatewayAppsTests {
         #expect(refused.status == 403 && refused.errorCode == "app-not-served", "\(refused.status)")
     }
 
-    @Test("token create --app: the token is that app's, token list says so; without apps it is default's")
+    @Test("token create --app: the token is that app's, token list says so; --all-apps makes an operator's token")
     func tokenCreateApp() throws {
         let directory = TemporaryDirectory()
         let app = { (name: String) in
@@ -227,7 +227,9 @@ struct GatewayAppsTests {
                 in: directory.path)
         }
         let missing = try run(["token", "create", "--scope", "read"])
-        #expect(missing.status == 2 && missing.errors.contains("token create needs --app NAME: one of shop, news"))
+        #expect(
+            missing.status == 2
+                && missing.errors.contains("token create needs --app NAME (one of shop, news), or --all-apps"))
         let unknown = try run(["token", "create", "--scope", "read", "--app", "default"])
         #expect(unknown.status == 2 && unknown.errors.contains("--app default is not an app of the configuration"))
         let made = try run(["token", "create", "--scope", "read", "--app", "news"])
@@ -240,5 +242,14 @@ struct GatewayAppsTests {
         #expect(line["app"] == .string("news"), "\(line)")
         let store = try SQLiteGatewayStore(path: directory.file("gateway.db"))
         #expect(try store.accessToken(id: id)?.app == AppID("news"))
+        let both = try run(["token", "create", "--scope", "read", "--app", "news", "--all-apps"])
+        #expect(both.status == 2 && both.errors.contains("--app NAME or --all-apps, not both"))
+        let operatorMade = try run(["token", "create", "--scope", "read", "--all-apps"])
+        let operatorID = try #require(
+            AccessTokens.parse(operatorMade.output.trimmingCharacters(in: .whitespacesAndNewlines))?.id)
+        let operatorRecord = try #require(try store.accessToken(id: operatorID))
+        #expect(operatorRecord.app == nil, "an operator's token, over every app")
+        let operatorLine = try run(["token", "list"]).output.split(separator: "\n").first { $0.contains(operatorID) }
+        #expect(operatorLine?.contains(#""app":null"#) == true, "\(operatorLine ?? "")")
     }
 }

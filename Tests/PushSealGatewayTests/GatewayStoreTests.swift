@@ -125,9 +125,11 @@ struct GatewayStoreTests {
         let states = try #require(try store.push(id: "p1", in: .default)).deliveries
         #expect(states.map(\.status) == [.sent, .queued] && states.map(\.attempts) == [1, 2])
         #expect(
-            try store.retrying(limit: 5) == [RetryingCount(reason: "TooManyRequests", count: 1, nextAttemptAt: 9_000)],
+            try store.retrying(limit: 5, in: nil) == [
+                RetryingCount(reason: "TooManyRequests", count: 1, nextAttemptAt: 9_000)
+            ],
             "the queued delivery waits after its last attempt's reason; the sent one is not counted")
-        #expect(try store.retrying(limit: 0).isEmpty)
+        #expect(try store.retrying(limit: 0, in: nil).isEmpty)
         #expect(
             try store.claimDeliveries(
                 .apns, from: [.default], limit: 5, at: 8_999, leaseMilliseconds: 1_000, owner: "c"

@@ -60,6 +60,12 @@ struct APIError: Error, Sendable {
             message: "the token's app \(app) is not in the gateway's configuration", path: nil)
     }
 
+    /// 403: an operator's token, over every app, for an operation on an app's data.
+    static let operatorToken = APIError(
+        status: 403, code: "operator-token",
+        message: "an operator's token spans every app and reads only GET /v1/status: an app's devices and pushes "
+            + "need a token of that app (pushseal-gateway token create --app)", path: nil)
+
     /// 404.
     static func notFound(_ what: String) -> APIError {
         APIError(status: 404, code: "not-found", message: "\(what) does not exist", path: nil)

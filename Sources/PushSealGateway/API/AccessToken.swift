@@ -6,10 +6,10 @@ internal import PushSealPrimitives
 /// Only the id and SHA-256 of the secret are stored, and a presented secret is compared in
 /// constant time.
 enum AccessTokens {
-    /// A new token of `app` with `scopes` (and a `label`, an expiry): the text to print once, and
-    /// the record to store.
+    /// A new token of `app` (nil: an operator's, over every app) with `scopes` (and a `label`,
+    /// an expiry): the text to print once, and the record to store.
     static func make(
-        scopes: Set<AccessScope>, in app: AppID = .default, at time: Int64, label: String? = nil,
+        scopes: Set<AccessScope>, in app: AppID? = .default, at time: Int64, label: String? = nil,
         expiresAt: Int64? = nil
     )
         -> (text: String, record: AccessTokenRecord)

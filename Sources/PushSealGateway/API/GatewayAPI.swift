@@ -219,13 +219,13 @@ final class GatewayAPI: Sendable {
             if case .webPushEndpoint? = endpoint, request.method == "POST" { true } else { false }
         let token = Self.isUnderV1(request.path) && !isSenderPost ? try authenticate(request) : nil
         tokenID = token?.id
-        // The app the request acts in: its token's. An operator's token (over every app) acts in
-        // the default one until requests can name an app.
-        let app = token?.app ?? .default
-        let services = apps[app]
+        // The app the request acts in is its token's, and its token's app's limits apply. An
+        // operator's token (over every app) acts in none: it reads the gateway's status alone.
+        let services = token?.app.flatMap { apps[$0] }
         if let token { try services?.limiter.spend(1, of: .requests, token: token.id) }
         func authorize(_ scope: AccessScope) throws -> AppServices {
             guard let token, token.allows(scope) else { throw APIError.forbidden(scope) }
+            guard let app = token.app else { throw APIError.operatorToken }
             guard let services else { throw APIError.appNotServed(app) }
             return services
         }
@@ -256,12 +256,14 @@ final class GatewayAPI: Sendable {
         case ("GET", .statusJSON):
             return .json(200, try status.json(now: GatewayClock.milliseconds()))
         case ("GET", .devices):
-            _ = try authorize(.read)
+            let app = try authorize(.read).id
             let listing = try DeviceListing(query: request.query)
             return .json(200, listing.json(try store.devices(listing.query, in: app, limit: listing.limit + 1)))
         case ("GET", .apiStatus):
+            // An app's token reads its app's status; an operator's, the gateway's.
             guard let token, token.allows(.read) else { throw APIError.forbidden(.read) }
-            return .json(200, try status.json(now: GatewayClock.milliseconds()))
+            let app = try token.app.map { _ in try authorize(.read).id }
+            return .json(200, try status.json(now: GatewayClock.milliseconds(), in: app))
         case ("GET", .applicationServerKey):
             guard let key = try authorize(.read).webPush?.applicationServerKey else {
                 throw APIError.notFound("a VAPID key (the configuration has no webpush)")
@@ -270,18 +272,18 @@ final class GatewayAPI: Sendable {
         case ("PUT", .device(let id)):
             return try putDevice(id, request, services: try authorize(.devices))
         case ("GET", .device(let id)):
-            _ = try authorize(.read)
+            let app = try authorize(.read).id
             guard let device = try store.device(id: id, in: app) else { throw APIError.notFound("device \(id)") }
             return .json(200, DeviceRegistration.json(device))
         case ("DELETE", .device(let id)):
-            _ = try authorize(.devices)
+            let app = try authorize(.devices).id
             guard try store.deleteDevice(id: id, in: app, at: GatewayClock.milliseconds(), routing: routing) else {
                 throw APIError.notFound("device \(id)")
             }
             log.write("device-deleted", [("device", .string(id))])
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):
-            _ = try authorize(.read)
+            let app = try authorize(.read).id
             let listing = try DeviceListing(query: request.query, user: user)
             return .json(200, listing.json(try store.devices(listing.query, in: app, limit: listing.limit + 1)))
         case ("POST", .pushes):
@@ -289,15 +291,16 @@ final class GatewayAPI: Sendable {
         case ("POST", .deviceTest(let id)):
             return try testPush(id, services: try authorize(.pushes), token: token?.id ?? "")
         case ("POST", .deviceWebPush(let id)):
-            return try Self.relayOrRefusal(try authorize(.devices)).register(
-                deviceID: id, in: app, body: try body(request))
+            let services = try authorize(.devices)
+            return try Self.relayOrRefusal(services).register(deviceID: id, in: services.id, body: try body(request))
         case ("POST", .webPushEndpoint(let id)):
             return try WebPushRelay.receive(
                 id: id, request, relays: relays, store: store, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):
-            return try Self.relayOrRefusal(try authorize(.devices)).remove(id: id, in: app)
+            let services = try authorize(.devices)
+            return try Self.relayOrRefusal(services).remove(id: id, in: services.id)
         case ("GET", .push(let id)):
-            _ = try authorize(.read)
+            let app = try authorize(.read).id
             let page = try DeliveryPage(query: request.query)
             guard let push = try store.push(id: id, in: app, after: page.after, limit: page.limit + 1) else {
                 throw APIError.notFound("push \(id)")

@@ -14,7 +14,7 @@ internal import PushSealPOSIX
 /// pushseal-gateway serve   --config FILE
 /// pushseal-gateway migrate --config FILE
 /// pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope …]
-///                               [--app NAME] [--label TEXT] [--expires-days N]
+///                               [--app NAME | --all-apps] [--label TEXT] [--expires-days N]
 /// pushseal-gateway token list   --config FILE
 /// pushseal-gateway token revoke --config FILE --id ID
 /// pushseal-gateway backup  --config FILE --to FILE
@@ -65,6 +65,11 @@ public enum GatewayCommand {
             guard name.hasPrefix("--") else {
                 throw GatewayError("\(name) is not an option (options begin with --)\n\(GatewayHelp.usage)")
             }
+            if Self.flags.contains(String(name.dropFirst(2))) {
+                options[String(name.dropFirst(2)), default: []].append("")
+                words = words.dropFirst()
+                continue
+            }
             guard words.count >= 2 else { throw GatewayError("\(name) needs a value\n\(GatewayHelp.usage)") }
             options[String(name.dropFirst(2)), default: []].append(words[words.index(after: words.startIndex)])
             words = words.dropFirst(2)
@@ -110,7 +115,7 @@ public enum GatewayCommand {
                 }
                 expiresAt = now + Int64(days) * 86_400_000
             }
-            let app = try Self.app(options["app"]?.last, in: configuration)
+            let app = try Self.app(options["app"]?.last, allApps: options["all-apps"] != nil, in: configuration)
             let (store, _) = try configuration.openStore()
             let (text, record) = AccessTokens.make(
                 scopes: scopes, in: app, at: now, label: label, expiresAt: expiresAt)
@@ -173,14 +178,25 @@ public enum GatewayCommand {
         }
     }
 
-    /// The app `name` (`--app`) names in `configuration`: required when it has `apps`, and
-    /// `default` without them.
-    /// - Throws: `GatewayError` when it is missing, or names no configured app.
-    private static func app(_ name: String?, in configuration: GatewayConfiguration) throws(GatewayError) -> AppID {
+    /// The options that take no value.
+    private static let flags: Set<String> = ["all-apps"]
+
+    /// The app of a new token: the one `name` (`--app`) names in `configuration`, required when it
+    /// has `apps` and `default` without them; nil with `allApps` (`--all-apps`), an operator's
+    /// token over every app.
+    /// - Throws: `GatewayError` when it is missing, names no configured app, or comes with
+    ///   `--all-apps`.
+    private static func app(_ name: String?, allApps: Bool, in configuration: GatewayConfiguration)
+        throws(GatewayError) -> AppID?
+    {
         let names = configuration.apps.map(\.id.name).joined(separator: ", ")
+        if allApps {
+            guard name == nil else { throw GatewayError("token create takes --app NAME or --all-apps, not both") }
+            return nil
+        }
         guard let name else {
             guard configuration.apps.count == 1, let only = configuration.apps.first else {
-                throw GatewayError("token create needs --app NAME: one of \(names)")
+                throw GatewayError("token create needs --app NAME (one of \(names)), or --all-apps")
             }
             return only.id
         }

@@ -9,7 +9,7 @@ enum GatewayHelp {
         usage: pushseal-gateway serve --config FILE
                pushseal-gateway migrate --config FILE
                pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
-                                             [--app NAME] [--label TEXT] [--expires-days N]
+                                             [--app NAME | --all-apps] [--label TEXT] [--expires-days N]
                pushseal-gateway token list --config FILE
                pushseal-gateway token revoke --config FILE --id ID
                pushseal-gateway backup --config FILE --to FILE
@@ -52,14 +52,16 @@ enum GatewayHelp {
             "token",
             """
             pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
-                                          [--app NAME] [--label TEXT] [--expires-days N]
+                                          [--app NAME | --all-apps] [--label TEXT] [--expires-days N]
             pushseal-gateway token list --config FILE
             pushseal-gateway token revoke --config FILE --id ID
 
             create prints a new token once (psg_<id>_<secret>); only its id and the SHA-256 of its
             secret are stored. The token acts in one app: --app names it, and is needed when the
-            configuration has apps (without apps, the one app is default). list prints one JSON line
-            per token, with its app, never a secret. revoke refuses the token from the next request
+            configuration has apps (without apps, the one app is default); --all-apps makes an
+            operator's token, which reads the whole gateway's GET /v1/status and no app's data.
+            list prints one JSON line per token, with its app (null for an operator's), never a
+            secret. revoke refuses the token from the next request
             on, and says so.
             """
         ),

@@ -43,12 +43,15 @@ struct APNsKeyRing: Sendable {
     /// Every key, in configuration order.
     let signers: [Signer]
     private let apps: [AppID: AppRoutes]
+    /// Each app's keys, indexes into ``signers``.
+    private let signersByApp: [AppID: Set<Int>]
 
     /// The keys of every app of `configuration`, read (0600) and wiped once parsed.
     /// - Throws: `GatewayError` naming the file that cannot be read or is no key.
     init(_ configuration: GatewayConfiguration) throws(GatewayError) {
         var signers: [Signer] = []
         var apps: [AppID: AppRoutes] = [:]
+        var signersByApp: [AppID: Set<Int>] = [:]
         for app in configuration.apps {
             var indexByKey: [APNsKeySettings: Int] = [:]
             for key in app.apns.keys {
@@ -74,9 +77,11 @@ struct APNsKeyRing: Sendable {
                 hosts[environment] = app.apns.hosts[environment.rawValue].map(APNsEndpoint.init(baseURL:))
             }
             apps[app.id] = AppRoutes(signerByTopic: signerByTopic, hosts: hosts, caFile: app.apns.caFile)
+            signersByApp[app.id] = Set(indexByKey.values)
         }
         self.signers = signers
         self.apps = apps
+        self.signersByApp = signersByApp
     }
 
     /// The route of `delivery`: its app's key for its `apns-topic`, to its environment's host;
@@ -95,6 +100,10 @@ struct APNsKeyRing: Sendable {
     /// The provider tokens issued by every key since the start.
     var issuedCount: Int { signers.reduce(0) { $0 + $1.tokens.issuedCount } }
 
-    /// When the oldest of the keys' current tokens was issued, a UNIX time; nil before any.
-    var oldestIssuedAt: Int? { signers.compactMap(\.tokens.currentIssuedAt).min() }
+    /// When the oldest current token of `app`'s keys (of every key when nil) was issued, a UNIX
+    /// time; nil before any.
+    func oldestIssuedAt(of app: AppID?) -> Int? {
+        let keys = app.map { signersByApp[$0] ?? [] } ?? Set(signers.indices)
+        return keys.compactMap { signers[$0].tokens.currentIssuedAt }.min()
+    }
 }

@@ -6,26 +6,29 @@ internal import PushSealGatewayStorage
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the
 /// APNs provider token, the reasons queued deliveries wait to be tried again for, every
 /// instance's last heartbeat (stale when it is late), the webhook
-/// endpoints' health, and `attention`: what needs an operator, most urgent first.
+/// endpoints' health, and `attention`: what needs an operator, most urgent first. It covers every
+/// app, or one: an app's token reads its own app's alone (``json(now:in:)``).
 struct StatusReport: Sendable {
     /// The store it reads.
     let store: any GatewayStore
     /// This instance's id.
     let instance: String
-    /// The configured webhook endpoints' names.
-    var webhookEndpoints: [String] = []
-    /// When the oldest of the provider tokens in use (one per APNs key) was made, UNIX seconds,
-    /// if one was.
-    let providerTokenIssuedAt: @Sendable () -> Int?
+    /// The configured webhook endpoints' names, each with its app.
+    var webhookEndpoints: [(app: AppID, name: String)] = []
+    /// When the oldest of the provider tokens in use (one per APNs key) of an app (every app's
+    /// when nil) was made, UNIX seconds, if one was.
+    let providerTokenIssuedAt: @Sendable (AppID?) -> Int?
     /// Whether this instance is stopping.
     let isDraining: @Sendable () -> Bool
 
-    /// The report as of `now` (milliseconds since the epoch).
+    /// The report as of `now` (milliseconds since the epoch) on `app`, or on every app when nil:
+    /// an app's report counts its own deliveries, devices, webhook endpoints and keys alone (the
+    /// instances, and this one's draining, are the gateway's).
     /// - Throws: when the store cannot be read (the page then shows the API's 503).
-    func json(now: Int64) throws -> JSONValue {
-        let statistics = try store.statistics()
+    func json(now: Int64, in app: AppID? = nil) throws -> JSONValue {
+        let statistics = try store.statistics(in: app)
         var lastHour: [OutcomeLabel: Int] = [:]
-        for outcome in try store.outcomes(since: now - 3_600_000) {
+        for outcome in try store.outcomes(since: now - 3_600_000, in: app) {
             lastHour[OutcomeLabel(outcome.status, storedReason: outcome.reason), default: 0] += outcome.count
         }
         // The most frequent first.
@@ -36,7 +39,7 @@ struct StatusReport: Sendable {
                     ("count", .number(JSONNumber(count))),
                 ]))
         }
-        let retrying = try store.retrying(limit: Self.retryingReasons)
+        let retrying = try store.retrying(limit: Self.retryingReasons, in: app)
         var attention: [Attention] = []
         let instances: [JSONValue] = try store.instances().map { record in
             let age = Int(max(0, now - record.heartbeatAt) / 1_000)
@@ -54,7 +57,8 @@ struct StatusReport: Sendable {
                     ("heartbeat_age_seconds", .number(JSONNumber(age))), ("state", .string(stale ? "stale" : "alive")),
                 ]))
         }
-        let webhooks: [JSONValue] = webhookEndpoints.map { endpoint in
+        let webhooks: [JSONValue] = webhookEndpoints.filter { app == nil || $0.app == app }.map(\.name).map {
+            endpoint in
             let disabled = statistics.webhookEndpointsDisabled.contains(endpoint)
             if disabled {
                 attention.append(
@@ -86,7 +90,7 @@ struct StatusReport: Sendable {
         }
         if isDraining() { attention.append(Attention(.warning, "this instance is draining")) }
         let tokenAge: JSONValue =
-            providerTokenIssuedAt().map { .number(JSONNumber(max(0, Int(now / 1_000) - $0))) } ?? .null
+            providerTokenIssuedAt(app).map { .number(JSONNumber(max(0, Int(now / 1_000) - $0))) } ?? .null
         return .object(
             JSONObject([
                 ("generated_at", .string(RFC3339.text(now))), ("instance", .string(instance)),

@@ -3,9 +3,10 @@ package import PushSealGatewayModel
 /// What the operators see: the counts behind the metrics and the status page, and the instances
 /// that share the database.
 package protocol OperationsStore: Sendable {
-    /// Counts for the metrics: deliveries by status, the oldest queued one, devices registered and
-    /// unregistered, webhook events by endpoint.
-    func statistics() throws -> GatewayStatistics
+    /// Counts for the metrics and the status: deliveries by status, the oldest queued one, devices
+    /// registered and unregistered, webhook events by endpoint; `app`'s alone, or every app's
+    /// when nil.
+    func statistics(in app: AppID?) throws -> GatewayStatistics
     /// The store's counters of its own work, for the metrics (SQLite: its one writer's).
     var metrics: [StoreMetric] { get }
     /// Records that `instance` is alive, and forgets instances silent since `forgetBefore`.
@@ -14,32 +15,50 @@ package protocol OperationsStore: Sendable {
     func instances() throws -> [InstanceRecord]
     /// Removes instance `id` from the list: it stopped cleanly, and will say nothing more.
     func forgetInstance(id: String) throws
-    /// How deliveries that ended since `time` ended, by status and reason.
-    func outcomes(since time: Int64) throws -> [OutcomeCount]
+    /// How deliveries that ended since `time` ended, by status and reason: `app`'s, or every
+    /// app's when nil.
+    func outcomes(since time: Int64, in app: AppID?) throws -> [OutcomeCount]
     /// The reasons queued deliveries wait to be tried again for, most frequent first, at most
-    /// `limit` of them (read through the index of queued rows: its cost grows with the queue).
-    func retrying(limit: Int) throws -> [RetryingCount]
+    /// `limit` of them (read through the index of queued rows: its cost grows with the queue):
+    /// `app`'s, or every app's when nil.
+    func retrying(limit: Int, in app: AppID?) throws -> [RetryingCount]
+}
+
+extension OperationsStore {
+    /// Every app's counts, for the metrics.
+    package func statistics() throws -> GatewayStatistics { try statistics(in: nil) }
 }
 
 extension OperationsStore where Self: SQLExecutor {
-    package func statistics() throws -> GatewayStatistics {
+    package func statistics(in app: AppID?) throws -> GatewayStatistics {
         try readTransaction { sql in
+            let (inApp, whereApp, values) = Self.appCondition(app, sql)
             var statistics = GatewayStatistics()
-            for row in try sql("SELECT status, count(*) FROM deliveries GROUP BY status") {
+            for row in try sql("SELECT status, count(*) FROM deliveries\(whereApp) GROUP BY status", values) {
                 if let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) {
                     statistics.deliveries[status] = Int(row[1].integer ?? 0)
                 }
             }
             let devices = try sql(
                 "SELECT count(*) FILTER (WHERE unregistered_at IS NULL), "
-                    + "count(*) FILTER (WHERE unregistered_at IS NOT NULL) FROM devices")
+                    + "count(*) FILTER (WHERE unregistered_at IS NOT NULL) FROM devices\(whereApp)", values)
             statistics.activeDevices = Int(devices.first?[0].integer ?? 0)
             statistics.unregisteredDevices = Int(devices.first?[1].integer ?? 0)
             statistics.oldestQueuedAcceptedAt =
-                try sql("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'").first?.first?.integer
-            try WebhookOutbox.count(into: &statistics, sql)
+                try sql("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'\(inApp)", values).first?
+                .first?.integer
+            try WebhookOutbox.count(into: &statistics, inApp: inApp, values, sql)
             return statistics
         }
+    }
+
+    /// The condition that keeps `app`'s rows (none when nil: every app's), as ` AND app = $1`
+    /// and as ` WHERE app = $1`, with its value.
+    private static func appCondition(_ app: AppID?, _ sql: StatementRunner) -> (
+        and: String, where: String, values: [DatabaseValue]
+    ) {
+        guard let app else { return ("", "", []) }
+        return (" AND app = \(sql.placeholder(1))", " WHERE app = \(sql.placeholder(1))", [.text(app.name)])
     }
 
     package func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
@@ -58,11 +77,17 @@ extension OperationsStore where Self: SQLExecutor {
         try write("DELETE FROM instances WHERE id = \(placeholder(1))", [.text(id)])
     }
 
-    package func outcomes(since time: Int64) throws -> [OutcomeCount] {
-        try read(OutcomeCount.query(placeholder(1)), [.integer(time)]).compactMap(OutcomeCount.init(row:))
+    package func outcomes(since time: Int64, in app: AppID?) throws -> [OutcomeCount] {
+        try read(
+            OutcomeCount.query(placeholder(1), app: app == nil ? nil : placeholder(2)),
+            [.integer(time)] + (app.map { [.text($0.name)] } ?? [])
+        ).compactMap(OutcomeCount.init(row:))
     }
 
-    package func retrying(limit: Int) throws -> [RetryingCount] {
-        try read(RetryingCount.query(placeholder(1)), [.integer(Int64(limit))]).map(RetryingCount.init(row:))
+    package func retrying(limit: Int, in app: AppID?) throws -> [RetryingCount] {
+        try read(
+            RetryingCount.query(placeholder(1), app: app == nil ? nil : placeholder(2)),
+            [.integer(Int64(limit))] + (app.map { [.text($0.name)] } ?? [])
+        ).map(RetryingCount.init(row:))
     }
 }

@@ -154,13 +154,20 @@ package enum WebhookOutbox {
                 + "RETURNING name", [.text(endpoint), .text(app.name)])).isEmpty
     }
 
-    /// Adds the queued events and the disabled endpoints to `statistics`.
-    package static func count(into statistics: inout GatewayStatistics, _ sql: StatementRunner) throws {
-        for row in try sql("SELECT endpoint, count(*) FROM webhook_events WHERE status = 'queued' GROUP BY endpoint") {
+    /// Adds the queued events and the disabled endpoints to `statistics`, those `inApp` keeps
+    /// (` AND app = ` a placeholder of `values`, or nothing for every app's).
+    package static func count(
+        into statistics: inout GatewayStatistics, inApp: String, _ values: [DatabaseValue], _ sql: StatementRunner
+    ) throws {
+        for row in try sql(
+            "SELECT endpoint, count(*) FROM webhook_events WHERE status = 'queued'\(inApp) GROUP BY endpoint", values)
+        {
             statistics.webhookEventsQueued[row[0].text ?? ""] = Int(row[1].integer ?? 0)
         }
         statistics.webhookEndpointsDisabled = Set(
-            try sql("SELECT name FROM webhook_endpoints WHERE disabled_at IS NOT NULL").compactMap { $0[0].text })
+            try sql("SELECT name FROM webhook_endpoints WHERE disabled_at IS NOT NULL\(inApp)", values).compactMap {
+                $0[0].text
+            })
     }
 
     /// The longest an event can be tried (`retry_hours` at most 168): a queued event older than
