@@ -2,7 +2,8 @@ internal import PushSealCore
 
 /// One event, as every endpoint subscribed to its type receives it: a Standard Webhooks message
 /// body `{"id", "type", "timestamp", "data"}`, where `id` is also the `webhook-id` of a message
-/// that carries this event alone. Ids, statuses, reasons and times only; never content.
+/// that carries this event alone, and `data` begins with the event's `app`. Ids, statuses,
+/// reasons and times only; never content.
 package struct WebhookEvent: Sendable, Equatable {
     /// `msg_` and 32 random hex digits (the store makes it, with the transaction that queues the
     /// event); the same for every endpoint, and for every retry.
@@ -25,7 +26,8 @@ package struct WebhookEvent: Sendable, Equatable {
             .object(
                 JSONObject([
                     ("id", .string(id)), ("type", .string(type.rawValue)),
-                    ("timestamp", .string(RFC3339.text(time))), ("data", .object(JSONObject(data))),
+                    ("timestamp", .string(RFC3339.text(time))),
+                    ("data", .object(JSONObject([("app", .string(app.name))] + data))),
                 ])))
     }
 

@@ -39,6 +39,7 @@ struct AppIsolationStoreTests {
         #expect(try claim(news).events.isEmpty, "news's endpoint of the same name heard nothing")
         let shopEvents = try claim(shop).events
         #expect(shopEvents.count == 1 && shopEvents[0].body.contains(#""push":"p""#), "\(shopEvents)")
+        #expect(shopEvents[0].body.contains(#""data":{"app":"shop","#), "the event names its app")
         // Shop's endpoint fails past its window and is disabled; news's is not, and is not enabled by shop's name.
         let state = try store.recordWebhookAttempt(
             .failed(reason: "HTTP 500", retryAfterSeconds: nil), endpoint: "hooks", in: shop,

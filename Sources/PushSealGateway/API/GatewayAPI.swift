@@ -280,7 +280,7 @@ final class GatewayAPI: Sendable {
             guard try store.deleteDevice(id: id, in: app, at: GatewayClock.milliseconds(), routing: routing) else {
                 throw APIError.notFound("device \(id)")
             }
-            log.write("device-deleted", [("device", .string(id))])
+            log.write("device-deleted", [("app", .string(app.name)), ("device", .string(id))])
             return HTTPResponse(status: 204, headers: [], body: [])
         case ("GET", .userDevices(let user)):
             let app = try authorize(.read).id
@@ -359,7 +359,9 @@ final class GatewayAPI: Sendable {
             case .apns(let token, _, _, _): ("token", EventLog.tokenPrefix(token))
             case .webPush(let endpoint, _, _): ("push_service", EventLog.endpointOrigin(endpoint))
             }
-        log.write(created ? "device-registered" : "device-updated", [("device", .string(id)), address])
+        log.write(
+            created ? "device-registered" : "device-updated",
+            [("app", .string(services.id.name)), ("device", .string(id)), address])
         return .json(created ? 201 : 200, DeviceRegistration.json(device))
     }
 

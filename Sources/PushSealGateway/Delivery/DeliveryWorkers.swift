@@ -188,7 +188,12 @@ final class DeliveryWorkers: Sendable {
         return batch.filter { delivery in
             let outcome: DeliveryOutcome
             if let defect = delivery.defect {
-                log.write("invalid-delivery", [("push", .string(delivery.pushID)), ("detail", .string(defect))])
+                log.write(
+                    "invalid-delivery",
+                    [
+                        ("app", .string(delivery.app.name)), ("push", .string(delivery.pushID)),
+                        ("detail", .string(defect)),
+                    ])
                 outcome = .failed(reason: .gateway(.invalidDelivery))
             } else if let expiration = delivery.expiration, expiration > 0, expiration < now / 1_000 {
                 outcome = .expired
@@ -219,7 +224,8 @@ final class DeliveryWorkers: Sendable {
                 metrics.latency(seconds: Double(ended.time - delivery.acceptedAt) / 1_000)
             }
             var members: [(String, JSONValue)] = [
-                ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
+                ("app", .string(delivery.app.name)), ("push", .string(delivery.pushID)),
+                ("device", .string(delivery.deviceID)),
                 ("attempts", .number(JSONNumber(ended.attempts))),
             ]
             switch delivery.kind {

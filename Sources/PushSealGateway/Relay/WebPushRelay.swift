@@ -62,7 +62,9 @@ struct WebPushRelay: Sendable {
         let (inbox, id) = WebPushInbox.make(
             secret: SecureRandom.bytes(32), for: device, vapidKey: vapidKey, at: GatewayClock.milliseconds())
         try store.addInbox(inbox)
-        log.write("webpush-endpoint-created", [("device", .string(deviceID)), ("endpoint", .string(inbox.idPrefix))])
+        log.write(
+            "webpush-endpoint-created",
+            [("app", .string(app.name)), ("device", .string(deviceID)), ("endpoint", .string(inbox.idPrefix))])
         var answer = JSONObject([("endpoint", .string(endpoint(id))), ("device", .string(deviceID))])
         if let vapidKey { answer["vapid_key"] = .string(vapidKey) }
         return .json(201, .object(answer))
@@ -137,7 +139,8 @@ struct WebPushRelay: Sendable {
         log.write(
             "webpush-received",
             [
-                ("endpoint", .string(inbox.idPrefix)), ("device", .string(device.id)), ("push", .string(pushID)),
+                ("app", .string(device.app.name)), ("endpoint", .string(inbox.idPrefix)),
+                ("device", .string(device.id)), ("push", .string(pushID)),
                 ("bytes", .number(JSONNumber(message.body.count))),
             ])
         return HTTPResponse(

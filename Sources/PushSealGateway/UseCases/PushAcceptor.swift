@@ -97,7 +97,9 @@ final class PushAcceptor: Sendable {
             return try answer(to: push, in: app, from: earlier)
         }
         metrics.pushAccepted()
-        log.write("accepted", [("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
+        log.write(
+            "accepted",
+            [("app", .string(app.name)), ("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
         onAccepted(NewDelivery.kinds(of: deliveries))
         return Accepted(
             id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count)
