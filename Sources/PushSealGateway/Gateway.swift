@@ -40,7 +40,8 @@ public final class Gateway: Sendable {
         let (store, _) = try configuration.openStore()
         let credentials = try DeliveryCredentials(configuration)
         let keys = credentials.apns
-        let metrics = Metrics(webhookEndpoints: configuration.webhooks.map(\.settings.name))
+        let metrics = Metrics(
+            apps: configuration.apps.map(\.id), webhookEndpoints: configuration.webhooks.map(\.settings.name))
         let routing = WebhookRouting(configuration.webhooks)
         let webhookWorkers = try WebhookWorkers.configured(
             configuration.webhooks, store: store, metrics: metrics, log: log)

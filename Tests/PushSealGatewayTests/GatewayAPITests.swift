@@ -20,7 +20,9 @@ struct GatewayAPITests {
         #expect(try world.request("GET", "/readyz").status == 200)
         let metrics = try world.request("GET", "/metrics")
         let text = String(decoding: metrics.body, as: UTF8.self)
-        #expect(metrics.status == 200 && text.contains("pushseal_gateway_pushes_accepted_total 0"), "\(text)")
+        #expect(
+            metrics.status == 200 && text.contains(#"pushseal_gateway_pushes_accepted_total{app="default"} 0"#),
+            "\(text)")
         #expect(text.contains("pushseal_gateway_queue_depth 0"))
     }
 

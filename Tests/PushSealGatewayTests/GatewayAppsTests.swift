@@ -62,6 +62,15 @@ struct GatewayAppsTests {
         let newsConnections = connectionsByKey[GatewayWorld.otherKeyID] ?? []
         #expect(!shopConnections.isEmpty && !newsConnections.isEmpty)
         #expect(shopConnections.isDisjoint(with: newsConnections), "a connection keeps to one key")
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        for app in ["default", "news"] {
+            #expect(metrics.contains(#"pushseal_gateway_pushes_accepted_total{app="\#(app)"} 4"#), "\(app)")
+            #expect(
+                try world.eventually {
+                    String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self).contains(
+                        #"pushseal_gateway_deliveries_total{app="\#(app)",status="sent",reason=""} 4"#)
+                }, "\(app)")
+        }
     }
 
     @Test(

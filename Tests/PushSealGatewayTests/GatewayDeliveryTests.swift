@@ -222,7 +222,8 @@ struct GatewayDeliveryTests {
         #expect(held.allSatisfy { $0.attempts == 0 }, "a request refused for the provider token is not counted")
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
         #expect(
-            metrics.contains(#"pushseal_gateway_deliveries_total{status="queued",reason="InvalidProviderToken"} 2"#))
+            metrics.contains(
+                #"pushseal_gateway_deliveries_total{app="default",status="queued",reason="InvalidProviderToken"} 2"#))
         Thread.sleep(forTimeInterval: 1)
         #expect(world.apns.requests().count == 2, "held for 30 s or so, not hammered")
 

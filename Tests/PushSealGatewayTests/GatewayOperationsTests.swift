@@ -161,8 +161,10 @@ struct GatewayOperationsTests {
             text.contains(
                 #"pushseal_gateway_http_requests_total{method="PUT",route="/v1/devices/{device_id}",status="201"} 2"#))
         #expect(text.contains(#"pushseal_gateway_http_request_duration_seconds_count{route="/v1/pushes"} 1"#))
-        #expect(text.contains(#"pushseal_gateway_deliveries_total{status="unregistered",reason="Unregistered"} 1"#))
-        #expect(text.contains(#"pushseal_gateway_deliveries_total{status="sent",reason=""} 1"#))
+        #expect(
+            text.contains(
+                #"pushseal_gateway_deliveries_total{app="default",status="unregistered",reason="Unregistered"} 1"#))
+        #expect(text.contains(#"pushseal_gateway_deliveries_total{app="default",status="sent",reason=""} 1"#))
         #expect(text.contains("pushseal_gateway_queue_oldest_seconds 0"))
         #expect(text.contains(#"pushseal_gateway_sender_agreements_total{source="computed"} 2"#), "one per device")
         #expect(text.contains(#"pushseal_gateway_sender_agreements_total{source="reused"} 0"#))
@@ -172,7 +174,9 @@ struct GatewayOperationsTests {
         #expect((someClaims.flatMap { Int($0.output.1) } ?? 0) >= 1, "\(text)")
         #expect(text.contains(#"pushseal_gateway_claims_total{kind="apns",found="full"} 0"#))
         #expect(text.contains(#"pushseal_gateway_claims_total{kind="webpush",found="some"} 0"#))
-        let reasons = text.matches(of: /pushseal_gateway_deliveries_total\{status="[a-z]+",reason="([^"]*)"\}/).map {
+        let reasons = text.matches(
+            of: /pushseal_gateway_deliveries_total\{app="default",status="[a-z]+",reason="([^"]*)"\}/
+        ).map {
             String($0.output.1)
         }
         #expect(reasons.count == 2)

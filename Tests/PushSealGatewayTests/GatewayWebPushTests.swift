@@ -128,8 +128,11 @@ struct GatewayWebPushTests {
         }
         #expect(throttled.map { $0["status"] as? Int } == [429, 201])
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
-        #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="failed",reason="http-413"} 1"#))
-        #expect(metrics.contains(#"pushseal_gateway_deliveries_total{status="unregistered",reason="http-410"} 1"#))
+        #expect(
+            metrics.contains(#"pushseal_gateway_deliveries_total{app="default",status="failed",reason="http-413"} 1"#))
+        #expect(
+            metrics.contains(
+                #"pushseal_gateway_deliveries_total{app="default",status="unregistered",reason="http-410"} 1"#))
 
         #expect(try world.store.device(id: "gone", in: .default)?.unregisteredAt != nil)
         #expect(try world.store.device(id: "missing", in: .default)?.unregisteredAt != nil)

@@ -219,7 +219,7 @@ final class DeliveryWorkers: Sendable {
         for ended in batch {
             let delivery = ended.delivery
             let (status, reason) = ended.outcome.statusAndReason
-            metrics.delivery(status, reason: reason)
+            metrics.delivery(status, reason: reason, in: delivery.app)
             if status == .sent, delivery.kind == .apns {
                 metrics.latency(seconds: Double(ended.time - delivery.acceptedAt) / 1_000)
             }

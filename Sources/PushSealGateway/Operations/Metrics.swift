@@ -8,8 +8,8 @@ internal import Synchronization
 /// (gateway-v1.md, "Operations"). Every label takes its values from a closed set.
 final class Metrics: Sendable {
     private struct State {
-        var pushesAccepted = 0
-        var outcomes: [OutcomeLabel: Int] = [:]
+        var pushesAccepted: [AppID: Int] = [:]
+        var outcomes: [AppID: [OutcomeLabel: Int]] = [:]
         var acceptToAPNs = Histogram()
         var earlyCloses: [ConnectionGuard.Cause: Int] = [:]
         var requests: [String: Int] = [:]
@@ -24,21 +24,28 @@ final class Metrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The configured apps, the values of the `app` label.
+    private let apps: [AppID]
     /// The configured webhook endpoints' names, the values of the `endpoint` label.
     private let webhookEndpoints: [String]
 
-    /// Metrics of a gateway whose webhook endpoints are `webhookEndpoints`.
-    init(webhookEndpoints: [String] = []) {
+    /// Metrics of a gateway serving `apps`, whose webhook endpoints are `webhookEndpoints`.
+    init(apps: [AppID] = [.default], webhookEndpoints: [String] = []) {
+        self.apps = apps
         self.webhookEndpoints = webhookEndpoints
     }
 
-    /// Counts an accepted push.
-    func pushAccepted() { state.withLock { $0.pushesAccepted += 1 } }
+    /// Counts a push accepted in `app`.
+    func pushAccepted(in app: AppID) {
+        guard apps.contains(app) else { return }
+        state.withLock { $0.pushesAccepted[app, default: 0] += 1 }
+    }
 
-    /// Counts an attempt's outcome by status (`queued` when it is to be tried again) and the
-    /// reason's label (`DeliveryReason.label`).
-    func delivery(_ status: DeliveryStatus, reason: DeliveryReason?) {
-        state.withLock { $0.outcomes[OutcomeLabel(status, reason: reason), default: 0] += 1 }
+    /// Counts an attempt's outcome in `app` by status (`queued` when it is to be tried again) and
+    /// the reason's label (`DeliveryReason.label`).
+    func delivery(_ status: DeliveryStatus, reason: DeliveryReason?, in app: AppID) {
+        guard apps.contains(app) else { return }
+        state.withLock { $0.outcomes[app, default: [:]][OutcomeLabel(status, reason: reason), default: 0] += 1 }
     }
 
     /// Counts a claim of `kind`'s workers that asked for `limit` deliveries and found `found`.
@@ -100,10 +107,10 @@ final class Metrics: Sendable {
     func totals() -> (accepted: Int, outcomes: [String: Int]) {
         state.withLock { state in
             var byStatus: [String: Int] = [:]
-            for (outcome, count) in state.outcomes {
+            for (outcome, count) in state.outcomes.values.joined() {
                 byStatus[outcome.status == .queued ? "retried" : outcome.status.rawValue, default: 0] += count
             }
-            return (state.pushesAccepted, byStatus)
+            return (state.pushesAccepted.values.reduce(0, +), byStatus)
         }
     }
 
@@ -122,13 +129,16 @@ final class Metrics: Sendable {
         lines += Self.family(
             name + "draining", "gauge", "1 once SIGTERM started the drain.", [" \(state.draining ? 1 : 0)"])
         lines += Self.family(
-            name + "pushes_accepted_total", "counter", "Pushes accepted by POST /v1/pushes.",
-            [" \(state.pushesAccepted)"])
+            name + "pushes_accepted_total", "counter", "Pushes accepted by POST /v1/pushes, by app.",
+            apps.map { "{app=\"\($0)\"} \(state.pushesAccepted[$0] ?? 0)" })
         lines += Self.family(
             name + "deliveries_total", "counter",
-            "Delivery attempts' outcomes, by status (queued: to be tried again) and reason.",
-            state.outcomes.keys.sorted().map {
-                "{status=\"\($0.status.rawValue)\",reason=\"\($0.reason)\"} \(state.outcomes[$0] ?? 0)"
+            "Delivery attempts' outcomes, by app, status (queued: to be tried again) and reason.",
+            apps.flatMap { app in
+                let outcomes = state.outcomes[app] ?? [:]
+                return outcomes.keys.sorted().map {
+                    "{app=\"\(app)\",status=\"\($0.status.rawValue)\",reason=\"\($0.reason)\"} \(outcomes[$0] ?? 0)"
+                }
             })
         lines += Self.family(
             name + "accept_to_apns_seconds", "histogram", "From acceptance to APNs' 200.",

@@ -96,7 +96,7 @@ final class PushAcceptor: Sendable {
             limiter.refund(active.count, of: .deliveries, token: token)
             return try answer(to: push, in: app, from: earlier)
         }
-        metrics.pushAccepted()
+        metrics.pushAccepted(in: app)
         log.write(
             "accepted",
             [("app", .string(app.name)), ("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
