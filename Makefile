@@ -161,7 +161,8 @@ bench-gateway: release python-peer
 		--gateway-only yes --output bench/results-gateway.json
 
 ## bench-gateway-instructions: the gateway's instructions per push under callgrind (one instance, SQLite, APNs
-## at once), in all and by part, for one-device and ten-device pushes, to bench/results-gateway-instructions.json:
+## at once), in all and by part, for one-device and ten-device pushes, and for one-device pushes to three apps in
+## turn (each its own key and tokens), to bench/results-gateway-instructions.json:
 ## repeatable where time is not, so that two builds compare on a noisy machine (GATEWAY=PATH counts another build)
 bench-gateway-instructions: release
 	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
