@@ -97,7 +97,8 @@ struct GatewayAccessMatrixTests {
     }
 
     /// A gateway on `backend` with the relay and Web Push, device `phone` of user `u1`, and a push
-    /// to it made as admin; the push's id.
+    /// to it made as admin; the push's id. With `otherApp`, the gateway has that app too (its own
+    /// key and topic, the relay, no Web Push).
     static func worldWithPush(_ backend: GatewayBackend, otherApp: AppID? = nil) throws -> (
         GatewayWorld, pushID: String
     ) {
@@ -108,6 +109,15 @@ struct GatewayAccessMatrixTests {
         let pushed = try world.request(
             "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
         return (world, try #require(pushed.json?["id"]?.stringValue))
+    }
+
+    /// ``worldWithPush(_:otherApp:)`` with a second app, `other`, and an admin token of it.
+    static func worldWithOtherApp(_ backend: GatewayBackend) throws -> (
+        world: GatewayWorld, pushID: String, other: AppID, otherToken: String
+    ) {
+        let other = try #require(AppID("other"))
+        let (world, pushID) = try worldWithPush(backend, otherApp: other)
+        return (world, pushID, other, try GatewayWorld.token(in: world.store, scopes: [.admin], app: other))
     }
 
     /// The document's operations that name a scope, as `METHOD path` and the scope.
@@ -183,11 +193,9 @@ struct GatewayAccessMatrixTests {
         "another app's admin token, through every operation: none reads, lists, pushes to, tests, deletes or learns of this app's devices, pushes or endpoints",
         arguments: GatewayBackend.allCases)
     func anotherApp(_ backend: GatewayBackend) throws {
-        let otherApp = try #require(AppID("other"))
-        let (world, pushID) = try Self.worldWithPush(backend, otherApp: otherApp)
+        let (world, pushID, otherApp, other) = try Self.worldWithOtherApp(backend)
         let endpoint = try world.request("POST", "/v1/devices/phone/webpush", json: "{}", token: world.adminToken)
         let endpointID = String((endpoint.json?["endpoint"]?.stringValue ?? "").suffix(WebPushInbox.idLength))
-        let other = try GatewayWorld.token(in: world.store, scopes: [.admin], app: otherApp)
 
         // What each operation, with this app's ids, answers the other app (configured beside it,
         // with a relay of its own and no webpush): 404 for what only this app has, an empty list
@@ -246,9 +254,7 @@ struct GatewayAccessMatrixTests {
         "an operator's token, over every app, reads the gateway's status and nothing of any app: every other operation is 403",
         arguments: GatewayBackend.allCases)
     func operatorToken(_ backend: GatewayBackend) throws {
-        let otherApp = try #require(AppID("other"))
-        let (world, pushID) = try Self.worldWithPush(backend, otherApp: otherApp)
-        let other = try GatewayWorld.token(in: world.store, scopes: [.admin], app: otherApp)
+        let (world, pushID, _, other) = try Self.worldWithOtherApp(backend)
         let registered = try world.request(
             "PUT", "/v1/devices/tablet",
             json: try Self.deviceBody(world, user: "u2", index: 8, topic: GatewayWorld.otherTopic), token: other)

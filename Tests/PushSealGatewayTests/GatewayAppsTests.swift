@@ -18,13 +18,18 @@ struct GatewayAppsTests {
         return apns.requests().filter { $0["status"] as? Int == 200 }
     }
 
+    /// A gateway of two apps, `default` and `news`, and an admin token of `news`.
+    static func twoApps(_ backend: GatewayBackend) throws -> (world: GatewayWorld, news: AppID, newsToken: String) {
+        let news = try #require(AppID("news"))
+        let world = try GatewayWorld(backend, otherApp: news)
+        return (world, news, try GatewayWorld.token(in: world.store, scopes: [.admin], app: news))
+    }
+
     @Test(
         "two apps' pushes, interleaved: each signed by its app's key, on connections of that key alone, to the device of that app",
         arguments: GatewayBackend.allCases)
     func keysPerApp(_ backend: GatewayBackend) throws {
-        let news = try #require(AppID("news"))
-        let world = try GatewayWorld(backend, otherApp: news)
-        let newsToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: news)
+        let (world, _, newsToken) = try Self.twoApps(backend)
         // One device id, one user, in each app: two devices.
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let registered = try world.registerDevice(
@@ -77,9 +82,7 @@ struct GatewayAppsTests {
         "a backlog of one app holds no other app's push: news's push goes out among the first claims while shop drains 3,000",
         arguments: GatewayBackend.allCases)
     func fairClaims(_ backend: GatewayBackend) throws {
-        let news = try #require(AppID("news"))
-        let world = try GatewayWorld(backend, otherApp: news)
-        let newsToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: news)
+        let (world, _, newsToken) = try Self.twoApps(backend)
         // shop's backlog: 3,000 deliveries due at once, stored as one push (sealed-looking, so
         // that the mock answers 200).
         let backlogDevice = Device(

@@ -147,12 +147,14 @@ enum GatewayInstructions {
         var tokens: [String] = []
         for app in apps.map({ $0.map(Optional.some) }) ?? [nil] {
             let made = ProcessBench.run(
-                [gateway, "token", "create", "--config", config, "--scope", "admin"] + (app.map { ["--app", $0] } ?? []))
+                [gateway, "token", "create", "--config", config, "--scope", "admin"]
+                    + (app.map { ["--app", $0] } ?? []))
             guard made.status == 0 else { return nil }
             tokens.append(String(decoding: made.output.filter { $0 != 0x0A }, as: UTF8.self))
         }
         let output = "\(directory)/callgrind.out"
-        guard let server = ProcessBench.spawn([
+        guard
+            let server = ProcessBench.spawn([
                 "valgrind", "--tool=callgrind", "--dump-instr=no", "--callgrind-out-file=\(output)", gateway, "serve",
                 "--config", config,
             ])
