@@ -79,6 +79,41 @@ struct GatewayAppsTests {
     }
 
     @Test(
+        "a relay endpoint is its app's: a sender's message to news's phone goes out with news's key, and is news's push",
+        arguments: GatewayBackend.allCases)
+    func relayPerApp(_ backend: GatewayBackend) throws {
+        let news = try #require(AppID("news"))
+        let world = try GatewayWorld(
+            backend, otherApp: news, appSettings: #""relay": {"public_url": "\#(GatewayRelayTests.publicURL)"}"#)
+        let newsToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: news)
+        try world.registerDevice(
+            "phone", user: "u1", token: GatewayWorld.deviceToken("00bb", 1), topic: GatewayWorld.otherTopic,
+            as: newsToken)
+        let made = try CLIRunner.run(["keys", "webpush", "--store", "store-phone"], in: world.directory.path)
+        let keys = try #require(try JSONParser.parse(made.output.trimmingCharacters(in: .newlines)).objectValue)
+        let created = try world.request("POST", "/v1/devices/phone/webpush", json: "{}", token: newsToken)
+        let endpoint = try #require(created.json?["endpoint"]?.stringValue)
+        let message = try WebPushMessage.seal(
+            Array(#"{"title":"Ada","body":"Hello"}"#.utf8),
+            for: try WebPushSubscription(
+                endpoint: endpoint, p256dh: keys["p256dh"]?.stringValue ?? "", auth: keys["auth"]?.stringValue ?? ""),
+            paddingBlock: 1)
+        let posted = try #require(
+            try GatewayHTTP.send(
+                "POST",
+                endpoint.replacingOccurrences(
+                    of: GatewayRelayTests.publicURL, with: "http://127.0.0.1:\(world.gateway.port)"),
+                body: Data(message), contentType: nil, headers: GatewayRelayTests.standardHeaders))
+        #expect(posted.status == 201, "\(String(decoding: posted.body, as: UTF8.self))")
+        let pushID = try #require(posted.headers["location"]?.split(separator: "/").last.map(String.init))
+        #expect(try world.request("GET", "/v1/pushes/\(pushID)", token: newsToken).status == 200)
+        #expect(try world.request("GET", "/v1/pushes/\(pushID)", token: world.adminToken).status == 404, "not shop's")
+        #expect(try world.eventually { try world.hasEnded(push: pushID, in: news) })
+        let request = try #require(world.apns.requests().first)
+        #expect(request["kid"] as? String == GatewayWorld.otherKeyID && request["status"] as? Int == 200, "\(request)")
+    }
+
+    @Test(
         "a backlog of one app holds no other app's push: news's push goes out among the first claims while shop drains 3,000",
         arguments: GatewayBackend.allCases)
     func fairClaims(_ backend: GatewayBackend) throws {
