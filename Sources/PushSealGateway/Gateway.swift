@@ -69,7 +69,8 @@ public final class Gateway: Sendable {
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
-            open: DescriptorBudget.openNow(), workers: configuration.workers + (configuration.webPushWorkers ?? 0),
+            open: DescriptorBudget.openNow(),
+            workers: configuration.workers * max(1, keys.signers.count) + (configuration.webPushWorkers ?? 0),
             databaseConnections: configuration.databaseConnections)
         (server, operationsServer) = try HTTPServer.gatewayListeners(
             configuration, connections: httpConnections, api: api, metrics: metrics)

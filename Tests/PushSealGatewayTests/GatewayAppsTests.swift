@@ -259,6 +259,21 @@ struct GatewayAppsTests {
         #expect(refused.status == 403 && refused.errorCode == "app-not-served", "\(refused.status)")
     }
 
+    @Test(
+        "a delivery this configuration cannot send is held NotConfigured as a refused key's are, and fails after the hold"
+    )
+    func notConfiguredHold() {
+        let hour: Int64 = 3_600_000
+        guard case .retry(let at, let reason) = DeliveryOutcome.notConfigured(acceptedAt: 0, at: hour) else {
+            Issue.record("an hour old: held")
+            return
+        }
+        #expect(reason == .gateway(.notConfigured) && at > hour)
+        #expect(
+            DeliveryOutcome.notConfigured(acceptedAt: 0, at: RetrySchedule.providerTokenHold)
+                == .failed(reason: .gateway(.notConfigured)), "the hold is over")
+    }
+
     @Test("token create --app: the token is that app's, token list says so; --all-apps makes an operator's token")
     func tokenCreateApp() throws {
         let directory = TemporaryDirectory()

@@ -82,12 +82,9 @@ struct APNsSender: OutboxSender {
         }
     }
 
-    /// The route of `delivery` in `keys`; nil, with the delivery recorded (and logged) as held,
-    /// when the configuration has no key for its topic or no host for its environment. It waits
-    /// `NotConfigured` as a refused provider token's deliveries do
-    /// (``RetrySchedule/heldRetryWindow(acceptedAt:at:)``), so that an instance still running the
-    /// configuration before a topic was added, in a rolling change, ends none of its pushes; it
-    /// fails once the hold is over.
+    /// The route of `delivery` in `keys`; nil, with the delivery recorded (and logged) as held
+    /// (``DeliveryOutcome/notConfigured(acceptedAt:at:)``), when the configuration has no key for
+    /// its topic or no host for its environment.
     private static func route(
         _ delivery: OutboxDelivery, keys: APNsKeyRing, log: EventLog,
         record: @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
@@ -96,10 +93,8 @@ struct APNsSender: OutboxSender {
         log.write(
             "delivery-not-configured",
             [("app", .string(delivery.app.name)), ("push", .string(delivery.pushID))])
-        let reason = DeliveryReason.gateway(.notConfigured)
-        let window = RetrySchedule.heldRetryWindow(acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds())
         record(
-            delivery, window.map { .retry(at: .random(in: $0), reason: reason) } ?? .failed(reason: reason),
+            delivery, .notConfigured(acceptedAt: delivery.acceptedAt, at: GatewayClock.milliseconds()),
             delivery.attempts)
         return nil
     }

@@ -39,7 +39,7 @@ struct WebPushSender: OutboxSender {
     }
 
     /// Hands `batch` to its origins' lanes; what a lane has no room for is deferred. A delivery
-    /// of an app that no longer has `webpush` fails `NotConfigured`.
+    /// of an app without `webpush` here is held (``DeliveryOutcome/notConfigured(acceptedAt:at:)``).
     private func send(
         _ batch: [OutboxDelivery], isStopping: @escaping @Sendable () -> Bool,
         record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
@@ -48,7 +48,7 @@ struct WebPushSender: OutboxSender {
         var byOrigin: [String: [(OutboxDelivery, WebPushJob)]] = [:]
         for delivery in batch {
             guard clients[delivery.app] != nil else {
-                record(delivery, .failed(reason: .gateway(.notConfigured)), delivery.attempts)
+                record(delivery, .notConfigured(acceptedAt: delivery.acceptedAt, at: now), delivery.attempts)
                 continue
             }
             do {

@@ -14,7 +14,8 @@ enum DescriptorBudget {
     /// libmicrohttpd's own, SQLite's files, the configured files read at start, certificates.
     static let baseReserve = 64
     /// Descriptors kept per delivery worker: a connection per APNs host, one going away, and the
-    /// two ends of its feed's wake (``DeliveryFeed/landed``, an APNs worker's).
+    /// two ends of its feed's wake (``DeliveryFeed/landed``, an APNs worker's). An APNs worker
+    /// counts once per key, since it keeps connections per key (``APNsKeyRing``).
     static let perWorker = 6
     /// The fewest HTTP connections the gateway starts with.
     static let minimumConnections = 16
