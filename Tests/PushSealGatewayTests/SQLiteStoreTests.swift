@@ -7,12 +7,15 @@ import Testing
 @Suite("pushseal-gateway store on SQLite")
 struct SQLiteStoreTests {
     /// The statements a running gateway repeats on its writer, whatever the outbox's size: a
-    /// worker's lease renewal (every third of a lease) and the retention sweep's (every minute).
+    /// worker's lease renewal (every third of a lease), the retention sweep's (every minute), and a
+    /// device deletion's.
     static let repeatedStatements: [(name: String, sql: String)] = [
         ("lease renewal", LeaseStatements.renew(.sqlite)),
         ("ended deliveries", RetentionStatements.deleteFinishedDeliveries(.sqlite)),
         ("empty pushes", RetentionStatements.deleteEmptyPushes(.sqlite)),
         ("ended webhook events", WebhookOutbox.deleteFinished(.sqlite)),
+        ("a deleted device's queued deliveries", DeviceDeletionStatements.queued(.sqlite)),
+        ("ending them", DeviceDeletionStatements.end(.sqlite)),
     ]
 
     @Test("the statements a running gateway repeats find their rows through an index, never by reading a whole table")

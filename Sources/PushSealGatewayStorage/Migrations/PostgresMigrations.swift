@@ -125,7 +125,7 @@ package enum PostgresMigrations {
         // Apps, as SQLite's schema 10: every row belongs to one app (`default` for those there), and
         // a device's id, an idempotency key and a webhook endpoint's name are unique within their
         // app, the key first in each index; the due deliveries of a kind are indexed within their
-        // app (claimed app by app). A column with a constant default is added without rewriting
+        // app (claimed app by app), and so are a device's queued deliveries (a deletion ends them). A column with a constant default is added without rewriting
         // its table.
         SchemaMigration(
             10,
@@ -142,6 +142,7 @@ package enum PostgresMigrations {
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX deliveries_due;
             CREATE INDEX deliveries_due ON deliveries (kind, app, next_attempt_at, id) WHERE status = 'queued';
+            CREATE INDEX deliveries_queued_by_device ON deliveries (device_id, app) WHERE status = 'queued';
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX webhook_events_queued;

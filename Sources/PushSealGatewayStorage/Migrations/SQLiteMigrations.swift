@@ -123,7 +123,8 @@ package enum SQLiteMigrations {
         // within their app, not across apps: their keys become (key, app), the key first so that
         // every lookup by it still reads one index entry; a user's devices and the unregistered
         // ones, an endpoint's queued events and the due deliveries of a kind (claimed app by app,
-        // so that one app's backlog never holds another's push) are indexed within their app.
+        // so that one app's backlog never holds another's push) are indexed within their app, and
+        // so are a device's queued deliveries (which a deletion ends: it read the whole table).
         // SQLite changes a key only by making its
         // table anew (foreign keys off meanwhile, and checked before the commit). An access token's
         // app may be NULL: an operator's token, over every app.
@@ -156,6 +157,7 @@ package enum SQLiteMigrations {
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX deliveries_due;
             CREATE INDEX deliveries_due ON deliveries (kind, app, status, next_attempt_at);
+            CREATE INDEX deliveries_queued_by_device ON deliveries (device_id, app) WHERE status = 'queued';
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX webhook_events_queued;

@@ -102,10 +102,7 @@ package enum OutboxFinish {
         else { return false }
         var events: [WebhookEvent] = []
         if !routing.endpoints(for: .deliveryUnregistered, in: app).isEmpty {
-            for row in try sql(
-                "SELECT \(EndedColumn.list) FROM deliveries WHERE device_id = \(p1) AND app = \(p2) "
-                    + "AND status = 'queued' ORDER BY id", keys
-            ).map(StoredRow<EndedColumn>.init) {
+            for row in try sql(DeviceDeletionStatements.queued(sql.dialect), keys).map(StoredRow<EndedColumn>.init) {
                 guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
                 events.append(
                     .deviceDeleted(
@@ -115,14 +112,12 @@ package enum OutboxFinish {
                         at: time))
             }
         }
-        let p = sql.placeholder
         try sql(
-            "UPDATE deliveries SET status = 'unregistered', reason = \(p(3)), finished_at = \(p(4)), body = \(p(5)), "
-                + "lease_owner = NULL, lease_until = NULL WHERE device_id = \(p1) AND app = \(p2) AND status = 'queued'",
+            DeviceDeletionStatements.end(sql.dialect),
             keys + [.text(GatewayReason.deviceDeleted.rawValue), .integer(time), .blob([])])
         try WebhookOutbox.queue(events, routing: routing, sql)
         try sql(
-            "UPDATE webpush_inboxes SET removed_at = \(p(3)) WHERE device_id = \(p1) AND app = \(p2) "
+            "UPDATE webpush_inboxes SET removed_at = \(sql.placeholder(3)) WHERE device_id = \(p1) AND app = \(p2) "
                 + "AND removed_at IS NULL", keys + [.integer(time)])
         return true
     }
