@@ -90,6 +90,14 @@ struct AppConfigurationTests {
             ("{\(Self.gateway), \"apps\": {\"-shop\": {\(Self.shopApp)}}}", "is not an app name"),
             ("{\(Self.gateway), \"apps\": {\"shop\": {\"apns\": {}}}}", "$.apps.shop.sender_key_files must be"),
             (
+                "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"webhoks\": []}}}",
+                "$.apps.shop.webhoks is not a configuration member"
+            ),
+            (
+                "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"listen\": \"x\"}}}",
+                "$.apps.shop.listen is not"
+            ),
+            (
                 #"{\#(Self.gateway), "sender_key_files": ["k"], "apns": {"topics": ["a.b"], "keys": [{\#(key), "topics": ["c.d"]}]}}"#,
                 "$.apns.keys[0].topics[0] names c.d, which is not among the app's apns topics"
             ),

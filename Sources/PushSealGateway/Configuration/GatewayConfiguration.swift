@@ -148,6 +148,7 @@ public struct GatewayConfiguration: Sendable {
                     path.member(name), "is not an app name: 1 to 32 of a-z, 0-9 and -, a letter or digit first")
             }
             guard let appObject = member.objectValue else { throw invalid(path.member(name), "must be an object") }
+            try refuseUnknown(appObject, AppConfiguration.members, at: path.member(name))
             let app = try AppConfiguration(id, appObject, at: path.member(name), resolve: resolve)
             for (index, key) in app.apns.keys.enumerated() {
                 let identity = key.teamID + "." + key.keyID
