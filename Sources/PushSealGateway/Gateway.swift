@@ -70,7 +70,7 @@ public final class Gateway: Sendable {
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
             open: DescriptorBudget.openNow(),
-            workers: configuration.workers * max(1, keys.signers.count) + (configuration.webPushWorkers ?? 0),
+            workers: configuration.workers * keys.signers.count + (configuration.webPushWorkers ?? 0),
             databaseConnections: configuration.databaseConnections)
         (server, operationsServer) = try HTTPServer.gatewayListeners(
             configuration, connections: httpConnections, api: api, metrics: metrics)

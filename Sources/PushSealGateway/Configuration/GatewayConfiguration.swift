@@ -65,7 +65,7 @@ public struct GatewayConfiguration: Sendable {
 
     /// Web Push delivery workers, one pool for every app: the most any app's `webpush` asks for;
     /// nil when no app has `webpush`.
-    public var webPushWorkers: Int? { apps.compactMap { $0.webPush?.workers }.max() }
+    public let webPushWorkers: Int?
 
     /// Every app's webhook endpoints, each with its app, in configuration order.
     var webhooks: [(app: AppID, settings: WebhookSettings)] {
@@ -109,9 +109,9 @@ public struct GatewayConfiguration: Sendable {
         leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
         http = try HTTPLimits(root["http"], at: JSONPath.root.member("http"))
         let webhookEndpoints = apps.reduce(0) { $0 + $1.webhooks.count }
-        let webPushWorkers = apps.compactMap { $0.webPush?.workers }.max() ?? 0
+        webPushWorkers = apps.compactMap { $0.webPush?.workers }.max()
         let connections =
-            try Self.integer(root, "database_connections", in: 2...200) ?? workers + webPushWorkers
+            try Self.integer(root, "database_connections", in: 2...200) ?? workers + (webPushWorkers ?? 0)
             + webhookEndpoints + 4
         let passwordFile =
             root["database_password_file"] == nil
