@@ -46,7 +46,8 @@ public final class Gateway: Sendable {
         let webhookWorkers = try WebhookWorkers.configured(
             configuration.webhooks, store: store, metrics: metrics, log: log)
         let housekeeping = Housekeeping(
-            store: store, retentionHours: configuration.retentionHours, metrics: metrics, log: log)
+            store: store, serving: configuration.apps.map { ($0.id, $0.retentionHours) },
+            retentionHours: configuration.retentionHours, metrics: metrics, log: log)
         let workers = credentials.workers(configuration, store: store, routing: routing, metrics: metrics, log: log)
         // A push accepted here, or by any instance on PostgreSQL, wakes the workers of its kinds.
         let wakeWorkers: @Sendable (Set<DeliveryKind>) -> Void = { kinds in

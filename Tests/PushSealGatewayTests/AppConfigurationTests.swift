@@ -61,6 +61,24 @@ struct AppConfigurationTests {
         #expect(configuration.webPushWorkers == nil)
     }
 
+    @Test("retention_hours: an app's own, else the gateway's, which also holds alone for the one-app form")
+    func retention() throws {
+        let configuration = try Self.parse(
+            """
+            {\(Self.gateway), "retention_hours": 24, "apps": {
+              "shop": {\(Self.shopApp), "retention_hours": 720},
+              "news": {\(Self.shopApp)}}}
+            """)
+        #expect(configuration.retentionHours == 24)
+        #expect(configuration.apps.map(\.retentionHours) == [720, 24])
+        let one = try Self.parse("{\(Self.gateway), \(Self.shopApp), \"retention_hours\": 6}")
+        #expect(one.retentionHours == 6 && one.apps.map(\.retentionHours) == [6])
+        #expect(try Self.parse("{\(Self.gateway), \(Self.shopApp)}").apps.map(\.retentionHours) == [72])
+        #expect(
+            Self.refusal("{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"retention_hours\": 0}}}")?
+                .contains("$.apps.shop.retention_hours must be an integer from 1 to 8760") == true)
+    }
+
     @Test("keys: a topic-specific key signs for its topics, a team key for the rest, whatever the order")
     func keys() throws {
         let configuration = try Self.parse(

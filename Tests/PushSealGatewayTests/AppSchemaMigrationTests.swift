@@ -1,3 +1,4 @@
+import Foundation
 import PushSealGatewayModel
 import PushSealGatewayStorage
 import PushSealTestSupport
@@ -81,7 +82,12 @@ struct AppSchemaMigrationTests {
     func populatedSchema9(_ backend: GatewayBackend) throws {
         let directory = TemporaryDirectory()
         let (store, run) = try Self.storeAtSchema9(backend, in: directory)
+        let clock = { Int64(Date().timeIntervalSince1970 * 1_000) }
+        let before = clock()
         #expect(try store.migrate() == SchemaChange(from: 9, to: 10))
+        let listed = try store.listedApps()
+        #expect(listed.map(\.id) == [.default] && listed.first?.retentionHours == nil, "the gateway's retention")
+        #expect((before...clock() + 1).contains(listed.first?.servedAt ?? 0), "served until now")
         for table in Self.tablesWithApps {
             let rows = try run("SELECT count(*), count(*) FILTER (WHERE app = 'default') FROM \(table)", [])
             #expect(rows.first?[0].integer == rows.first?[1].integer && rows.first?[0].integer ?? 0 > 0, "\(table)")

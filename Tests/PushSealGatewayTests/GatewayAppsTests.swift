@@ -30,6 +30,10 @@ struct GatewayAppsTests {
         arguments: GatewayBackend.allCases)
     func keysPerApp(_ backend: GatewayBackend) throws {
         let (world, _, newsToken) = try Self.twoApps(backend)
+        #expect(
+            try world.eventually {
+                try world.store.listedApps().map { "\($0.id) \($0.retentionHours ?? 0)" } == ["default 72", "news 72"]
+            }, "the heartbeat lists the apps served, with their retention")
         // One device id, one user, in each app: two devices.
         try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
         let registered = try world.registerDevice(

@@ -227,7 +227,8 @@ struct GatewayOperationsTests {
 
         let metrics = Metrics()
         let upkeep = Housekeeping(
-            store: world.store, retentionHours: 1, metrics: metrics, log: EventLog(enabled: false))
+            store: world.store, serving: [(.default, 1)], retentionHours: 1, metrics: metrics,
+            log: EventLog(enabled: false))
         let now = GatewayClock.milliseconds()
         #expect(upkeep.sweep(now: now) == RetentionSweep(), "nothing is older than an hour yet")
         let swept = upkeep.sweep(now: now + 2 * 3_600_000)

@@ -149,7 +149,7 @@ struct GatewayStatusPageTests {
         let now = GatewayClock.milliseconds()
         try world.store.heartbeat(
             InstanceRecord(id: "gw-dead-1", version: "1.4.0", startedAt: now - 600_000, heartbeatAt: now - 60_000),
-            forgetBefore: 0)
+            serving: [], forgetBefore: 0)
         let stale = try render("stale-instance")
         #expect(stale.attention.map(\.level) == ["warning"], "\(stale.attention)")
         #expect(stale.attention.first?.message.hasPrefix("instance gw-dead-1 has not been heard from") == true)

@@ -347,11 +347,11 @@ struct GatewayStoreTests {
             .apns, from: [.default], limit: 1, at: 300, leaseMilliseconds: 60_000, owner: "w")
         try store.finish(claimed[0], .sent(apnsID: "A"), attempts: 1, at: 10_000, routing: .none)
         // Past the push's acceptance, before its delivery's end: the record stays, and so must the push.
-        #expect(try store.deleteFinishedDeliveries(endedBefore: 5_000, limit: 10) == 0)
-        #expect(try store.deleteEmptyPushes(acceptedBefore: 5_000, limit: 10) == 0)
+        #expect(try store.deleteFinishedDeliveries(in: .default, endedBefore: 5_000, limit: 10) == 0)
+        #expect(try store.deleteEmptyPushes(in: .default, acceptedBefore: 5_000, limit: 10) == 0)
         #expect(try store.push(id: "p", in: .default)?.deliveries.count == 1)
-        #expect(try store.deleteFinishedDeliveries(endedBefore: 20_000, limit: 10) == 1)
-        #expect(try store.deleteEmptyPushes(acceptedBefore: 20_000, limit: 10) == 1)
+        #expect(try store.deleteFinishedDeliveries(in: .default, endedBefore: 20_000, limit: 10) == 1)
+        #expect(try store.deleteEmptyPushes(in: .default, acceptedBefore: 20_000, limit: 10) == 1)
         #expect(try store.push(id: "p", in: .default) == nil)
     }
 

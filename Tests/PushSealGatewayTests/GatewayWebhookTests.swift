@@ -237,7 +237,7 @@ struct GatewayWebhookTests {
         // b's event is past its retry window: it ends failed, unsent.
         let expired = try claim("b", at: 500 + 3 * day, expireBefore: 500 + 2 * day)
         #expect(expired.expired == 1 && expired.events.isEmpty)
-        #expect(try store.deleteFinishedWebhookEvents(endedBefore: 500 + 4 * day, limit: 100) == 3)
+        #expect(try store.deleteFinishedWebhookEvents(in: .default, endedBefore: 500 + 4 * day, limit: 100) == 3)
 
         // An endpoint removed from the configuration leaves its events queued: retention takes
         // them once no configured endpoint could still be trying them.
@@ -255,8 +255,9 @@ struct GatewayWebhookTests {
             .webPush, from: [.default], limit: 10, at: 10 * day, leaseMilliseconds: 1_000, owner: "w")
         try store.finish(try #require(later.first), .sent(apnsID: nil), attempts: 1, at: 10 * day, routing: removed)
         let window = WebhookOutbox.longestRetryMilliseconds
-        #expect(try store.deleteFinishedWebhookEvents(endedBefore: 10 * day + window, limit: 100) == 0)
-        #expect(try store.deleteFinishedWebhookEvents(endedBefore: 10 * day + window + 1, limit: 100) == 1)
+        #expect(try store.deleteFinishedWebhookEvents(in: .default, endedBefore: 10 * day + window, limit: 100) == 0)
+        #expect(
+            try store.deleteFinishedWebhookEvents(in: .default, endedBefore: 10 * day + window + 1, limit: 100) == 1)
     }
 
     @Test(

@@ -12,6 +12,7 @@ struct SQLiteStoreTests {
     static let repeatedStatements: [(name: String, sql: String)] = [
         ("lease renewal", LeaseStatements.renew(.sqlite)),
         ("ended deliveries", RetentionStatements.deleteFinishedDeliveries(.sqlite)),
+        ("an abandoned app's queued deliveries", RetentionStatements.deleteAbandonedDeliveries(.sqlite)),
         ("empty pushes", RetentionStatements.deleteEmptyPushes(.sqlite)),
         ("ended webhook events", WebhookOutbox.deleteFinished(.sqlite)),
         ("a deleted device's queued deliveries", DeviceDeletionStatements.queued(.sqlite)),

@@ -28,6 +28,9 @@ public struct AppConfiguration: Sendable {
     public let rateLimits: RateLimitSettings
     /// The endpoints that receive the app's events (gateway-v1.md, "Webhooks"); none by default.
     public let webhooks: [WebhookSettings]
+    /// How long the records of the app's ended deliveries, pushes and webhook events are kept, in
+    /// hours: its own `retention_hours`, else the gateway's.
+    public let retentionHours: Int
 
     /// The members an app has, at the top level of a one-app configuration or in each of `apps`.
     static let members = [
@@ -35,16 +38,27 @@ public struct AppConfiguration: Sendable {
         "limits", "webhooks",
     ]
 
+    /// The members an app of `apps` may have that are also the gateway's, where they are every
+    /// app's default (and, for `retention_hours`, the retention of rows no app's says).
+    static let inheritedMembers = ["retention_hours"]
+
     /// The test notification without `test_push` in the configuration.
     public static let defaultTestNotification = (
         title: "PushSeal test", body: "This device receives end-to-end encrypted pushes."
     )
 
     /// Reads the app `id` from `object` (at `path`), where only its members are looked at;
-    /// relative files go through `resolve`.
+    /// relative files go through `resolve`; `retentionHours` where the app has none.
     /// - Throws: ``GatewayError`` naming the member at fault.
-    init(_ id: AppID, _ object: JSONObject, at path: JSONPath, resolve: (String) -> String) throws(GatewayError) {
+    init(
+        _ id: AppID, _ object: JSONObject, at path: JSONPath, retentionHours gatewayRetention: Int,
+        resolve: (String) -> String
+    ) throws(GatewayError) {
         self.id = id
+        retentionHours =
+            try GatewayConfiguration.integer(
+                object, "retention_hours", in: GatewayConfiguration.retentionRange, at: path)
+            ?? gatewayRetention
         guard case .array(let senders)? = object["sender_key_files"], !senders.isEmpty,
             senders.allSatisfy({ $0.stringValue != nil })
         else {

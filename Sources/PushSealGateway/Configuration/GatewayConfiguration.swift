@@ -47,7 +47,9 @@ public struct GatewayConfiguration: Sendable {
     /// Where `/metrics`, `/status`, `/healthz` and `/readyz` are served apart from the API, if
     /// anywhere (then the API's listener serves neither `/metrics` nor `/status`).
     public let metricsListen: (host: String, port: UInt16)?
-    /// How long the record of an ended delivery is kept, in hours (1 to 8,760; 72).
+    /// How long the records of ended deliveries, pushes and webhook events are kept, in hours (1 to
+    /// 8,760; 72): every app's that has no `retention_hours` of its own, and that of rows of an app
+    /// no instance served since the schema took apps.
     public let retentionHours: Int
     /// How long a stop waits for deliveries in flight, in seconds (1 to 300; 20).
     public let drainSeconds: Int
@@ -56,6 +58,8 @@ public struct GatewayConfiguration: Sendable {
 
     /// The most apps one gateway serves.
     public static let maximumApps = 100
+    /// The hours `retention_hours` may be, the gateway's or an app's.
+    static let retentionRange = 1...8_760
 
     /// The members that are the gateway's, whatever its apps.
     private static let gatewayMembers = [
@@ -96,7 +100,7 @@ public struct GatewayConfiguration: Sendable {
         metricsListen =
             root["metrics_listen"] == nil
             ? nil : try Self.address(try Self.string(root, "metrics_listen", at: .root), at: "metrics_listen")
-        retentionHours = try Self.integer(root, "retention_hours", in: 1...8_760) ?? 72
+        retentionHours = try Self.integer(root, "retention_hours", in: Self.retentionRange) ?? 72
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
         switch root["access_log"] {
         case nil, .bool(false)?: accessLog = .off
@@ -104,7 +108,7 @@ public struct GatewayConfiguration: Sendable {
         case .string("all")?: accessLog = .all
         default: throw Self.invalid(JSONPath.root.member("access_log"), #"must be true, false or "all""#)
         }
-        apps = try Self.apps(root, resolve: resolve)
+        apps = try Self.apps(root, retentionHours: retentionHours, resolve: resolve)
         workers = try Self.integer(root, "workers", in: 1...64) ?? 4
         leaseSeconds = try Self.integer(root, "lease_seconds", in: 5...600) ?? 30
         http = try HTTPLimits(root["http"], at: JSONPath.root.member("http"))
@@ -121,14 +125,15 @@ public struct GatewayConfiguration: Sendable {
             resolve: resolve)
     }
 
-    /// The apps of `root`: each member of `apps`, or the top level's as `default`. A key named by
-    /// two apps (the same team and key id) must be the same file, and a webhook endpoint's name is
-    /// the gateway's (the metrics' `endpoint` label).
-    private static func apps(_ root: JSONObject, resolve: (String) -> String) throws(GatewayError)
-        -> [AppConfiguration]
+    /// The apps of `root`: each member of `apps`, or the top level's as `default`, with
+    /// `retentionHours` where they have none. A key named by two apps (the same team and key id)
+    /// must be the same file, and a webhook endpoint's name is the gateway's (the metrics'
+    /// `endpoint` label).
+    private static func apps(_ root: JSONObject, retentionHours: Int, resolve: (String) -> String)
+        throws(GatewayError) -> [AppConfiguration]
     {
         guard let value = root["apps"] else {
-            return [try AppConfiguration(.default, root, at: .root, resolve: resolve)]
+            return [try AppConfiguration(.default, root, at: .root, retentionHours: retentionHours, resolve: resolve)]
         }
         let path = JSONPath.root.member("apps")
         if let member = AppConfiguration.members.first(where: { root[$0] != nil }) {
@@ -148,8 +153,10 @@ public struct GatewayConfiguration: Sendable {
                     path.member(name), "is not an app name: 1 to 32 of a-z, 0-9 and -, a letter or digit first")
             }
             guard let appObject = member.objectValue else { throw invalid(path.member(name), "must be an object") }
-            try refuseUnknown(appObject, AppConfiguration.members, at: path.member(name))
-            let app = try AppConfiguration(id, appObject, at: path.member(name), resolve: resolve)
+            try refuseUnknown(
+                appObject, AppConfiguration.members + AppConfiguration.inheritedMembers, at: path.member(name))
+            let app = try AppConfiguration(
+                id, appObject, at: path.member(name), retentionHours: retentionHours, resolve: resolve)
             for (index, key) in app.apns.keys.enumerated() {
                 let identity = key.teamID + "." + key.keyID
                 if let file = keyFiles[identity], file != key.authKeyFile {

@@ -9,10 +9,13 @@ internal import Synchronization
 #endif
 
 /// The gateway's own upkeep, on one background queue: a heartbeat every 10 s (the status page
-/// lists each instance), and a retention sweep every minute that deletes what ended more than
-/// the retention time ago (gateway-v1.md, "Retention"): ended deliveries, then pushes left with
-/// none (and so their idempotency keys), each in batches of ``batchSize`` rows, one short
-/// transaction each, with a pause between, so the API and the workers never wait on it long.
+/// lists each instance, and `apps` each app with when an instance last served it), and a
+/// retention sweep every minute (gateway-v1.md, "Retention"). The sweep goes app by app through
+/// every app listed or served, deleting what ended more than the app's retention time ago: ended
+/// deliveries, then pushes left with none (and so their idempotency keys), then webhook events;
+/// and, for an app no instance served for that long, its queued deliveries, which no worker will
+/// claim. It deletes in batches of ``batchSize`` rows, one short transaction each, with a pause
+/// between, so the API and the workers never wait on it long.
 final class Housekeeping: @unchecked Sendable {
     /// Rows one statement of the sweep deletes at most.
     static let batchSize = 500
@@ -27,7 +30,10 @@ final class Housekeeping: @unchecked Sendable {
     let instance: InstanceRecord
 
     private let store: any GatewayStore
-    private let retentionMilliseconds: Int64
+    /// The apps this instance serves, each with its retention in hours, in configuration order.
+    private let served: [(id: AppID, retentionHours: Int)]
+    /// The retention of a listed app that no instance has served since the schema took apps.
+    private let retentionHours: Int
     private let metrics: Metrics
     private let log: EventLog
     private let queue = DispatchQueue(label: "pushseal-gateway.housekeeping")
@@ -35,10 +41,15 @@ final class Housekeeping: @unchecked Sendable {
     private var timers: [any DispatchSourceTimer] = []
     private let stopping = Atomic<Bool>(false)
 
-    /// Upkeep of `store`, keeping ended records `retentionHours`.
-    init(store: any GatewayStore, retentionHours: Int, metrics: Metrics, log: EventLog) {
+    /// Upkeep of `store` for an instance serving `served`, each app's ended records kept for its
+    /// retention, those of an app listed with none for `retentionHours`.
+    init(
+        store: any GatewayStore, serving served: [(id: AppID, retentionHours: Int)], retentionHours: Int,
+        metrics: Metrics, log: EventLog
+    ) {
         self.store = store
-        self.retentionMilliseconds = Int64(retentionHours) * 3_600_000
+        self.served = served
+        self.retentionHours = retentionHours
         self.metrics = metrics
         self.log = log
         var host = [CChar](repeating: 0, count: 256)
@@ -86,43 +97,94 @@ final class Housekeeping: @unchecked Sendable {
         let now = GatewayClock.milliseconds()
         let beat = InstanceRecord(
             id: instance.id, version: instance.version, startedAt: instance.startedAt, heartbeatAt: now)
+        let apps = served.map { AppRecord(id: $0.id, retentionHours: $0.retentionHours, servedAt: now) }
         do {
-            try store.heartbeat(beat, forgetBefore: now - Self.forgetInstancesAfter)
+            try store.heartbeat(beat, serving: apps, forgetBefore: now - Self.forgetInstancesAfter)
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
         }
     }
 
-    /// Deletes what ended before `now` minus the retention time; the rows deleted from each table.
+    /// Deletes, app by app, what ended before `now` minus the app's retention time, and the
+    /// queued deliveries of an app no instance served for that long; the rows deleted from each
+    /// table, every app's together.
     @discardableResult
     func sweep(now: Int64) -> RetentionSweep {
-        let cutoff = now - retentionMilliseconds
         var deleted = RetentionSweep()
         do {
-            deleted.deliveries = try repeatBatches {
-                try store.deleteFinishedDeliveries(endedBefore: cutoff, limit: $0)
+            for app in try sweptApps(now: now) {
+                try sweep(app, into: &deleted)
             }
-            metrics.retentionDeleted(deleted.deliveries, from: "deliveries")
-            deleted.pushes = try repeatBatches { try store.deleteEmptyPushes(acceptedBefore: cutoff, limit: $0) }
-            metrics.retentionDeleted(deleted.pushes, from: "pushes")
-            deleted.webhookEvents = try repeatBatches {
-                try store.deleteFinishedWebhookEvents(endedBefore: cutoff, limit: $0)
-            }
-            metrics.retentionDeleted(deleted.webhookEvents, from: "webhook_events")
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
         }
+        metrics.retentionDeleted(deleted.deliveries + deleted.abandonedDeliveries, from: "deliveries")
+        metrics.retentionDeleted(deleted.pushes, from: "pushes")
+        metrics.retentionDeleted(deleted.webhookEvents, from: "webhook_events")
         if deleted != RetentionSweep() {
             log.write(
                 "retention",
                 [
                     ("deliveries_deleted", .number(JSONNumber(deleted.deliveries))),
+                    ("abandoned_deliveries_deleted", .number(JSONNumber(deleted.abandonedDeliveries))),
                     ("pushes_deleted", .number(JSONNumber(deleted.pushes))),
                     ("webhook_events_deleted", .number(JSONNumber(deleted.webhookEvents))),
                 ])
         }
         return deleted
     }
+
+    /// One app's share of a sweep: its rows older than `cutoff`, and whether its queued deliveries
+    /// go too.
+    private struct SweptApp {
+        let id: AppID
+        let cutoff: Int64
+        let abandoned: Bool
+    }
+
+    /// The apps a sweep at `now` goes through: those this instance serves, with their retention,
+    /// then every other app listed, with the retention it was last served with (else the
+    /// gateway's), abandoned once no instance served it within that time.
+    private func sweptApps(now: Int64) throws -> [SweptApp] {
+        var apps = served.map {
+            SweptApp(id: $0.id, cutoff: now - Self.milliseconds($0.retentionHours), abandoned: false)
+        }
+        for record in try store.listedApps() where !served.contains(where: { $0.id == record.id }) {
+            let cutoff = now - Self.milliseconds(record.retentionHours ?? retentionHours)
+            apps.append(SweptApp(id: record.id, cutoff: cutoff, abandoned: record.servedAt < cutoff))
+        }
+        return apps
+    }
+
+    /// Deletes `app`'s rows older than its cutoff, adding their counts to `deleted`.
+    private func sweep(_ app: SweptApp, into deleted: inout RetentionSweep) throws {
+        deleted.deliveries += try repeatBatches {
+            try store.deleteFinishedDeliveries(in: app.id, endedBefore: app.cutoff, limit: $0)
+        }
+        if app.abandoned {
+            var abandoned = 0
+            for kind in DeliveryKind.allCases {
+                abandoned += try repeatBatches {
+                    try store.deleteAbandonedDeliveries(kind, in: app.id, dueBefore: app.cutoff, limit: $0)
+                }
+            }
+            if abandoned > 0 {
+                log.write(
+                    "abandoned-deliveries",
+                    [("app", .string(app.id.name)), ("deliveries_deleted", .number(JSONNumber(abandoned)))])
+            }
+            deleted.abandonedDeliveries += abandoned
+        }
+        deleted.pushes += try repeatBatches {
+            try store.deleteEmptyPushes(in: app.id, acceptedBefore: app.cutoff, limit: $0)
+        }
+        deleted.webhookEvents += try repeatBatches {
+            try store.deleteFinishedWebhookEvents(in: app.id, endedBefore: app.cutoff, limit: $0)
+        }
+    }
+
+    /// `hours` in milliseconds.
+    private static func milliseconds(_ hours: Int) -> Int64 { Int64(hours) * 3_600_000 }
 
     /// Runs `batch` with ``batchSize`` until it deletes fewer, pausing 20 ms between batches; the total.
     private func repeatBatches(_ batch: (Int) throws -> Int) throws -> Int {
@@ -141,6 +203,8 @@ final class Housekeeping: @unchecked Sendable {
 struct RetentionSweep: Sendable, Equatable {
     /// Deliveries that had ended.
     var deliveries = 0
+    /// Queued deliveries of apps no instance served within their retention.
+    var abandonedDeliveries = 0
     /// Pushes left with no delivery (their idempotency keys with them).
     var pushes = 0
     /// Webhook events that had ended.

@@ -125,8 +125,10 @@ package enum PostgresMigrations {
         // Apps, as SQLite's schema 10: every row belongs to one app (`default` for those there), and
         // a device's id, an idempotency key and a webhook endpoint's name are unique within their
         // app, the key first in each index; the due deliveries of a kind are indexed within their
-        // app (claimed app by app), and so are a device's queued deliveries (a deletion ends them). A column with a constant default is added without rewriting
-        // its table.
+        // app (claimed app by app), and so are a device's queued deliveries (a deletion ends them)
+        // and what the retention sweep, which is the app's, deletes; `apps` lists every app that
+        // may have rows, with its retention. A column with a constant default is added without
+        // rewriting its table.
         SchemaMigration(
             10,
             """
@@ -143,12 +145,24 @@ package enum PostgresMigrations {
             DROP INDEX deliveries_due;
             CREATE INDEX deliveries_due ON deliveries (kind, app, next_attempt_at, id) WHERE status = 'queued';
             CREATE INDEX deliveries_queued_by_device ON deliveries (device_id, app) WHERE status = 'queued';
+            DROP INDEX deliveries_finished;
+            CREATE INDEX deliveries_finished ON deliveries (app, finished_at) WHERE status <> 'queued';
+            DROP INDEX pushes_by_time;
+            CREATE INDEX pushes_by_time ON pushes (app, accepted_at);
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX webhook_events_queued;
             CREATE INDEX webhook_events_queued ON webhook_events (endpoint, app, id) WHERE status = 'queued';
+            DROP INDEX webhook_events_finished;
+            CREATE INDEX webhook_events_finished ON webhook_events (app, finished_at) WHERE status <> 'queued';
+            DROP INDEX webhook_events_stale;
+            CREATE INDEX webhook_events_stale ON webhook_events (app, created_at) WHERE status = 'queued';
             ALTER TABLE webhook_endpoints ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_pkey, ADD PRIMARY KEY (name, app);
+            CREATE TABLE apps (name TEXT PRIMARY KEY, retention_hours INTEGER, served_at BIGINT NOT NULL);
+            INSERT INTO apps (name, served_at) SELECT 'default', (extract(epoch FROM now()) * 1000)::bigint
+                WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
+                    OR EXISTS (SELECT 1 FROM webhook_events);
             """),
     ]
 }

@@ -125,9 +125,12 @@ package enum SQLiteMigrations {
         // ones, an endpoint's queued events and the due deliveries of a kind (claimed app by app,
         // so that one app's backlog never holds another's push) are indexed within their app, and
         // so are a device's queued deliveries (which a deletion ends: it read the whole table).
-        // SQLite changes a key only by making its
-        // table anew (foreign keys off meanwhile, and checked before the commit). An access token's
-        // app may be NULL: an operator's token, over every app.
+        // Retention is the app's, so what it deletes (ended deliveries and webhook events, empty
+        // pushes, webhook events stale in the queue) is indexed within the app, and `apps` lists
+        // every app that may have rows, with the retention it was last served with (NULL: the
+        // gateway's), so that a sweep reaches an app removed from the configuration too. SQLite
+        // changes a key only by making its table anew (foreign keys off meanwhile, and checked
+        // before the commit). An access token's app may be NULL: an operator's token, over every app.
         SchemaMigration(
             10,
             """
@@ -153,15 +156,21 @@ package enum SQLiteMigrations {
                 SELECT id, idempotency_key, accepted_at, request_hash FROM pushes;
             DROP TABLE pushes;
             ALTER TABLE pushes_v10 RENAME TO pushes;
-            CREATE INDEX pushes_by_time ON pushes (accepted_at);
+            CREATE INDEX pushes_by_time ON pushes (app, accepted_at);
             ALTER TABLE deliveries ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX deliveries_due;
             CREATE INDEX deliveries_due ON deliveries (kind, app, status, next_attempt_at);
             CREATE INDEX deliveries_queued_by_device ON deliveries (device_id, app) WHERE status = 'queued';
+            DROP INDEX deliveries_finished;
+            CREATE INDEX deliveries_finished ON deliveries (app, finished_at) WHERE status <> 'queued';
             ALTER TABLE webpush_inboxes ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_events ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             DROP INDEX webhook_events_queued;
             CREATE INDEX webhook_events_queued ON webhook_events (endpoint, app, id) WHERE status = 'queued';
+            DROP INDEX webhook_events_finished;
+            CREATE INDEX webhook_events_finished ON webhook_events (app, finished_at) WHERE status <> 'queued';
+            DROP INDEX webhook_events_stale;
+            CREATE INDEX webhook_events_stale ON webhook_events (app, created_at) WHERE status = 'queued';
             CREATE TABLE webhook_endpoints_v10 (
                 name TEXT NOT NULL, failures INTEGER NOT NULL DEFAULT 0, failing_since INTEGER, retry_at INTEGER,
                 disabled_at INTEGER, app TEXT NOT NULL DEFAULT 'default', PRIMARY KEY (name, app));
@@ -169,6 +178,10 @@ package enum SQLiteMigrations {
                 SELECT name, failures, failing_since, retry_at, disabled_at FROM webhook_endpoints;
             DROP TABLE webhook_endpoints;
             ALTER TABLE webhook_endpoints_v10 RENAME TO webhook_endpoints;
+            CREATE TABLE apps (name TEXT PRIMARY KEY, retention_hours INTEGER, served_at INTEGER NOT NULL);
+            INSERT INTO apps (name, served_at) SELECT 'default', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+                WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
+                    OR EXISTS (SELECT 1 FROM webhook_events);
             """),
     ]
 }

@@ -9,8 +9,12 @@ package protocol OperationsStore: Sendable {
     func statistics(in app: AppID?) throws -> GatewayStatistics
     /// The store's counters of its own work, for the metrics (SQLite: its one writer's).
     var metrics: [StoreMetric] { get }
-    /// Records that `instance` is alive, and forgets instances silent since `forgetBefore`.
-    func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws
+    /// Records that `instance` is alive and serves `apps` (each with its retention, served at the
+    /// heartbeat's time), and forgets instances silent since `forgetBefore`.
+    func heartbeat(_ instance: InstanceRecord, serving apps: [AppRecord], forgetBefore: Int64) throws
+    /// Every app that may have rows, by name: each app an instance served since the schema took
+    /// apps, and `default` when rows came from before.
+    func listedApps() throws -> [AppRecord]
     /// The instances heard from, newest heartbeat first.
     func instances() throws -> [InstanceRecord]
     /// Removes instance `id` from the list: it stopped cleanly, and will say nothing more.
@@ -61,12 +65,20 @@ extension OperationsStore where Self: SQLExecutor {
         return (" AND app = \(sql.placeholder(1))", " WHERE app = \(sql.placeholder(1))", [.text(app.name)])
     }
 
-    package func heartbeat(_ instance: InstanceRecord, forgetBefore: Int64) throws {
+    package func heartbeat(_ instance: InstanceRecord, serving apps: [AppRecord], forgetBefore: Int64) throws {
         try transaction { sql in
             let (statement, values) = instance.upsert(placeholder: sql.placeholder)
             try sql(statement, values)
+            for app in apps {
+                let (statement, values) = app.upsert(placeholder: sql.placeholder)
+                try sql(statement, values)
+            }
             try sql("DELETE FROM instances WHERE heartbeat_at < \(sql.placeholder(1))", [.integer(forgetBefore)])
         }
+    }
+
+    package func listedApps() throws -> [AppRecord] {
+        try read(AppRecord.selectAll, []).compactMap(AppRecord.init(row:))
     }
 
     package func instances() throws -> [InstanceRecord] {

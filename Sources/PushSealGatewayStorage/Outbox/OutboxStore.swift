@@ -43,12 +43,16 @@ package protocol OutboxStore: Sendable {
     /// (``OutboxFinish``).
     func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws
 
-    /// Deletes up to `limit` deliveries that ended before `time` (never a queued one), in one
-    /// short transaction; how many went.
-    func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int
-    /// Deletes up to `limit` pushes accepted before `time` that have no delivery left, and so
-    /// their idempotency keys; how many went.
-    func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int
+    /// Deletes up to `limit` of `app`'s deliveries that ended before `time` (never a queued one),
+    /// in one short transaction; how many went.
+    func deleteFinishedDeliveries(in app: AppID, endedBefore time: Int64, limit: Int) throws -> Int
+    /// Deletes up to `limit` of `app`'s queued deliveries of `kind` due before `time`: those of an
+    /// app that no instance serves any more, which no worker will claim; how many went.
+    func deleteAbandonedDeliveries(_ kind: DeliveryKind, in app: AppID, dueBefore time: Int64, limit: Int) throws
+        -> Int
+    /// Deletes up to `limit` of `app`'s pushes accepted before `time` that have no delivery left,
+    /// and so their idempotency keys; how many went.
+    func deleteEmptyPushes(in app: AppID, acceptedBefore time: Int64, limit: Int) throws -> Int
 }
 
 extension OutboxStore {
@@ -88,12 +92,26 @@ extension OutboxStore where Self: SQLExecutor {
         try write(LeaseStatements.renew(dialect), [.integer(until), .text(owner)])
     }
 
-    package func deleteFinishedDeliveries(endedBefore time: Int64, limit: Int) throws -> Int {
-        try write(RetentionStatements.deleteFinishedDeliveries(dialect), [.integer(time), .integer(Int64(limit))])
-            .count
+    package func deleteFinishedDeliveries(in app: AppID, endedBefore time: Int64, limit: Int) throws -> Int {
+        try write(
+            RetentionStatements.deleteFinishedDeliveries(dialect),
+            RetentionStatements.parameters(app, before: time, limit: limit)
+        ).count
     }
 
-    package func deleteEmptyPushes(acceptedBefore time: Int64, limit: Int) throws -> Int {
-        try write(RetentionStatements.deleteEmptyPushes(dialect), [.integer(time), .integer(Int64(limit))]).count
+    package func deleteAbandonedDeliveries(_ kind: DeliveryKind, in app: AppID, dueBefore time: Int64, limit: Int)
+        throws -> Int
+    {
+        try write(
+            RetentionStatements.deleteAbandonedDeliveries(dialect),
+            RetentionStatements.parameters(app, before: time, limit: limit) + [.text(kind.rawValue)]
+        ).count
+    }
+
+    package func deleteEmptyPushes(in app: AppID, acceptedBefore time: Int64, limit: Int) throws -> Int {
+        try write(
+            RetentionStatements.deleteEmptyPushes(dialect),
+            RetentionStatements.parameters(app, before: time, limit: limit)
+        ).count
     }
 }

@@ -175,17 +175,18 @@ package enum WebhookOutbox {
     /// of a configured one end it sooner.
     package static let longestRetryMilliseconds: Int64 = 168 * 3_600_000
 
-    /// Deletes a batch of events that ended before the cutoff (parameter 1), and of queued ones
-    /// made ``longestRetryMilliseconds`` before it (an endpoint removed from the configuration
-    /// leaves them, and no claim ends them), at most parameter 2. Each kind is found through an
-    /// index of its own (`webhook_events_finished`, `webhook_events_stale`), so that a sweep with
-    /// nothing to delete reads no table. Each batch skips the rows another instance's sweep holds.
+    /// Deletes a batch of one app's (parameter 1) events that ended before the cutoff (parameter
+    /// 2), and of its queued ones made ``longestRetryMilliseconds`` before it (an endpoint removed
+    /// from the configuration leaves them, and no claim ends them), at most parameter 3 (the
+    /// parameters of ``RetentionStatements``). Each kind is found through an index of its own led
+    /// by the app (`webhook_events_finished`, `webhook_events_stale`), so that a sweep with nothing
+    /// to delete reads no table. Each batch skips the rows another instance's sweep holds.
     package static func deleteFinished(_ dialect: SQLDialect) -> String {
         let (p, locking) = (dialect.placeholder, dialect.skipLocked)
         return "DELETE FROM webhook_events WHERE id IN (SELECT id FROM (SELECT id FROM webhook_events "
-            + "WHERE status <> 'queued' AND finished_at < \(p(1)) ORDER BY finished_at LIMIT \(p(2))\(locking)) AS ended "
-            + "UNION ALL SELECT id FROM (SELECT id FROM webhook_events WHERE status = 'queued' AND created_at < "
-            + "\(p(1)) - \(longestRetryMilliseconds) ORDER BY created_at LIMIT \(p(2))\(locking)) "
-            + "AS stale LIMIT \(p(2))) RETURNING id"
+            + "WHERE app = \(p(1)) AND status <> 'queued' AND finished_at < \(p(2)) ORDER BY finished_at "
+            + "LIMIT \(p(3))\(locking)) AS ended UNION ALL SELECT id FROM (SELECT id FROM webhook_events "
+            + "WHERE app = \(p(1)) AND status = 'queued' AND created_at < \(p(2)) - \(longestRetryMilliseconds) "
+            + "ORDER BY created_at LIMIT \(p(3))\(locking)) AS stale LIMIT \(p(3))) RETURNING id"
     }
 }

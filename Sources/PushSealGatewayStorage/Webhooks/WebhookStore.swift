@@ -17,10 +17,10 @@ package protocol WebhookStore: Sendable {
     ) throws -> WebhookEndpointState
     /// Enables `app`'s disabled endpoint again; false when it was not disabled.
     func enableWebhookEndpoint(_ endpoint: String, in app: AppID) throws -> Bool
-    /// Deletes up to `limit` webhook events that ended before `time`, and queued ones left by an
-    /// endpoint no longer configured (``WebhookOutbox/longestRetryMilliseconds`` older); how many
-    /// went.
-    func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int
+    /// Deletes up to `limit` of `app`'s webhook events that ended before `time`, and queued ones
+    /// left by an endpoint no longer configured (``WebhookOutbox/longestRetryMilliseconds``
+    /// older); how many went.
+    func deleteFinishedWebhookEvents(in app: AppID, endedBefore time: Int64, limit: Int) throws -> Int
 }
 
 extension WebhookStore where Self: SQLExecutor {
@@ -50,7 +50,10 @@ extension WebhookStore where Self: SQLExecutor {
         try transaction { sql in try WebhookOutbox.enable(endpoint: endpoint, in: app, sql) }
     }
 
-    package func deleteFinishedWebhookEvents(endedBefore time: Int64, limit: Int) throws -> Int {
-        try write(WebhookOutbox.deleteFinished(dialect), [.integer(time), .integer(Int64(limit))]).count
+    package func deleteFinishedWebhookEvents(in app: AppID, endedBefore time: Int64, limit: Int) throws -> Int {
+        try write(
+            WebhookOutbox.deleteFinished(dialect), RetentionStatements.parameters(app, before: time, limit: limit)
+        )
+        .count
     }
 }
