@@ -64,7 +64,7 @@ public final class Gateway: Sendable {
             store: store, apps: apps, metrics: metrics, log: log, isReady: { keys.canSign },
             providerTokens: { keys.issuedCount },
             status: StatusReport(
-                store: store, instance: housekeeping.instance.id,
+                store: store, instance: housekeeping.instance.id, apps: configuration.apps.map(\.id),
                 webhookEndpoints: configuration.webhooks.map { ($0.app, $0.settings.name) },
                 providerTokenIssuedAt: { keys.oldestIssuedAt(of: $0) }, isDraining: { metrics.isDraining }),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)

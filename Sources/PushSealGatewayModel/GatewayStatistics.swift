@@ -1,4 +1,5 @@
-/// Counts for `/metrics`.
+/// Counts for `/metrics` and the status page: the gateway's (or one app's) totals, and each app's
+/// share of them.
 package struct GatewayStatistics: Sendable, Equatable {
     /// Deliveries by status.
     package var deliveries: [DeliveryStatus: Int] = [:]
@@ -12,12 +13,14 @@ package struct GatewayStatistics: Sendable, Equatable {
     package var webhookEventsQueued: [String: Int] = [:]
     /// The webhook endpoints disabled after failing for too long.
     package var webhookEndpointsDisabled: Set<String> = []
+    /// Each app's queue and devices, for every app that has a queued delivery or a device.
+    package var apps: [AppID: AppStatistics] = [:]
 
     /// A value of these members (none counted, by default).
     package init(
         deliveries: [DeliveryStatus: Int] = [:], activeDevices: Int = 0, unregisteredDevices: Int = 0,
         oldestQueuedAcceptedAt: Int64? = nil, webhookEventsQueued: [String: Int] = [:],
-        webhookEndpointsDisabled: Set<String> = []
+        webhookEndpointsDisabled: Set<String> = [], apps: [AppID: AppStatistics] = [:]
     ) {
         self.deliveries = deliveries
         self.activeDevices = activeDevices
@@ -25,6 +28,7 @@ package struct GatewayStatistics: Sendable, Equatable {
         self.oldestQueuedAcceptedAt = oldestQueuedAcceptedAt
         self.webhookEventsQueued = webhookEventsQueued
         self.webhookEndpointsDisabled = webhookEndpointsDisabled
+        self.apps = apps
     }
 
     /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).

@@ -318,4 +318,74 @@ struct GatewayAppsTests {
         let operatorLine = try run(["token", "list"]).output.split(separator: "\n").first { $0.contains(operatorID) }
         #expect(operatorLine?.contains(#""app":null"#) == true, "\(operatorLine ?? "")")
     }
+
+    @Test(
+        "the gateway's status and metrics break the queue and devices down by app; an app served by no worker here is shown, with a warning while it has deliveries waiting",
+        arguments: GatewayBackend.allCases)
+    func statusByApp(_ backend: GatewayBackend) throws {
+        let (world, news, newsToken) = try Self.twoApps(backend)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        for (id, token) in [
+            ("phone", GatewayWorld.deviceToken("00bb", 1)), ("busy", GatewayWorld.deviceToken("5003", 2)),
+        ] {
+            let registered = try world.registerDevice(
+                id, user: "u2", token: token, topic: GatewayWorld.otherTopic, as: newsToken)
+            #expect(registered.status == 201)
+        }
+        // news's push: one delivery sent, one retried (the mock answers 503 to 5003…).
+        let pushed = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u2"},"payload":{"aps":{"alert":"Hi"}}}"#, token: newsToken)
+        let pushID = try #require(pushed.json?["id"]?.stringValue)
+        #expect(
+            try world.eventually {
+                try world.store.push(id: pushID, in: news)?.deliveries.map(\.attempts).min() ?? 0 > 0
+            })
+        // An app this instance does not serve, with a device and a queued delivery.
+        let gone = try #require(AppID("gone"))
+        let goneDevice = AppIsolationStoreTests.device(gone, token: GatewayWorld.deviceToken("00dd", 1))
+        _ = try world.store.putDevice(goneDevice)
+        _ = try world.store.acceptPush(
+            id: "gone-push", in: gone, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+            deliveries: [NewDelivery(device: goneDevice, headers: [], body: [1], expiration: nil)])
+
+        /// Each row of `apps`: its name, whether it is served, its queue's depth and its devices.
+        func apps(_ status: JSONObject?) -> [String] {
+            (status?["apps"]?.arrayValue ?? []).compactMap(\.objectValue).map { app in
+                let queue = app["queue"]?.objectValue, devices = app["devices"]?.objectValue
+                return [
+                    app["app"]?.stringValue ?? "?", app["served"] == .bool(true) ? "served" : "not served",
+                    "\(queue?["depth"]?.numberValue?.intValue ?? -1) queued",
+                    "\(devices?["active"]?.numberValue?.intValue ?? -1) active",
+                ].joined(separator: " ")
+            }
+        }
+        let (text, record) = AccessTokens.make(scopes: [.read], in: nil, at: GatewayClock.milliseconds())
+        try world.store.addAccessToken(record)
+        let whole = try world.request("GET", "/v1/status", token: text)
+        #expect(
+            apps(whole.json)
+                == [
+                    "default served 0 queued 1 active", "news served 1 queued 2 active",
+                    "gone not served 1 queued 1 active",
+                ],
+            "\(apps(whole.json))")
+        let warnings = (whole.json?["attention"]?.arrayValue ?? []).compactMap {
+            $0.objectValue?["message"]?.stringValue
+        }
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("app gone is not served by this instance: 1 queued delivery waits")
+            }, "\(warnings)")
+        let newsStatus = try world.request("GET", "/v1/status", token: newsToken)
+        #expect(apps(newsStatus.json) == ["news served 1 queued 2 active"], "an app's token sees its own app alone")
+
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        for line in [
+            #"pushseal_gateway_app_queue_depth{app="default"} 0"#, #"pushseal_gateway_app_queue_depth{app="news"} 1"#,
+            #"pushseal_gateway_app_devices{app="news",state="active"} 2"#, "pushseal_gateway_queue_depth 2",
+        ] {
+            #expect(metrics.contains(line + "\n"), "\(line)")
+        }
+        #expect(!metrics.contains(#"app="gone""#), "the label's values are the configuration's apps")
+    }
 }

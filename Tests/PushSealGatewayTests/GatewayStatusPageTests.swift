@@ -117,6 +117,7 @@ struct GatewayStatusPageTests {
         #expect(healthy.rows("instances").map(\.kind) == ["alive"])
         #expect(healthy.rows("instances").first?.cells.first == world.gateway.instanceID)
         #expect(healthy.rows("webhooks").map(\.cells) == [["backend", "enabled", "0"]])
+        #expect(healthy.rows("apps").map(\.cells) == [["default", "served", "0", "0", "1", "0"]])
 
         // A provider token APNs refuses holds one delivery; another waits out a 503.
         try world.registerDevice("revoked", user: "u2", token: GatewayWorld.deviceToken("4031", 2))

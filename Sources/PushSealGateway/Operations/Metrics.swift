@@ -228,8 +228,31 @@ final class Metrics: Sendable {
                     "{state=\"active\"} \(statistics.activeDevices)",
                     "{state=\"unregistered\"} \(statistics.unregisteredDevices)",
                 ])
+            lines += appGauges(statistics, now: now)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The queue and device gauges again, by app (the families above are the gateway's totals,
+    /// kept unlabelled so that the alerts and dashboards on them keep their meaning): one sample
+    /// per configured app, 0 for an app with nothing counted.
+    private func appGauges(_ statistics: GatewayStatistics, now: Int64) -> [String] {
+        let name = "pushseal_gateway_app_"
+        func counts(_ app: AppID) -> AppStatistics { statistics.apps[app] ?? AppStatistics() }
+        return Self.family(
+            name + "queue_depth", "gauge", "Deliveries queued, due or waiting for a retry, by app.",
+            apps.map { "{app=\"\($0)\"} \(counts($0).queued)" })
+            + Self.family(
+                name + "queue_oldest_seconds", "gauge", "Age of the oldest queued delivery (0 when none), by app.",
+                apps.map { "{app=\"\($0)\"} \(counts($0).oldestQueuedSeconds(now: now))" })
+            + Self.family(
+                name + "devices", "gauge", "Registered devices, by app and state.",
+                apps.flatMap {
+                    [
+                        "{app=\"\($0)\",state=\"active\"} \(counts($0).activeDevices)",
+                        "{app=\"\($0)\",state=\"unregistered\"} \(counts($0).unregisteredDevices)",
+                    ]
+                })
     }
 
     /// A metric family: its `HELP` and `TYPE` lines, then one line per sample, each `samples`

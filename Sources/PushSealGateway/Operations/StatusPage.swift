@@ -45,7 +45,7 @@ enum StatusPage {
           #attention li.warning { background: #fff4d6; color: #7a5200; border: 1px solid #f0d58c; }
           #attention li.ok { background: #e8f6ec; color: #1d6b34; border: 1px solid #b5dfc1; font-weight: 400; }
           tr.failing td, tr.stale td, tr.disabled td { color: #a1140c; }
-          tr.retrying td { color: #7a5200; }
+          tr.retrying td, tr.unserved td { color: #7a5200; }
         </style>
         </head>
         <body>
@@ -72,6 +72,10 @@ enum StatusPage {
         <h2>Webhook endpoints</h2>
         <table><thead><tr><th>endpoint</th><th>state</th><th class="count">events waiting</th></tr></thead>
           <tbody id="webhooks"></tbody></table>
+        <h2>Apps</h2>
+        <table><thead><tr><th>app</th><th>here</th><th class="count">queued</th><th class="count">oldest queued, s</th>
+          <th class="count">active devices</th><th class="count">unregistered devices</th></tr></thead>
+          <tbody id="apps"></tbody></table>
         <script src="status.js"></script>
         </body>
         </html>
@@ -127,6 +131,10 @@ enum StatusPage {
               i => i.state);
             rows("webhooks", status.webhooks, w => [[w.endpoint], [w.disabled ? "disabled" : "enabled"], [w.queued, true]],
               w => w.disabled ? "disabled" : "");
+            rows("apps", status.apps,
+              a => [[a.app], [a.served ? "served" : "not served"], [a.queue.depth, true], [a.queue.oldest_seconds, true],
+                [a.devices.active, true], [a.devices.unregistered, true]],
+              a => a.served ? "" : "unserved");
             text("error", "");
             document.body.dataset.loaded = "yes";
           } catch (error) {

@@ -5,14 +5,16 @@ internal import PushSealGatewayStorage
 /// What `/status.json` reports, and the status page shows (gateway-v1.md, "Status page"): the
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the
 /// APNs provider token, the reasons queued deliveries wait to be tried again for, every
-/// instance's last heartbeat (stale when it is late), the webhook
-/// endpoints' health, and `attention`: what needs an operator, most urgent first. It covers every
+/// instance's last heartbeat (stale when it is late), the webhook endpoints' health, each app's
+/// queue and devices, and `attention`: what needs an operator, most urgent first. It covers every
 /// app, or one: an app's token reads its own app's alone (``json(now:in:)``).
 struct StatusReport: Sendable {
     /// The store it reads.
     let store: any GatewayStore
     /// This instance's id.
     let instance: String
+    /// The apps this instance serves, in configuration order.
+    let apps: [AppID]
     /// The configured webhook endpoints' names, each with its app.
     var webhookEndpoints: [(app: AppID, name: String)] = []
     /// When the oldest of the provider tokens in use (one per APNs key) of an app (every app's
@@ -88,6 +90,7 @@ struct StatusReport: Sendable {
                 Attention(
                     .critical, "APNs refused the provider token in the last hour: check the .p8, key id and team id"))
         }
+        let appRows = try appRows(statistics, in: app, now: now, attention: &attention)
         if isDraining() { attention.append(Attention(.warning, "this instance is draining")) }
         let tokenAge: JSONValue =
             providerTokenIssuedAt(app).map { .number(JSONNumber(max(0, Int(now / 1_000) - $0))) } ?? .null
@@ -129,8 +132,54 @@ struct StatusReport: Sendable {
                 ),
                 ("instances", .array(instances)),
                 ("webhooks", .array(webhooks)),
+                ("apps", .array(appRows)),
                 ("attention", .array(attention.sorted { $0.level > $1.level }.map(\.json))),
             ]))
+    }
+
+    /// Each app's row of the report: `app`'s alone, or the apps this instance serves then every
+    /// other app the database lists (removed from this instance's configuration, or not yet
+    /// added to it) or holds queued deliveries of; a warning in `attention` for each of the
+    /// latter with deliveries waiting, since no worker here claims them.
+    private func appRows(
+        _ statistics: GatewayStatistics, in app: AppID?, now: Int64, attention: inout [Attention]
+    ) throws -> [JSONValue] {
+        var others: Set<AppID> = []
+        if app == nil {
+            others = Set(try store.listedApps().map(\.id)).union(statistics.apps.keys).subtracting(apps)
+        }
+        let served = app.map { [$0] } ?? apps
+        return (served.map { ($0, true) } + others.sorted().map { ($0, false) }).map { id, isServed in
+            let counts = statistics.apps[id] ?? AppStatistics()
+            if !isServed && counts.queued > 0 {
+                attention.append(
+                    Attention(
+                        .warning,
+                        "app \(id) is not served by this instance: \(counts.queued) queued "
+                            + "\(counts.queued == 1 ? "delivery waits" : "deliveries wait") (deleted once no instance "
+                            + "has served it for its retention time)"))
+            }
+            return .object(
+                JSONObject([
+                    ("app", .string(id.name)), ("served", .bool(isServed)),
+                    (
+                        "queue",
+                        .object(
+                            JSONObject([
+                                ("depth", .number(JSONNumber(counts.queued))),
+                                ("oldest_seconds", .number(JSONNumber(counts.oldestQueuedSeconds(now: now)))),
+                            ]))
+                    ),
+                    (
+                        "devices",
+                        .object(
+                            JSONObject([
+                                ("active", .number(JSONNumber(counts.activeDevices))),
+                                ("unregistered", .number(JSONNumber(counts.unregisteredDevices))),
+                            ]))
+                    ),
+                ]))
+        }
     }
 
     /// The most reasons of queued deliveries the report lists (a push service's words make many).

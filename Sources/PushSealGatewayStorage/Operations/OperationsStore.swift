@@ -4,8 +4,8 @@ package import PushSealGatewayModel
 /// that share the database.
 package protocol OperationsStore: Sendable {
     /// Counts for the metrics and the status: deliveries by status, the oldest queued one, devices
-    /// registered and unregistered, webhook events by endpoint; `app`'s alone, or every app's
-    /// when nil.
+    /// registered and unregistered, webhook events by endpoint, and each app's queue and devices;
+    /// `app`'s alone, or every app's when nil.
     func statistics(in app: AppID?) throws -> GatewayStatistics
     /// The store's counters of its own work, for the metrics (SQLite: its one writer's).
     var metrics: [StoreMetric] { get }
@@ -38,19 +38,38 @@ extension OperationsStore where Self: SQLExecutor {
         try readTransaction { sql in
             let (inApp, whereApp, values) = Self.appCondition(app, sql)
             var statistics = GatewayStatistics()
-            for row in try sql("SELECT status, count(*) FROM deliveries\(whereApp) GROUP BY status", values) {
-                if let status = row[0].text.flatMap(DeliveryStatus.init(rawValue:)) {
-                    statistics.deliveries[status] = Int(row[1].integer ?? 0)
+            for row in try sql(
+                "SELECT app, status, count(*) FROM deliveries\(whereApp) GROUP BY app, status", values)
+            {
+                guard let status = row[1].text.flatMap(DeliveryStatus.init(rawValue:)) else { continue }
+                let count = Int(row[2].integer ?? 0)
+                statistics.deliveries[status, default: 0] += count
+                if status == .queued, let app = row[0].text.flatMap(AppID.init) {
+                    statistics.apps[app, default: AppStatistics()].queued = count
                 }
             }
-            let devices = try sql(
-                "SELECT count(*) FILTER (WHERE unregistered_at IS NULL), "
-                    + "count(*) FILTER (WHERE unregistered_at IS NOT NULL) FROM devices\(whereApp)", values)
-            statistics.activeDevices = Int(devices.first?[0].integer ?? 0)
-            statistics.unregisteredDevices = Int(devices.first?[1].integer ?? 0)
-            statistics.oldestQueuedAcceptedAt =
-                try sql("SELECT min(accepted_at) FROM deliveries WHERE status = 'queued'\(inApp)", values).first?
-                .first?.integer
+            for row in try sql(
+                "SELECT app, min(accepted_at) FROM deliveries WHERE status = 'queued'\(inApp) GROUP BY app", values)
+            {
+                guard let oldest = row[1].integer else { continue }
+                statistics.oldestQueuedAcceptedAt = min(statistics.oldestQueuedAcceptedAt ?? oldest, oldest)
+                if let app = row[0].text.flatMap(AppID.init) {
+                    statistics.apps[app, default: AppStatistics()].oldestQueuedAcceptedAt = oldest
+                }
+            }
+            for row in try sql(
+                "SELECT app, count(*) FILTER (WHERE unregistered_at IS NULL), "
+                    + "count(*) FILTER (WHERE unregistered_at IS NOT NULL) FROM devices\(whereApp) GROUP BY app",
+                values)
+            {
+                let (active, unregistered) = (Int(row[1].integer ?? 0), Int(row[2].integer ?? 0))
+                statistics.activeDevices += active
+                statistics.unregisteredDevices += unregistered
+                if let app = row[0].text.flatMap(AppID.init) {
+                    statistics.apps[app, default: AppStatistics()].activeDevices = active
+                    statistics.apps[app, default: AppStatistics()].unregisteredDevices = unregistered
+                }
+            }
             try WebhookOutbox.count(into: &statistics, inApp: inApp, values, sql)
             return statistics
         }
