@@ -388,4 +388,42 @@ struct GatewayAppsTests {
         }
         #expect(!metrics.contains(#"app="gone""#), "the label's values are the configuration's apps")
     }
+
+    @Test(
+        "APNs refusing one app's key holds that app's deliveries alone: the other app's pushes, sent among them, all go out",
+        arguments: GatewayBackend.allCases)
+    func refusedKeyHoldsItsAppAlone(_ backend: GatewayBackend) throws {
+        let news = try #require(AppID("news"))
+        let world = try GatewayWorld(backend, otherApp: news, otherKeyRefused: true)
+        let newsToken = try GatewayWorld.token(in: world.store, scopes: [.admin], app: news)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let registered = try world.registerDevice(
+            "phone", user: "u1", token: GatewayWorld.deviceToken("00bb", 1), topic: GatewayWorld.otherTopic,
+            as: newsToken)
+        #expect(registered.status == 201)
+        let push = #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"Hi"}}}"#
+        var pushes: [(app: AppID, id: String)] = []
+        for _ in 0..<5 {
+            for (app, token) in [(news, newsToken), (AppID.default, world.adminToken)] {
+                let answer = try world.request("POST", "/v1/pushes", json: push, token: token)
+                pushes.append((app, try #require(answer.json?["id"]?.stringValue)))
+            }
+        }
+        func delivery(_ push: (app: AppID, id: String)) throws -> DeliveryState? {
+            try world.store.push(id: push.id, in: push.app)?.deliveries.first
+        }
+        let settled = try world.eventually(20) {
+            try pushes.allSatisfy { push in
+                let state = try delivery(push)
+                return push.app == .default ? state?.status == .sent : state?.reason == "InvalidProviderToken"
+            }
+        }
+        let states = try pushes.map { try delivery($0).map { "\($0.status) \($0.reason ?? "")" } ?? "none" }
+        #expect(settled, "\(states)")
+        for push in pushes where push.app == news {
+            #expect(try delivery(push)?.status == .queued, "held, not failed")
+        }
+        let sent = world.apns.requests().filter { $0["status"] as? Int == 200 }
+        #expect(sent.count == 5 && sent.allSatisfy { $0["kid"] as? String == MockAPNs.keyID }, "\(sent.count)")
+    }
 }

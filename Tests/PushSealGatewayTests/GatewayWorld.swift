@@ -67,16 +67,19 @@ final class GatewayWorld: @unchecked Sendable {
     ///     with a key of its own (``otherKeyID``, known to the mock) and the topic
     ///     ``otherTopic``; `settings` then holds only the gateway's members.
     ///   - appSettings: more members of each app (at the top level without `otherApp`).
+    ///   - otherKeyRefused: with `otherApp`, give that app a `.p8` the mock does not know, so
+    ///     that APNs refuses its provider tokens (403 `InvalidProviderToken`).
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
         settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil, webPush: Bool = false,
         pushCertificates: [String] = [], pushServiceHosts: [String]? = nil, vapidKey: Bool = false,
-        otherApp: AppID? = nil, appSettings: String? = nil
+        otherApp: AppID? = nil, appSettings: String? = nil, otherKeyRefused: Bool = false
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
         host = listen.hasPrefix("[") ? "[::1]" : "127.0.0.1"
-        apns = try MockAPNs(in: directory, otherKeys: otherApp == nil ? [] : [(Self.otherKeyID, nil)])
+        apns = try MockAPNs(
+            in: directory, otherKeys: otherApp == nil || otherKeyRefused ? [] : [(Self.otherKeyID, nil)])
         for suite in ["x25519", "p256"] {
             let made = try CLIRunner.run(
                 ["keys", "generate", "--suite", suite, "--out", "sender-\(suite).jwk"], in: directory.path)
@@ -125,7 +128,10 @@ final class GatewayWorld: @unchecked Sendable {
         let gatewayMembers = #""listen": "\#(listen)", "database": "\#(database)", "workers": 2"#
         let configuration: String
         if let otherApp {
-            let otherKey = try #require(apns.otherAuthKeys[Self.otherKeyID])
+            let otherKey =
+                otherKeyRefused
+                ? try MockAPNs.makeAuthKey(directory.file("AuthKey_\(Self.otherKeyID).p8"))
+                : try #require(apns.otherAuthKeys[Self.otherKeyID])
             configuration = """
                 {\(gatewayMembers)\(settings.map { ", " + $0 } ?? ""),
                  "apps": {"default": {\(appMembers)},
