@@ -75,7 +75,7 @@ responses = [
 for index, response in enumerate(responses):
     open(f"{build}/corpus-http/response-{index}", "wb").write(response)
 # Web Push: a message header (mode 0), records with and without their delimiter (mode 1),
-# content to seal and open (mode 2).
+# content to seal and open (mode 2), content to map to a notification (mode 3).
 point = bytes([4]) + bytes(range(1, 65))
 seeds = [
     bytes([0]) + bytes(16) + (4096).to_bytes(4, "big") + bytes([65]) + point + bytes(40),
@@ -83,6 +83,9 @@ seeds = [
     bytes([1]) + b"hello" + bytes([1]),
     bytes([1]) + b"he\x02llo" + bytes([0, 5]),
     bytes([2]) + b'{"title":"Dentist"}',
+    bytes([3]) + b'{"web_push":8030,"app_badge":"7","notification":{"title":"T","navigate":"https://a.example/",'
+    + b'"tag":"t","silent":false,"app_badge":2,"data":{"event_id":"e"}}}',
+    bytes([3]) + b'{"title":"Ada","body":"Hi","notification_id":4207}',
 ]
 for index, seed in enumerate(seeds):
     open(f"{build}/corpus-webpush/seed-{index}", "wb").write(seed)

@@ -75,6 +75,53 @@ struct ForwardedWebPushTests {
         #expect(phone.decryptor().open(try phone.forwarded(Self.mastodon)).duplicate, "sent again: a repeat")
     }
 
+    @Test(
+        "Declarative Web Push opens natively: title, body, badge, sound and thread, navigate and data in userInfo, a repeat recorded once"
+    )
+    func declarative() throws {
+        let phone = try Phone()
+        // As PushSeal's gateway writes it for a browser: the badge in notification, silent.
+        let gateway = #"""
+            {"web_push":8030,"notification":{"title":"Order 1042","body":"Arrives Thursday","navigate":"https://shop.example.com/orders/1042","tag":"order-1042","app_badge":3,"silent":true,"lang":"en-GB","dir":"ltr","data":{"event_id":"e-1042","order":1042}}}
+            """#
+        let result = phone.decryptor().open(try phone.forwarded(gateway))
+        #expect(result.status == .decrypted && result.reason == nil)
+        let shown = result.notification
+        #expect(shown.title == "Order 1042" && shown.body == "Arrives Thursday")
+        #expect(shown.badge == 3 && shown.sound == nil && shown.threadIdentifier == "order-1042")
+        #expect(shown.userInfo["navigate"] == .string("https://shop.example.com/orders/1042"), "for the app's router")
+        #expect(shown.userInfo["lang"] == .string("en-GB") && shown.userInfo["dir"] == .string("ltr"))
+        #expect(shown.userInfo["order"] == .number(JSONNumber(1042)) && shown.userInfo["event_id"] == .string("e-1042"))
+        #expect(shown.userInfo["web_push"] == nil && shown.userInfo["notification"] == nil, "read, not passed on")
+        #expect(phone.decryptor().open(try phone.forwarded(gateway)).duplicate, "its data's event_id: a repeat")
+
+        // As the Push API places them: app_badge and mutable at the top level (WebKit's badge a
+        // string of digits); not silent, so the default sound; data that is not an object kept whole.
+        let standard = #"""
+            {"web_push":8030,"app_badge":"12","mutable":true,"notification":{"title":"Ada","navigate":"https://social.example/n/1","app_badge":5,"data":[1,2]}}
+            """#
+        let placed = phone.decryptor().open(try phone.forwarded(standard)).notification
+        #expect(placed.title == "Ada" && placed.body == nil)
+        #expect(placed.badge == 12, "the top level's first")
+        #expect(placed.sound == .string("default") && placed.threadIdentifier == nil)
+        #expect(placed.userInfo["data"] == .array([.number(JSONNumber(1)), .number(JSONNumber(2))]))
+
+        // Not declarative: another marker, or no notification object; read as any other object.
+        for content in [
+            #"{"web_push":8031,"title":"Plain","notification":{"title":"Declared"}}"#,
+            #"{"web_push":8030,"title":"Plain","notification":"Declared"}"#,
+        ] {
+            let other = phone.decryptor().open(try phone.forwarded(content)).notification
+            #expect(other.title == "Plain" && other.sound == nil, "\(content)")
+        }
+        // Badges that are not counts are left out, never refused.
+        for badge in [#"-1"#, #""-1""#, #""3a""#, "true", #""""#, "1.5"] {
+            let content = #"{"web_push":8030,"notification":{"title":"T","app_badge":\#(badge)}}"#
+            let opened = phone.decryptor().open(try phone.forwarded(content))
+            #expect(opened.status == .decrypted && opened.notification.badge == nil, "\(badge)")
+        }
+    }
+
     @Test("content that is an APNs payload is shown as one; text becomes the body; an app maps its own sender")
     func mappings() throws {
         let phone = try Phone()

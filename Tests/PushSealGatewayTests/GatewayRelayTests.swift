@@ -152,6 +152,18 @@ struct GatewayRelayTests {
         #expect(relay.world.eventually { relay.forwarded().count == 2 })
         let lowHeaders = try #require(relay.forwarded().last?["headers"] as? [String: String])
         #expect(lowHeaders["apns-priority"] == "5" && lowHeaders["apns-expiration"] == "0", "\(lowHeaders)")
+
+        // Declarative Web Push, from the same sender: shown natively, its page for the app's router.
+        let declarative = try relay.send(
+            #"{"web_push":8030,"notification":{"title":"Ada","body":"Mentioned you","navigate":"https://social.example/n/7","app_badge":2}}"#,
+            to: endpoint.local)
+        #expect(declarative.status == 201)
+        #expect(relay.world.eventually { relay.forwarded().count == 3 })
+        let shown = try relay.decrypt(try #require(relay.forwarded().last?["body"] as? String))
+        let declared = try #require(shown["notification"]?.objectValue)
+        #expect(declared["title"] == .string("Ada") && declared["body"] == .string("Mentioned you"), "\(declared)")
+        #expect(declared["badge"] == .number(JSONNumber(2)), "\(declared)")
+        #expect(declared["userInfo"]?.objectValue?["navigate"] == .string("https://social.example/n/7"))
     }
 
     @Test("the size limit, measured: 201 at it with either padding, 413 one byte past it")

@@ -4,6 +4,9 @@
 ///
 /// - A JSON object with an `aps` object is an APNs payload already (what PushSeal's own senders
 ///   put in): it is shown as it is.
+/// - A Declarative Web Push message (`{"web_push": 8030, "notification": {…}}`) is read as
+///   ``DeclarativeWebPush`` says: its title, body, badge, sound and thread, with `navigate`,
+///   `lang`, `dir` and its `data` in `userInfo`.
 /// - Any other JSON object (Mastodon's `{"title", "body", "icon", "notification_id",
 ///   "notification_type", …}`, and most senders'): its string `title` and `body` become the
 ///   alert, every member stays in `userInfo`, and its `notification_id` becomes `event_id` when
@@ -23,6 +26,7 @@ public enum WebPushContent {
             ])
         }
         if object["aps"]?.objectValue != nil { return object }
+        if let declarative = DeclarativeWebPush.payload(object) { return declarative }
         var payload = object
         var alert = JSONObject()
         if let title = object["title"]?.stringValue { alert["title"] = .string(title) }
