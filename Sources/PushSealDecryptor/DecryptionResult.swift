@@ -22,10 +22,14 @@ public struct DecryptionResult: Sendable {
     public let header: EnvelopeHeader?
     /// The kid of the Web Push receiver that opened a forwarded Web Push message; nil otherwise.
     public internal(set) var webPushReceiver: String?
+    /// The identity of the forwarded Web Push message opened (`WebPushMessage.replayIdentity`),
+    /// which ``Decryptor/record(_:)`` records to tell a replay; nil otherwise.
+    var webPushMessageID: String?
     /// The content to show.
     public let notification: NotificationContent
-    /// True when the ledger had already recorded this decrypted payload's `event_id`: refresh,
-    /// do not navigate again. Set by ``Decryptor/record(_:)``.
+    /// True when the ledger had already recorded this decrypted payload's `event_id`, or the
+    /// forwarded Web Push message itself (a replay): refresh, do not navigate again. Set by
+    /// ``Decryptor/record(_:)``.
     public internal(set) var duplicate: Bool
     /// Where decrypted content leads under the decryptor's contract; nil without a contract, and
     /// always nil for a payload that was not decrypted.
@@ -42,12 +46,14 @@ public struct DecryptionResult: Sendable {
             notification: NotificationContent(payload: opened.content), duplicate: false)
     }
 
-    /// A forwarded Web Push message opened by the receiver `kid`, its content mapped to `payload`.
-    static func decryptedWebPush(_ payload: JSONObject, receiver kid: String) -> DecryptionResult {
+    /// A forwarded Web Push message `messageID` opened by the receiver `kid`, its content mapped
+    /// to `payload`.
+    static func decryptedWebPush(_ payload: JSONObject, receiver kid: String, messageID: String) -> DecryptionResult {
         var result = DecryptionResult(
             status: .decrypted, reason: nil, header: nil, notification: NotificationContent(payload: payload),
             duplicate: false)
         result.webPushReceiver = kid
+        result.webPushMessageID = messageID
         return result
     }
 

@@ -162,7 +162,11 @@ public struct Decryptor: Sendable {
             }
             defer { SecureMemory.wipe(&content) }
             guard let mapped = webPushMapping(content) else { return unopened(payload, reason: .malformedContent) }
-            var result = DecryptionResult.decryptedWebPush(mapped, receiver: receiver.kid)
+            // The header parsed as the message opened, so its identity is there to read.
+            guard let messageID = try? WebPushMessage.replayIdentity(message) else {
+                return unopened(payload, reason: .malformedEnvelope)
+            }
+            var result = DecryptionResult.decryptedWebPush(mapped, receiver: receiver.kid, messageID: messageID)
             if let contract { result.route = PushRoute(content: mapped, contract: contract) }
             return result
         }
@@ -192,14 +196,22 @@ public struct Decryptor: Sendable {
         return .asArrived(payload, reason: reason == .notSealed ? nil : reason)
     }
 
-    /// Records a result that is being shown: the `event_id` of decrypted content (which sets
-    /// `duplicate`), and the outcome counter (`duplicate` for a repeat). A ledger that cannot be
-    /// written never blocks delivery.
+    /// Records a result that is being shown: the `event_id` of decrypted content and the identity
+    /// of a forwarded Web Push message (either one seen before sets `duplicate`: a repeat, or a
+    /// replay), and the outcome counter (`duplicate` for either). A ledger that cannot be written
+    /// never blocks delivery.
     public func record(_ result: DecryptionResult) -> DecryptionResult {
         guard let ledger else { return result }
         var recorded = result
-        if result.status == .decrypted, let eventID = Self.eventID(result.notification.userInfo) {
-            recorded.duplicate = (try? ledger.record(eventID: eventID)) == .duplicate
+        if result.status == .decrypted {
+            if let messageID = result.webPushMessageID {
+                recorded.duplicate = (try? ledger.record(messageID: messageID)) == .duplicate
+            }
+            if let eventID = Self.eventID(result.notification.userInfo),
+                (try? ledger.record(eventID: eventID)) == .duplicate
+            {
+                recorded.duplicate = true
+            }
         }
         let outcome = recorded.reason?.rawValue ?? recorded.status.rawValue
         try? ledger.countOutcome(recorded.duplicate ? "duplicate" : outcome)

@@ -4,10 +4,14 @@
     import Darwin
 #endif
 
-/// The record of `event_id`s already delivered, and counters of outcomes, in an SQLite file.
+/// The record of `event_id`s already delivered, of forwarded Web Push messages already opened,
+/// and counters of outcomes, in an SQLite file.
 ///
 /// A notification can be delivered twice; the `events` table's primary key (a unique index on
-/// `event_id`) is what detects the repeat, so the app refreshes instead of navigating twice.
+/// `event_id`) is what detects the repeat, so the app refreshes instead of navigating twice. A
+/// Web Push message can be replayed (RFC 8291 has no protection against it): the `messages`
+/// table's key, each opened message's identity (`WebPushMessage.replayIdentity`), detects that,
+/// apart from `event_id`s, so that no sender's `event_id` can pass for a message.
 /// Every call opens the database, runs one short `BEGIN IMMEDIATE` transaction and closes it,
 /// with a busy timeout, so the app and the extension can use it at once. The journal mode is
 /// SQLite's default (rollback journal), not WAL, which is unsafe in a shared container. Entries
@@ -45,13 +49,16 @@ public struct EventLedger: Sendable {
     public static let resetOutcome = "ledger-reset"
 
     /// The schema version this build writes. Files written before versioning read 0 and have
-    /// the same tables, so they are adopted as they are.
-    public static let schemaVersion = 1
+    /// version 1's tables, so they are adopted as they are; version 2 adds `messages` (every
+    /// statement of ``schema`` creates only what is missing, so it takes any older file up).
+    public static let schemaVersion = 2
 
     private static let schema = """
         CREATE TABLE IF NOT EXISTS events (event_id TEXT PRIMARY KEY NOT NULL, first_seen INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS events_by_age ON events (first_seen);
         CREATE TABLE IF NOT EXISTS outcomes (outcome TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS messages (message_id TEXT PRIMARY KEY NOT NULL, first_seen INTEGER NOT NULL);
+        CREATE INDEX IF NOT EXISTS messages_by_age ON messages (first_seen);
         """
 
     /// Checks the schema of an opened file, creating or adopting it on first use.
@@ -77,13 +84,29 @@ public struct EventLedger: Sendable {
     ///   - eventID: the decrypted payload's `event_id`.
     ///   - now: the current UNIX time; nil reads the clock (tests pass their own).
     public func record(eventID: String, now: Int? = nil) throws -> Recording {
+        try record(eventID, in: "events", key: "event_id", now: now)
+    }
+
+    /// Records a forwarded Web Push message opened, by its identity
+    /// (`WebPushMessage.replayIdentity`), pruning entries past the retention period: a
+    /// ``Recording/duplicate`` is a replay.
+    /// - Parameters:
+    ///   - messageID: the message's identity.
+    ///   - now: the current UNIX time; nil reads the clock (tests pass their own).
+    public func record(messageID: String, now: Int? = nil) throws -> Recording {
+        try record(messageID, in: "messages", key: "message_id", now: now)
+    }
+
+    /// Records `id` in `table` (whose primary key is `key`), pruning its entries past the
+    /// retention period.
+    private func record(_ id: String, in table: String, key: String, now: Int?) throws -> Recording {
         let now = now ?? Int(time(nil))
         return try withConnection { connection in
             try connection.transaction {
-                try connection.run("DELETE FROM events WHERE first_seen < ?", [.integer(now - Self.retentionSeconds)])
+                try connection.run(
+                    "DELETE FROM \(table) WHERE first_seen < ?", [.integer(now - Self.retentionSeconds)])
                 let inserted = try connection.run(
-                    "INSERT OR IGNORE INTO events (event_id, first_seen) VALUES (?, ?)",
-                    [.text(eventID), .integer(now)])
+                    "INSERT OR IGNORE INTO \(table) (\(key), first_seen) VALUES (?, ?)", [.text(id), .integer(now)])
                 return inserted == 1 ? .new : .duplicate
             }
         }

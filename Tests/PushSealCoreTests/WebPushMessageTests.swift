@@ -1,4 +1,6 @@
+import Foundation
 import PushSealPrimitives
+import PushSealTestSupport
 import Testing
 
 @testable import PushSealCore
@@ -48,6 +50,20 @@ struct WebPushMessageTests {
         let body = try WebPushMessage.seal(
             content, for: subscription, recordPlaintextCount: content.count + 1, sender: sender, salt: salt)
         #expect(Base64URL.encode(body) == AppendixA.body)
+    }
+
+    @Test("RFC 8291 Appendix A's message has the replay identity webpush-v1.md gives for it, whatever its record size")
+    func appendixAReplayIdentity() throws {
+        // SHA-256 over the salt and the sender's key, as webpush-v1.md's "Replays" states it.
+        let identity = "dpHL_VwsxN5bqpwLYGMCWxVl70To3T2j45dHRLbcjVE"
+        let body = try #require(Base64URL.decode(AppendixA.body))
+        #expect(try WebPushMessage.replayIdentity(body) == identity)
+        var resized = body
+        resized.replaceSubrange(16..<20, with: [0, 0, 0x10, 0x01])
+        #expect(try WebPushMessage.replayIdentity(resized) == identity)
+        let contract = try String(
+            contentsOf: TestVectors.packageRoot.appendingPathComponent("docs/webpush-v1.md"), encoding: .utf8)
+        #expect(contract.contains(identity), "the contract states the vector")
     }
 
     @Test("RFC 8291 Appendix A: the receiver opens the RFC's body to its plaintext")

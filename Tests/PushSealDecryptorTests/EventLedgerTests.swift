@@ -56,6 +56,32 @@ struct EventLedgerTests {
         #expect(try SQLiteConnection(path: newer.path).pairs("SELECT name, 0 FROM sqlite_master").isEmpty, "untouched")
     }
 
+    @Test(
+        "version 1 is taken up to 2 with its events kept; messages and event ids are apart: neither passes for the other"
+    )
+    func messagesApart() throws {
+        let temporary = TemporaryDirectory()
+        let ledger = EventLedger(path: temporary.file("v1.sqlite"))
+        let old = try SQLiteConnection(path: ledger.path)
+        try old.execute(
+            """
+            CREATE TABLE events (event_id TEXT PRIMARY KEY NOT NULL, first_seen INTEGER NOT NULL);
+            CREATE INDEX events_by_age ON events (first_seen);
+            CREATE TABLE outcomes (outcome TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL);
+            INSERT INTO events VALUES ('m-1', \(Int(Date().timeIntervalSince1970)));
+            PRAGMA user_version = 1;
+            """)
+        #expect(try ledger.record(messageID: "m-1") == .new, "an event id of the same text is no message")
+        #expect(try ledger.record(eventID: "m-1") == .duplicate, "version 1's events are kept")
+        #expect(try ledger.record(messageID: "m-1") == .duplicate)
+        #expect(try Self.userVersion(ledger.path) == 2)
+        let start = 1_800_000_000
+        #expect(try ledger.record(messageID: "m-2", now: start) == .new)
+        #expect(try ledger.record(messageID: "m-2", now: start + 29 * 86_400) == .duplicate)
+        #expect(try ledger.record(messageID: "m-3", now: start + 31 * 86_400) == .new)
+        #expect(try ledger.record(messageID: "m-2", now: start + 31 * 86_400) == .new, "forgotten after 30 days")
+    }
+
     private static func userVersion(_ path: String) throws -> Int? {
         try SQLiteConnection(path: path).pairs("SELECT 'v', user_version FROM pragma_user_version").first?.1
     }

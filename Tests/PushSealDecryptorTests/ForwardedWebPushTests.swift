@@ -122,6 +122,31 @@ struct ForwardedWebPushTests {
         }
     }
 
+    @Test(
+        "a replayed message is a duplicate though its content has no event_id, a rewritten record size included; the same content sealed again is new"
+    )
+    func replays() throws {
+        let phone = try Phone()
+        let payload = try phone.forwarded("You have 3 new messages")
+        #expect(!phone.decryptor().open(payload).duplicate)
+        let replayed = phone.decryptor().open(payload)
+        #expect(replayed.status == .decrypted && replayed.duplicate, "captured and posted again")
+        // The record size is bound to nothing: a one-record message opens under any size that holds it.
+        var message = try #require(try ForwardedWebPush.message(in: payload))
+        message.replaceSubrange(16..<20, with: [0, 0, 0x0F, 0xFF])
+        let resized = phone.decryptor().open(
+            ForwardedWebPush.payload(message: message, placeholder: Self.placeholder))
+        #expect(resized.status == .decrypted && resized.duplicate, "another record size is the same message")
+        #expect(!phone.decryptor().open(try phone.forwarded("You have 3 new messages")).duplicate, "a new salt")
+        let counts = try phone.store.ledger.outcomeCounts()
+        #expect(counts["duplicate"] == 2 && counts["decrypted"] == 2, "\(counts)")
+        #expect(
+            try WebPushMessage.replayIdentity(message)
+                == WebPushMessage.replayIdentity(
+                    try #require(try ForwardedWebPush.message(in: payload))))
+        #expect(throws: WebPushError.self) { try WebPushMessage.replayIdentity(Array(message.prefix(40))) }
+    }
+
     @Test("content that is an APNs payload is shown as one; text becomes the body; an app maps its own sender")
     func mappings() throws {
         let phone = try Phone()
