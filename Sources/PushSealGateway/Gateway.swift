@@ -53,15 +53,17 @@ public final class Gateway: Sendable {
         let wakeWorkers: @Sendable (Set<DeliveryKind>) -> Void = { kinds in
             for pool in workers where kinds.contains(pool.kind) { pool.notify() }
         }
+        // One store of agreements for every app's sealer, so that its memory stays bounded.
+        let agreements = HPKE.SenderAgreements(capacity: PushSealer.agreementCapacity)
         var apps: [AppServices] = []
         for app in configuration.apps {
             apps.append(
                 try AppServices(
-                    app, webPush: credentials.webPush[app.id], store: store, metrics: metrics, log: log,
-                    onAccepted: wakeWorkers))
+                    app, webPush: credentials.webPush[app.id], store: store, agreements: agreements,
+                    metrics: metrics, log: log, onAccepted: wakeWorkers))
         }
         let api = GatewayAPI(
-            store: store, apps: apps, metrics: metrics, log: log, isReady: { keys.canSign },
+            store: store, apps: apps, agreements: agreements, metrics: metrics, log: log, isReady: { keys.canSign },
             providerTokens: { keys.issuedCount },
             status: StatusReport(
                 store: store, instance: housekeeping.instance.id, apps: configuration.apps.map(\.id),

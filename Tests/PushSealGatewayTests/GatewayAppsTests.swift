@@ -72,6 +72,11 @@ struct GatewayAppsTests {
         #expect(!shopConnections.isEmpty && !newsConnections.isEmpty)
         #expect(shopConnections.isDisjoint(with: newsConnections), "a connection keeps to one key")
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        // One store of agreements for both apps' sealers: one per device, in a bound that does
+        // not grow with the apps.
+        #expect(metrics.contains("pushseal_gateway_sender_agreements_held 2\n"))
+        #expect(metrics.contains(#"pushseal_gateway_sender_agreements_total{source="reused"} 6"#))
+        #expect(metrics.contains("held in memory, at most \(PushSealer.agreementCapacity)."))
         for app in ["default", "news"] {
             #expect(metrics.contains(#"pushseal_gateway_pushes_accepted_total{app="\#(app)"} 4"#), "\(app)")
             #expect(

@@ -1,3 +1,4 @@
+internal import PushSealCore
 internal import PushSealDelivery
 internal import PushSealGatewayModel
 internal import PushSealGatewayStorage
@@ -23,17 +24,18 @@ struct AppServices: Sendable {
     /// The gateway as a Web Push service for its APNs devices, when it has `relay`.
     let relay: WebPushRelay?
 
-    /// The services of `app`, with `webPush` its client, over `store`; `onAccepted` wakes the
-    /// delivery workers of the kinds given.
+    /// The services of `app`, with `webPush` its client, over `store`, its sealer keeping its
+    /// agreements in the gateway's `agreements`; `onAccepted` wakes the delivery workers of the
+    /// kinds given.
     /// - Throws: `GatewayError` naming a sender key or contract file that is wrong.
     init(
-        _ app: AppConfiguration, webPush: WebPushClient?, store: any GatewayStore, metrics: Metrics, log: EventLog,
-        onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
+        _ app: AppConfiguration, webPush: WebPushClient?, store: any GatewayStore, agreements: HPKE.SenderAgreements,
+        metrics: Metrics, log: EventLog, onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
     ) throws(GatewayError) {
         id = app.id
         sealer = try PushSealer(
             senderKeyFiles: app.senderKeyFiles, contractFile: app.contractFile,
-            subscriptionContent: app.webPush?.content)
+            subscriptionContent: app.webPush?.content, agreements: agreements)
         self.webPush = webPush
         topics = app.apns.topics
         limiter = RateLimiter(app.rateLimits) { metrics.rateLimited($0) }

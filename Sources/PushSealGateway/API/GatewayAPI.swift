@@ -29,6 +29,8 @@ final class GatewayAPI: Sendable {
     private let apps: [AppID: AppServices]
     /// The relay of each app that has one.
     private let relays: [AppID: WebPushRelay]
+    /// The apps' sealers' agreements, for `/metrics`.
+    private let agreements: HPKE.SenderAgreements
     private let metrics: Metrics
     private let log: EventLog
     private let isReady: @Sendable () -> Bool
@@ -39,17 +41,19 @@ final class GatewayAPI: Sendable {
     private let routing: WebhookRouting
     private let draining = Atomic<Bool>(false)
 
-    /// An API over `store` serving `apps`; `isReady` says whether APNs credentials work,
+    /// An API over `store` serving `apps`, whose sealers keep `agreements`; `isReady` says whether APNs credentials work,
     /// `providerTokens` how many provider tokens were made; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` says which requests
     /// are logged; `routing` names the webhook endpoints that hear of a deleted device's deliveries.
     init(
-        store: any GatewayStore, apps: [AppServices], metrics: Metrics, log: EventLog,
+        store: any GatewayStore, apps: [AppServices], agreements: HPKE.SenderAgreements, metrics: Metrics,
+        log: EventLog,
         isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int, status: StatusReport,
         operationsApart: Bool, accessLog: AccessLogMode, routing: WebhookRouting
     ) {
         self.apps = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
         relays = self.apps.compactMapValues(\.relay)
+        self.agreements = agreements
         self.routing = routing
         self.status = status
         self.operationsApart = operationsApart
@@ -246,7 +250,7 @@ final class GatewayAPI: Sendable {
                 200,
                 metrics.exposition(
                     try? store.statistics(), providerTokens: providerTokens(),
-                    agreements: apps.values.map(\.sealer.agreements),
+                    agreements: agreements,
                     store: store.metrics, now: GatewayClock.milliseconds()),
                 contentType: "text/plain; version=0.0.4")
         case ("GET", .statusPage):

@@ -115,10 +115,10 @@ final class Metrics: Sendable {
     }
 
     /// The text exposition, with the store's `statistics`, the count of provider tokens made, the
-    /// apps' sealers' `agreements`, summed (none in tests of the metrics alone) and the store's own counters
+    /// sealers' `agreements` (none in tests of the metrics alone) and the store's own counters
     /// (`storeMetrics`: on SQLite, what its writer did).
     func exposition(
-        _ statistics: GatewayStatistics?, providerTokens: Int, agreements: [HPKE.SenderAgreements] = [],
+        _ statistics: GatewayStatistics?, providerTokens: Int, agreements: HPKE.SenderAgreements? = nil,
         store storeMetrics: [StoreMetric] = [], now: Int64
     ) -> String {
         let state = state.withLock { $0 }
@@ -155,17 +155,15 @@ final class Metrics: Sendable {
         lines += Self.family(
             name + "provider_tokens_total", "counter",
             "APNs provider tokens made (one per 55 minutes, and after ExpiredProviderToken).", [" \(providerTokens)"])
-        if !agreements.isEmpty {
-            let (computed, reused) = agreements.reduce((0, 0)) { ($0.0 + $1.computed, $0.1 + $1.reused) }
+        if let agreements {
             lines += Self.family(
                 name + "sender_agreements_total", "counter",
                 "APNs seals by where the sender key's agreement with the device came from: computed, or reused.",
-                ["{source=\"computed\"} \(computed)", "{source=\"reused\"} \(reused)"])
+                ["{source=\"computed\"} \(agreements.computed)", "{source=\"reused\"} \(agreements.reused)"])
             lines += Self.family(
                 name + "sender_agreements_held", "gauge",
-                "Agreements of the sender keys with devices held in memory, at most "
-                    + "\(agreements.reduce(0) { $0 + $1.capacity }).",
-                [" \(agreements.reduce(0) { $0 + $1.count })"])
+                "Agreements of the sender keys with devices held in memory, at most \(agreements.capacity).",
+                [" \(agreements.count)"])
         }
         lines += Self.family(
             name + "http_connections_closed_total", "counter", "Connections the gateway closed early, by cause.",

@@ -8,31 +8,38 @@ internal import PushSealGatewayModel
 /// subscription with RFC 8291, the content mapped by ``SubscriptionContent``. What it returns is
 /// ready for the outbox: headers and the sealed message, never the content.
 final class PushSealer: Sendable {
-    /// The most devices whose static Diffie-Hellman with the sender key is kept: some 4.4 MB of
-    /// X25519 agreements, 5.3 MB of P-256 ones.
+    /// The most devices whose static Diffie-Hellman with a sender key is kept, every app's
+    /// together: some 4.4 MB of X25519 agreements, 5.3 MB of P-256 ones.
     static let agreementCapacity = 16_384
 
     private let senders: [PrivateKey]
     private let contract: PayloadContract?
     /// How a subscription's content is made; nil without `webpush` (no subscription registers).
     private let subscriptionContent: SubscriptionContent?
-    /// Auth mode's static Diffie-Hellman of the sender key with each device key sealed for lately,
-    /// so that a seal costs two scalar multiplications instead of three.
-    let agreements = HPKE.SenderAgreements(capacity: agreementCapacity)
+    /// Auth mode's static Diffie-Hellman of a sender key with each device key sealed for lately,
+    /// so that a seal costs two scalar multiplications instead of three. The gateway's apps share
+    /// one (an agreement is found by both keys, so one app's never serves another's), which keeps
+    /// the memory it takes bounded however many apps there are.
+    let agreements: HPKE.SenderAgreements
 
     /// A sealer with these sender keys (one per suite), `contract`, and subscriptions' content
-    /// made as `subscriptionContent` says.
-    init(senders: [PrivateKey], contract: PayloadContract?, subscriptionContent: SubscriptionContent?) {
+    /// made as `subscriptionContent` says, keeping its agreements in `agreements`.
+    init(
+        senders: [PrivateKey], contract: PayloadContract?, subscriptionContent: SubscriptionContent?,
+        agreements: HPKE.SenderAgreements = HPKE.SenderAgreements(capacity: agreementCapacity)
+    ) {
         self.senders = senders
         self.contract = contract
         self.subscriptionContent = subscriptionContent
+        self.agreements = agreements
     }
 
     /// Reads the sender keys (each file 0600, wiped after reading) and the contract.
     /// - Throws: ``GatewayError`` naming the file at fault.
-    convenience init(senderKeyFiles: [String], contractFile: String?, subscriptionContent: SubscriptionContent?)
-        throws(GatewayError)
-    {
+    convenience init(
+        senderKeyFiles: [String], contractFile: String?, subscriptionContent: SubscriptionContent?,
+        agreements: HPKE.SenderAgreements
+    ) throws(GatewayError) {
         var senders: [PrivateKey] = []
         for file in senderKeyFiles {
             var bytes = try ConfiguredFile.secret(file)
@@ -61,7 +68,8 @@ final class PushSealer: Sendable {
                 throw GatewayError("\(contractFile) is not a payload contract: \(error)")
             }
         }
-        self.init(senders: senders, contract: contract, subscriptionContent: subscriptionContent)
+        self.init(
+            senders: senders, contract: contract, subscriptionContent: subscriptionContent, agreements: agreements)
     }
 
     /// Whether a device key of `suite` can be sealed for (the configuration has a sender key of it).
