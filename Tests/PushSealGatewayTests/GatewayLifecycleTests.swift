@@ -169,7 +169,8 @@ struct GatewayLifecycleTests {
             requests.contains {
                 $0["route"] == .string("/v1/devices/{device_id}") && $0["status"] == .number(JSONNumber(404))
                     && $0["token_id"]?.stringValue.map { world.token.contains($0) } == true
-            })
+                    && $0["app"] == .string("default")
+            }, "the token and its app")
         #expect(
             !requests.contains { ["/healthz", "/readyz", "/metrics"].contains($0["route"]?.stringValue ?? "") },
             "probes and scrapes are left out unless access_log is \"all\"")

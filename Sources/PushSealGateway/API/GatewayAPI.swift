@@ -73,11 +73,11 @@ final class GatewayAPI: Sendable {
     func respond(_ request: HTTPRequest, on listener: Listener = .api) -> HTTPResponse {
         let clock = ContinuousClock()
         let started = clock.now
-        var tokenID: String?
+        var caller: AccessTokenRecord?
         let endpoint = Endpoint(request.path)
         let response: HTTPResponse
         do {
-            response = try route(request, endpoint, on: listener, tokenID: &tokenID)
+            response = try route(request, endpoint, on: listener, caller: &caller)
         } catch let error as APIError {
             response = error.response
         } catch {
@@ -94,7 +94,10 @@ final class GatewayAPI: Sendable {
                 ("status", .number(JSONNumber(response.status))),
                 ("duration_ms", .number(JSONNumber(Int((seconds * 1_000).rounded())))),
             ]
-            if let tokenID { members.append(("token_id", .string(tokenID))) }
+            if let caller {
+                members.append(("token_id", .string(caller.id)))
+                members.append(("app", caller.app.map { .string($0.name) } ?? .null))
+            }
             log.write("request", members)
         }
         return response
@@ -200,7 +203,7 @@ final class GatewayAPI: Sendable {
     }
 
     private func route(
-        _ request: HTTPRequest, _ endpoint: Endpoint?, on listener: Listener, tokenID: inout String?
+        _ request: HTTPRequest, _ endpoint: Endpoint?, on listener: Listener, caller: inout AccessTokenRecord?
     ) throws -> HTTPResponse {
         if listener == .operations {
             // The operator's listener serves nothing else, and takes no token.
@@ -222,7 +225,7 @@ final class GatewayAPI: Sendable {
         let isSenderPost: Bool =
             if case .webPushEndpoint? = endpoint, request.method == "POST" { true } else { false }
         let token = Self.isUnderV1(request.path) && !isSenderPost ? try authenticate(request) : nil
-        tokenID = token?.id
+        caller = token
         // The app the request acts in is its token's, and its token's app's limits apply. An
         // operator's token (over every app) acts in none: it reads the gateway's status alone.
         let services = token?.app.flatMap { apps[$0] }
