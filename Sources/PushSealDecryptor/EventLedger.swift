@@ -50,7 +50,7 @@ public struct EventLedger: Sendable {
 
     /// The schema version this build writes. Files written before versioning read 0 and have
     /// version 1's tables, so they are adopted as they are; version 2 adds `messages` (every
-    /// statement of ``schema`` creates only what is missing, so it takes any older file up).
+    /// statement of the schema creates only what is missing, so it takes any older file up).
     public static let schemaVersion = 2
 
     private static let schema = """
