@@ -307,6 +307,32 @@ struct GatewayWebPushTests {
     }
 
     @Test(
+        "a stored subscription delivery no request can be made of fails InvalidDelivery, logged, and the next one goes")
+    func invalidStoredDelivery() throws {
+        let world = try GatewayWorld(webPush: true)
+        // A row no API would have stored (a restored or hand-edited database): no URL at all.
+        let broken = Device(
+            app: .default, id: "broken", user: "u9",
+            channel: .webPush(endpoint: "not a url", p256dh: "x", auth: "y"), registeredAt: 1, unregisteredAt: nil)
+        _ = try world.store.putDevice(broken)
+        _ = try world.store.acceptPush(
+            id: "broken-push", in: .default, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+            deliveries: [NewDelivery(device: broken, headers: [], body: [1, 2, 3], expiration: nil)])
+        #expect(
+            try world.eventually {
+                try world.store.push(id: "broken-push", in: .default)?.deliveries.first?.status == .failed
+            })
+        let ended = try #require(try world.store.push(id: "broken-push", in: .default)?.deliveries.first)
+        #expect(ended.reason == "InvalidDelivery" && ended.attempts == 0, "\(ended)")
+        try world.registerSubscription("laptop", user: "u1", service: 0)
+        let next = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}}}"#,
+            token: world.adminToken)
+        let id = try #require(next.json?["id"]?.stringValue)
+        #expect(try world.eventually { try world.store.push(id: id, in: .default)?.deliveries.first?.status == .sent })
+    }
+
+    @Test(
         "a payload whose service-worker content does not fit in a Web Push message is refused with 422, nothing stored")
     func tooLarge() throws {
         let world = try GatewayWorld(

@@ -42,7 +42,7 @@ struct DeliveryCredentials: Sendable {
                     .webPush, of: configuration.apps.filter { $0.webPush != nil }.map(\.id), store: store, count: count,
                     leaseSeconds: configuration.leaseSeconds,
                     routing: routing, metrics: metrics, log: log
-                ) { WebPushSender(clients: clients) })
+                ) { WebPushSender(clients: clients, log: log) })
         }
         return workers
     }

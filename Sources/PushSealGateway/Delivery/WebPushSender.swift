@@ -1,3 +1,4 @@
+internal import PushSealCore
 internal import PushSealDelivery
 internal import PushSealGatewayModel
 
@@ -14,13 +15,22 @@ struct WebPushSender: OutboxSender {
     static let claimInterval = Duration.milliseconds(100)
 
     private let clients: [AppID: WebPushClient]
+    private let log: EventLog
     private let lanes: OriginLanes
 
     /// A sender through each app's client in `clients`, which signs with the app's VAPID key (made
-    /// with no retries of its own: the outbox retries).
-    init(clients: [AppID: WebPushClient]) {
+    /// with no retries of its own: the outbox retries), logging to `log` what it cannot send.
+    init(clients: [AppID: WebPushClient], log: EventLog) {
         self.clients = clients
+        self.log = log
         lanes = OriginLanes()
+    }
+
+    /// A delivery ready for its push service: the request, and the client of its app.
+    private struct Pending {
+        let delivery: OutboxDelivery
+        let job: WebPushJob
+        let client: WebPushClient
     }
 
     mutating func send(
@@ -39,15 +49,17 @@ struct WebPushSender: OutboxSender {
     }
 
     /// Hands `batch` to its origins' lanes; what a lane has no room for is deferred. A delivery
-    /// of an app without `webpush` here is held (``DeliveryOutcome/notConfigured(acceptedAt:at:)``).
+    /// of an app without `webpush` here is held (``DeliveryOutcome/notConfigured(acceptedAt:at:)``);
+    /// a stored row no request can be made of (an endpoint or body no API would have stored) fails
+    /// `InvalidDelivery`, logged, as the workers fail a row with a defect.
     private func send(
         _ batch: [OutboxDelivery], isStopping: @escaping @Sendable () -> Bool,
         record: @escaping @Sendable (OutboxDelivery, DeliveryOutcome, Int) -> Void
     ) {
         let now = GatewayClock.milliseconds()
-        var byOrigin: [String: [(OutboxDelivery, WebPushJob)]] = [:]
+        var byOrigin: [String: [Pending]] = [:]
         for delivery in batch {
-            guard clients[delivery.app] != nil else {
+            guard let client = clients[delivery.app] else {
                 record(delivery, .notConfigured(acceptedAt: delivery.acceptedAt, at: now), delivery.attempts)
                 continue
             }
@@ -56,29 +68,33 @@ struct WebPushSender: OutboxSender {
                     line: 0, endpoint: delivery.address, body: delivery.body,
                     ttl: WebPushHeaders.ttl(expiration: delivery.expiration, now: now / 1_000),
                     urgency: WebPushHeaders.urgency(delivery.headers), topic: WebPushHeaders.topic(delivery.headers))
-                byOrigin[job.origin, default: []].append((delivery, job))
+                byOrigin[job.origin, default: []].append(Pending(delivery: delivery, job: job, client: client))
             } catch {
-                record(delivery, .failed(reason: .unknown("\(error)")), delivery.attempts)
+                log.write(
+                    "invalid-delivery",
+                    [
+                        ("app", .string(delivery.app.name)), ("push", .string(delivery.pushID)),
+                        ("detail", .string("\(error)")),
+                    ])
+                record(delivery, .failed(reason: .gateway(.invalidDelivery)), delivery.attempts)
             }
         }
-        for (origin, pairs) in byOrigin {
-            let clients = clients
-            let admitted = lanes.admit(pairs.count, to: origin, at: now) { taken, answered in
+        for (origin, pending) in byOrigin {
+            let admitted = lanes.admit(pending.count, to: origin, at: now) { taken, answered in
                 // Each app's deliveries go through its client, which signs with its VAPID key.
-                var byApp: [AppID: [(OutboxDelivery, WebPushJob)]] = [:]
-                for pair in pairs.prefix(taken) { byApp[pair.0.app, default: []].append(pair) }
-                for (app, appPairs) in byApp {
-                    guard let client = clients[app] else { continue }
-                    let results = client.deliverOnThisThread(appPairs.map(\.1), isCancelled: isStopping)
+                var byApp: [AppID: [Pending]] = [:]
+                for one in pending.prefix(taken) { byApp[one.delivery.app, default: []].append(one) }
+                for group in byApp.values {
+                    let results = group[0].client.deliverOnThisThread(group.map(\.job), isCancelled: isStopping)
                     let time = GatewayClock.milliseconds()
-                    for (delivery, result) in zip(appPairs.map(\.0), results) {
-                        let attempts = delivery.attempts + result.attempts
-                        record(delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
+                    for (one, result) in zip(group, results) {
+                        let attempts = one.delivery.attempts + result.attempts
+                        record(one.delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
                         answered()
                     }
                 }
             }
-            for (delivery, _) in pairs.dropFirst(admitted.taken) {
+            for delivery in pending.dropFirst(admitted.taken).map(\.delivery) {
                 record(
                     delivery, .retry(at: admitted.deferredUntil, reason: .gateway(.pushServiceBusy)), delivery.attempts)
             }
