@@ -33,6 +33,6 @@ package struct GatewayStatistics: Sendable, Equatable {
 
     /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
     package func oldestQueuedSeconds(now: Int64) -> Int {
-        Int(oldestQueuedAcceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)
+        AppStatistics.seconds(since: oldestQueuedAcceptedAt, now: now)
     }
 }

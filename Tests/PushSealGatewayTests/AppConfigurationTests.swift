@@ -108,6 +108,10 @@ struct AppConfigurationTests {
             ("{\(Self.gateway), \"apps\": {\"-shop\": {\(Self.shopApp)}}}", "is not an app name"),
             ("{\(Self.gateway), \"apps\": {\"shop\": {\"apns\": {}}}}", "$.apps.shop.sender_key_files must be"),
             (
+                #"{\#(Self.gateway), "sender_key_files": ["k", ""], "apns": {"topics": ["a.b"], \#(key)}}"#,
+                "$.sender_key_files must be a non-empty array of file names"
+            ),
+            (
                 "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"webhoks\": []}}}",
                 "$.apps.shop.webhoks is not a configuration member"
             ),

@@ -37,10 +37,7 @@ public struct APNsSettings: Sendable {
     ///   does not have, or a topic no key may sign for.
     init(_ object: JSONObject, at path: JSONPath, resolve: (String) -> String) throws(GatewayError) {
         try GatewayConfiguration.refuseUnknown(object, Self.members, at: path)
-        guard case .array(let topicValues)? = object["topics"], !topicValues.isEmpty,
-            topicValues.allSatisfy({ !($0.stringValue ?? "").isEmpty })
-        else { throw GatewayConfiguration.invalid(path.member("topics"), "must be a non-empty array of bundle ids") }
-        topics = topicValues.compactMap(\.stringValue)
+        topics = try GatewayConfiguration.strings(object, "topics", of: "bundle ids", at: path)
         let single = ["auth_key_file", "key_id", "team_id"].filter { object[$0] != nil }
         if let keyList = object["keys"] {
             if let member = single.first {
@@ -119,17 +116,15 @@ public struct APNsKeySettings: Sendable, Hashable {
         authKeyFile = resolve(try GatewayConfiguration.string(object, "auth_key_file", at: path))
         keyID = try GatewayConfiguration.string(object, "key_id", at: path)
         teamID = try GatewayConfiguration.string(object, "team_id", at: path)
-        guard let appTopics, let value = object["topics"] else {
+        guard let appTopics, object["topics"] != nil else {
             topics = nil
             return
         }
-        guard case .array(let values) = value, !values.isEmpty, values.allSatisfy({ $0.stringValue != nil }) else {
-            throw GatewayConfiguration.invalid(path.member("topics"), "must be a non-empty array of bundle ids")
-        }
-        for (index, topic) in values.compactMap(\.stringValue).enumerated() where !appTopics.contains(topic) {
+        let named = try GatewayConfiguration.strings(object, "topics", of: "bundle ids", at: path)
+        for (index, topic) in named.enumerated() where !appTopics.contains(topic) {
             throw GatewayConfiguration.invalid(
                 path.member("topics").element(index), "names \(topic), which is not among the app's apns topics")
         }
-        topics = values.compactMap(\.stringValue)
+        topics = named
     }
 }

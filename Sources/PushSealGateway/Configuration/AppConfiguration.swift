@@ -59,13 +59,8 @@ public struct AppConfiguration: Sendable {
             try GatewayConfiguration.integer(
                 object, "retention_hours", in: GatewayConfiguration.retentionRange, at: path)
             ?? gatewayRetention
-        guard case .array(let senders)? = object["sender_key_files"], !senders.isEmpty,
-            senders.allSatisfy({ $0.stringValue != nil })
-        else {
-            throw GatewayConfiguration.invalid(
-                path.member("sender_key_files"), "must be a non-empty array of file names")
-        }
-        senderKeyFiles = senders.compactMap(\.stringValue).map(resolve)
+        senderKeyFiles = try GatewayConfiguration.strings(object, "sender_key_files", of: "file names", at: path)
+            .map(resolve)
         guard let apnsObject = object["apns"]?.objectValue else {
             throw GatewayConfiguration.invalid(path.member("apns"), "must be an object")
         }

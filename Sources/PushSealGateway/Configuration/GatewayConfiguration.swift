@@ -203,6 +203,17 @@ public struct GatewayConfiguration: Sendable {
         return integer
     }
 
+    /// The member `name` of `object` (at `path`), a non-empty array of non-empty strings, each a
+    /// `kind` (the words of the error: "file names", "bundle ids").
+    static func strings(_ object: JSONObject, _ name: String, of kind: String, at path: JSONPath)
+        throws(GatewayError) -> [String]
+    {
+        guard case .array(let values)? = object[name], !values.isEmpty,
+            values.allSatisfy({ !($0.stringValue ?? "").isEmpty })
+        else { throw invalid(path.member(name), "must be a non-empty array of \(kind)") }
+        return values.compactMap(\.stringValue)
+    }
+
     /// The optional member `name` of `object` (at `path`), `true` or `false`; `fallback` when absent.
     static func flag(_ object: JSONObject, _ name: String, at path: JSONPath, fallback: Bool = false)
         throws(GatewayError) -> Bool

@@ -46,17 +46,16 @@ public struct WebPushSettings: Sendable {
         }
         self.subject = subject
         workers = try GatewayConfiguration.integer(object, "workers", in: 1...64, at: path) ?? 2
-        switch object["allowed_hosts"] {
-        case nil: allowedHosts = nil
-        case .array(let hosts)? where !hosts.isEmpty && hosts.allSatisfy({ !($0.stringValue ?? "").isEmpty }):
-            for (index, host) in hosts.enumerated() where !Self.isHostPattern(host.stringValue ?? "") {
+        if object["allowed_hosts"] == nil {
+            allowedHosts = nil
+        } else {
+            let hosts = try GatewayConfiguration.strings(object, "allowed_hosts", of: "host names", at: path)
+            for (index, host) in hosts.enumerated() where !Self.isHostPattern(host) {
                 throw GatewayConfiguration.invalid(
                     path.member("allowed_hosts").element(index),
                     "must be a host name, or *. and a domain of two labels or more (*.notify.windows.com)")
             }
-            allowedHosts = Set(hosts.compactMap { $0.stringValue?.lowercased() })
-        default:
-            throw GatewayConfiguration.invalid(path.member("allowed_hosts"), "must be a non-empty array of host names")
+            allowedHosts = Set(hosts.map { $0.lowercased() })
         }
         allowsLocalDestinations = try GatewayConfiguration.flag(object, "allow_local_destinations", at: path)
         caFile = try GatewayConfiguration.file(object, "ca_file", at: path, resolve: resolve)

@@ -24,27 +24,30 @@ final class Metrics: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The configured apps, the values of the `app` label.
+    /// The configured apps, the values of the `app` label, in configuration order.
     private let apps: [AppID]
+    /// The same, to check a count's app against at each count.
+    private let appSet: Set<AppID>
     /// The configured webhook endpoints' names, the values of the `endpoint` label.
     private let webhookEndpoints: [String]
 
     /// Metrics of a gateway serving `apps`, whose webhook endpoints are `webhookEndpoints`.
     init(apps: [AppID] = [.default], webhookEndpoints: [String] = []) {
         self.apps = apps
+        appSet = Set(apps)
         self.webhookEndpoints = webhookEndpoints
     }
 
     /// Counts a push accepted in `app`.
     func pushAccepted(in app: AppID) {
-        guard apps.contains(app) else { return }
+        guard appSet.contains(app) else { return }
         state.withLock { $0.pushesAccepted[app, default: 0] += 1 }
     }
 
     /// Counts an attempt's outcome in `app` by status (`queued` when it is to be tried again) and
     /// the reason's label (`DeliveryReason.label`).
     func delivery(_ status: DeliveryStatus, reason: DeliveryReason?, in app: AppID) {
-        guard apps.contains(app) else { return }
+        guard appSet.contains(app) else { return }
         state.withLock { $0.outcomes[app, default: [:]][OutcomeLabel(status, reason: reason), default: 0] += 1 }
     }
 
