@@ -46,7 +46,10 @@ public final class Gateway: Sendable {
         let webhookWorkers = try WebhookWorkers.configured(
             configuration.webhooks, store: store, metrics: metrics, log: log)
         let housekeeping = Housekeeping(
-            store: store, serving: configuration.apps.map { ($0.id, $0.retentionHours) },
+            store: store,
+            serving: configuration.apps.map {
+                Housekeeping.ServedApp(id: $0.id, retentionHours: $0.retentionHours, webPush: $0.webPush != nil)
+            },
             retentionHours: configuration.retentionHours, metrics: metrics, log: log)
         let workers = credentials.workers(configuration, store: store, routing: routing, metrics: metrics, log: log)
         // A push accepted here, or by any instance on PostgreSQL, wakes the workers of its kinds.

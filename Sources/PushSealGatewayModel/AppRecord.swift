@@ -11,11 +11,15 @@ package struct AppRecord: Sendable, Equatable {
     /// When an instance serving it last said it was alive (its heartbeat), milliseconds since the
     /// epoch; for rows from before apps, when the schema took apps.
     package let servedAt: Int64
+    /// When an instance serving its Web Push (with `webpush` for it) last said it was alive; nil
+    /// when none has since the schema took apps (and so no Web Push delivery of it is claimed).
+    package let webPushServedAt: Int64?
 
     /// A value of these members.
-    package init(id: AppID, retentionHours: Int?, servedAt: Int64) {
+    package init(id: AppID, retentionHours: Int?, servedAt: Int64, webPushServedAt: Int64? = nil) {
         self.id = id
         self.retentionHours = retentionHours
         self.servedAt = servedAt
+        self.webPushServedAt = webPushServedAt
     }
 }

@@ -59,8 +59,11 @@ struct AppRetentionTests {
             serving: [AppRecord(id: elsewhere, retentionHours: 2, servedAt: sweepAt)], forgetBefore: 0)
         #expect(try store.listedApps().map(\.id) == [elsewhere, gone], "by name")
         let upkeep = Housekeeping(
-            store: store, serving: [(.default, 1), (news, 48)], retentionHours: 72, metrics: Metrics(),
-            log: EventLog(enabled: false))
+            store: store,
+            serving: [
+                Housekeeping.ServedApp(id: .default, retentionHours: 1, webPush: false),
+                Housekeeping.ServedApp(id: news, retentionHours: 48, webPush: true),
+            ], retentionHours: 72, metrics: Metrics(), log: EventLog(enabled: false))
 
         // An hour and a half after the sends: only default's retention (1 h) has passed.
         let early = upkeep.sweep(now: 10_000 + 3 * Self.hour / 2)
@@ -80,5 +83,40 @@ struct AppRetentionTests {
         #expect(try Self.statuses(in: news, store) == [.queued, .sent], "news keeps 48 hours")
         #expect(try Self.statuses(in: .default, store) == [.queued])
         #expect(try store.device(id: "a", in: gone) != nil, "devices are not history: they stay")
+    }
+
+    @Test(
+        "a served app's Web Push deliveries wait while an instance with webpush for it served it within its retention, then go",
+        arguments: GatewayBackend.allCases)
+    func webPushWithoutWebpush(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try GatewayStoreTests.store(backend, in: directory)
+        let subscription = Device(
+            app: .default, id: "laptop", user: "u",
+            channel: .webPush(endpoint: "https://push.example.net/s/1", p256dh: "k", auth: "a"), registeredAt: 100,
+            unregisteredAt: nil)
+        _ = try store.putDevice(subscription)
+        _ = try store.acceptPush(
+            id: "p-web", in: .default, idempotencyKey: nil, requestHash: [], at: 1_000,
+            deliveries: [NewDelivery(device: subscription, headers: [], body: [1], expiration: nil)])
+        // Another instance, with webpush for the app, served it two hours in; this one has none,
+        // and its heartbeat leaves that time as it was.
+        try store.heartbeat(
+            InstanceRecord(id: "with-webpush", version: "1", startedAt: 0, heartbeatAt: 2 * Self.hour),
+            serving: [
+                AppRecord(id: .default, retentionHours: 1, servedAt: 2 * Self.hour, webPushServedAt: 2 * Self.hour)
+            ],
+            forgetBefore: 0)
+        try store.heartbeat(
+            InstanceRecord(id: "without", version: "1", startedAt: 0, heartbeatAt: 2 * Self.hour + 1),
+            serving: [AppRecord(id: .default, retentionHours: 1, servedAt: 2 * Self.hour + 1)], forgetBefore: 0)
+        #expect(try store.listedApps().first?.webPushServedAt == 2 * Self.hour)
+        let upkeep = Housekeeping(
+            store: store, serving: [Housekeeping.ServedApp(id: .default, retentionHours: 1, webPush: false)],
+            retentionHours: 72, metrics: Metrics(), log: EventLog(enabled: false))
+        #expect(upkeep.sweep(now: 5 * Self.hour / 2) == RetentionSweep(), "served with webpush within the hour")
+        #expect(try store.push(id: "p-web", in: .default)?.deliveries.first?.status == .queued)
+        #expect(upkeep.sweep(now: 7 * Self.hour / 2) == RetentionSweep(abandonedDeliveries: 1, pushes: 1))
+        #expect(try store.push(id: "p-web", in: .default) == nil)
     }
 }

@@ -227,7 +227,8 @@ struct GatewayOperationsTests {
 
         let metrics = Metrics()
         let upkeep = Housekeeping(
-            store: world.store, serving: [(.default, 1)], retentionHours: 1, metrics: metrics,
+            store: world.store, serving: [Housekeeping.ServedApp(id: .default, retentionHours: 1, webPush: false)],
+            retentionHours: 1, metrics: metrics,
             log: EventLog(enabled: false))
         let now = GatewayClock.milliseconds()
         #expect(upkeep.sweep(now: now) == RetentionSweep(), "nothing is older than an hour yet")

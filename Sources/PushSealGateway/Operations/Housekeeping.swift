@@ -14,7 +14,8 @@ internal import Synchronization
 /// every app listed or served, deleting what ended more than the app's retention time ago: ended
 /// deliveries, then pushes left with none (and so their idempotency keys), then webhook events;
 /// and, for an app no instance served for that long, its queued deliveries, which no worker will
-/// claim. It deletes in batches of ``batchSize`` rows, one short transaction each, with a pause
+/// claim (its Web Push deliveries alone, for an app no instance with `webpush` for it served for
+/// that long). It deletes in batches of ``batchSize`` rows, one short transaction each, with a pause
 /// between, so the API and the workers never wait on it long.
 final class Housekeeping: @unchecked Sendable {
     /// Rows one statement of the sweep deletes at most.
@@ -30,8 +31,8 @@ final class Housekeeping: @unchecked Sendable {
     let instance: InstanceRecord
 
     private let store: any GatewayStore
-    /// The apps this instance serves, each with its retention in hours, in configuration order.
-    private let served: [(id: AppID, retentionHours: Int)]
+    /// The apps this instance serves, in configuration order.
+    private let served: [ServedApp]
     /// The retention of a listed app that no instance has served since the schema took apps.
     private let retentionHours: Int
     private let metrics: Metrics
@@ -44,7 +45,7 @@ final class Housekeeping: @unchecked Sendable {
     /// Upkeep of `store` for an instance serving `served`, each app's ended records kept for its
     /// retention, those of an app listed with none for `retentionHours`.
     init(
-        store: any GatewayStore, serving served: [(id: AppID, retentionHours: Int)], retentionHours: Int,
+        store: any GatewayStore, serving served: [ServedApp], retentionHours: Int,
         metrics: Metrics, log: EventLog
     ) {
         self.store = store
@@ -97,7 +98,10 @@ final class Housekeeping: @unchecked Sendable {
         let now = GatewayClock.milliseconds()
         let beat = InstanceRecord(
             id: instance.id, version: instance.version, startedAt: instance.startedAt, heartbeatAt: now)
-        let apps = served.map { AppRecord(id: $0.id, retentionHours: $0.retentionHours, servedAt: now) }
+        let apps = served.map {
+            AppRecord(
+                id: $0.id, retentionHours: $0.retentionHours, servedAt: now, webPushServedAt: $0.webPush ? now : nil)
+        }
         do {
             try store.heartbeat(beat, serving: apps, forgetBefore: now - Self.forgetInstancesAfter)
         } catch {
@@ -134,24 +138,43 @@ final class Housekeeping: @unchecked Sendable {
         return deleted
     }
 
-    /// One app's share of a sweep: its rows older than `cutoff`, and whether its queued deliveries
-    /// go too.
+    /// An app this instance serves: its retention, in hours, and whether it has `webpush` here.
+    struct ServedApp {
+        let id: AppID
+        let retentionHours: Int
+        let webPush: Bool
+    }
+
+    /// One app's share of a sweep: its rows older than `cutoff`, and the kinds of its queued
+    /// deliveries that no instance claims, which go too.
     private struct SweptApp {
         let id: AppID
         let cutoff: Int64
-        let abandoned: Bool
+        let abandoned: [DeliveryKind]
     }
 
     /// The apps a sweep at `now` goes through: those this instance serves, with their retention,
     /// then every other app listed, with the retention it was last served with (else the
-    /// gateway's), abandoned once no instance served it within that time.
+    /// gateway's). An app no instance served within that time is abandoned whole; one no instance
+    /// with `webpush` for it served within that time (and this one has none) loses its Web Push
+    /// deliveries.
     private func sweptApps(now: Int64) throws -> [SweptApp] {
-        var apps = served.map {
-            SweptApp(id: $0.id, cutoff: now - Self.milliseconds($0.retentionHours), abandoned: false)
+        let listed = try store.listedApps()
+        func webPushIdle(_ id: AppID, before cutoff: Int64) -> Bool {
+            (listed.first { $0.id == id }?.webPushServedAt ?? .min) < cutoff
         }
-        for record in try store.listedApps() where !served.contains(where: { $0.id == record.id }) {
+        var apps = served.map { app in
+            let cutoff = now - Self.milliseconds(app.retentionHours)
+            return SweptApp(
+                id: app.id, cutoff: cutoff,
+                abandoned: !app.webPush && webPushIdle(app.id, before: cutoff) ? [.webPush] : [])
+        }
+        for record in listed where !served.contains(where: { $0.id == record.id }) {
             let cutoff = now - Self.milliseconds(record.retentionHours ?? retentionHours)
-            apps.append(SweptApp(id: record.id, cutoff: cutoff, abandoned: record.servedAt < cutoff))
+            let abandoned: [DeliveryKind] =
+                record.servedAt < cutoff
+                ? DeliveryKind.allCases : webPushIdle(record.id, before: cutoff) ? [.webPush] : []
+            apps.append(SweptApp(id: record.id, cutoff: cutoff, abandoned: abandoned))
         }
         return apps
     }
@@ -161,17 +184,17 @@ final class Housekeeping: @unchecked Sendable {
         deleted.deliveries += try repeatBatches {
             try store.deleteFinishedDeliveries(in: app.id, endedBefore: app.cutoff, limit: $0)
         }
-        if app.abandoned {
-            var abandoned = 0
-            for kind in DeliveryKind.allCases {
-                abandoned += try repeatBatches {
-                    try store.deleteAbandonedDeliveries(kind, in: app.id, dueBefore: app.cutoff, limit: $0)
-                }
+        for kind in app.abandoned {
+            let abandoned = try repeatBatches {
+                try store.deleteAbandonedDeliveries(kind, in: app.id, dueBefore: app.cutoff, limit: $0)
             }
             if abandoned > 0 {
                 log.write(
                     "abandoned-deliveries",
-                    [("app", .string(app.id.name)), ("deliveries_deleted", .number(JSONNumber(abandoned)))])
+                    [
+                        ("app", .string(app.id.name)), ("kind", .string(kind.rawValue)),
+                        ("deliveries_deleted", .number(JSONNumber(abandoned))),
+                    ])
             }
             deleted.abandonedDeliveries += abandoned
         }

@@ -159,8 +159,9 @@ package enum PostgresMigrations {
             CREATE INDEX webhook_events_stale ON webhook_events (app, created_at) WHERE status = 'queued';
             ALTER TABLE webhook_endpoints ADD COLUMN app TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_pkey, ADD PRIMARY KEY (name, app);
-            CREATE TABLE apps (name TEXT PRIMARY KEY, retention_hours INTEGER, served_at BIGINT NOT NULL);
-            INSERT INTO apps (name, served_at) SELECT 'default', (extract(epoch FROM now()) * 1000)::bigint
+            CREATE TABLE apps (
+                name TEXT PRIMARY KEY, retention_hours INTEGER, served_at BIGINT NOT NULL, webpush_served_at BIGINT);
+            INSERT INTO apps (name, served_at, webpush_served_at) SELECT 'default', (extract(epoch FROM now()) * 1000)::bigint, (extract(epoch FROM now()) * 1000)::bigint
                 WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
                     OR EXISTS (SELECT 1 FROM webhook_events);
             """),

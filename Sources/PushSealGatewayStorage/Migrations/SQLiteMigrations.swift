@@ -128,7 +128,9 @@ package enum SQLiteMigrations {
         // Retention is the app's, so what it deletes (ended deliveries and webhook events, empty
         // pushes, webhook events stale in the queue) is indexed within the app, and `apps` lists
         // every app that may have rows, with the retention it was last served with (NULL: the
-        // gateway's), so that a sweep reaches an app removed from the configuration too. SQLite
+        // gateway's) and when an instance last served it, and its Web Push, so that a sweep reaches
+        // an app removed from the configuration too, or its Web Push deliveries once no instance
+        // has `webpush` for it. SQLite
         // changes a key only by making its table anew (foreign keys off meanwhile, and checked
         // before the commit). An access token's app may be NULL: an operator's token, over every app.
         SchemaMigration(
@@ -178,8 +180,9 @@ package enum SQLiteMigrations {
                 SELECT name, failures, failing_since, retry_at, disabled_at FROM webhook_endpoints;
             DROP TABLE webhook_endpoints;
             ALTER TABLE webhook_endpoints_v10 RENAME TO webhook_endpoints;
-            CREATE TABLE apps (name TEXT PRIMARY KEY, retention_hours INTEGER, served_at INTEGER NOT NULL);
-            INSERT INTO apps (name, served_at) SELECT 'default', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+            CREATE TABLE apps (
+                name TEXT PRIMARY KEY, retention_hours INTEGER, served_at INTEGER NOT NULL, webpush_served_at INTEGER);
+            INSERT INTO apps (name, served_at, webpush_served_at) SELECT 'default', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
                 WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
                     OR EXISTS (SELECT 1 FROM webhook_events);
             """),
