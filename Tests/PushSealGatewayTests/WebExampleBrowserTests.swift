@@ -31,11 +31,16 @@ struct WebExampleBrowserTests {
         let subscription = try world.receivers[0].subscription(endpoint: endpoint)
         let subscriptionFile = try world.directory.write(
             "subscription.json", JSONWriter.string(.object(subscription.json)))
+        let rotatedEndpoint = world.pushServices[0].endpoint("ok", "browser-1-rotated")
+        let rotatedFile = try world.directory.write(
+            "rotated.json",
+            JSONWriter.string(.object(try world.receivers[0].subscription(endpoint: rotatedEndpoint).json)))
         let run = try CLIRunner.run(
             executable: try PythonPeer.interpreter.get(),
             [
                 PythonPeer.directory.appendingPathComponent("web_example_browser.py").path, "--subscription",
                 subscriptionFile, "--push-log", world.pushServices[0].logFile, "--user", "u1",
+                "--rotated-subscription", rotatedFile,
             ], input: Data(), in: world.directory.path,
             environment: ["GATEWAY": "http://127.0.0.1:\(world.gateway.port)", "TOKEN": token], timeout: 400)
         let seen = try #require(
@@ -67,6 +72,20 @@ struct WebExampleBrowserTests {
         #expect(shown["app_badge"] == .number(JSONNumber(3)))
         #expect(shown["navigate"] == .string("https://shop.example.com/orders/1042"), "the click target")
         #expect(shown["data"]?.objectValue?["order"] == .number(JSONNumber(1042)))
+
+        // A later visit: a subscription of the current key is kept; one of a key the gateway no
+        // longer signs with is replaced, subscribed with the current key, registered in its place.
+        let rotation = seen["rotation"]?.objectValue
+        let kept = rotation?["current"]?.objectValue
+        #expect(kept?["unsubscribed"] == nil && kept?["subscribed_with"] == nil, "\(kept.map { "\($0)" } ?? "none")")
+        #expect(kept?["status"] == .string("Notifications are on."))
+        let replaced = rotation?["stale"]?.objectValue
+        #expect(replaced?["unsubscribed"] == .bool(true), "\(replaced.map { "\($0)" } ?? "none")")
+        #expect(replaced?["subscribed_with"] == vapid.json?["application_server_key"], "the gateway's current key")
+        #expect(replaced?["status"] == .string("Notifications are on."))
+        #expect(
+            replaced?["registered"]?.objectValue?["subscription"]?.objectValue?["endpoint"]
+                == .string(rotatedEndpoint), "registered under the same device id")
 
         #expect(seen["after_unsubscribe"] == .number(JSONNumber(404)), "unsubscribing removed the device")
     }

@@ -21,6 +21,25 @@ async function subscribe() {
   say("Notifications are on.");
 }
 
+// On every visit: a subscription made with another VAPID key than the gateway's (the operator
+// rotated it) gets nothing, since push services refuse what the gateway now signs for it; so the
+// page subscribes anew with the current key, and registers that subscription under the same
+// device id, which replaces the old one at the gateway.
+async function refreshSubscription() {
+  const registration = await navigator.serviceWorker.ready;
+  const subscription = await registration.pushManager.getSubscription();
+  if (!subscription) {
+    say("Notifications are off.");
+    return;
+  }
+  if (Notification.permission === "granted" && !(await pushSealKeyIsCurrent(subscription))) {
+    await subscription.unsubscribe();
+    await subscribe();
+    return;
+  }
+  say("Notifications are on.");
+}
+
 async function unsubscribe() {
   const registration = await navigator.serviceWorker.ready;
   const subscription = await registration.pushManager.getSubscription();
@@ -35,8 +54,7 @@ async function start() {
     return;
   }
   await navigator.serviceWorker.register("/sw.js");
-  const subscription = await (await navigator.serviceWorker.ready).pushManager.getSubscription();
-  say(subscription ? "Notifications are on." : "Notifications are off.");
+  await refreshSubscription();
   const report = (error) => say(`${error.message || error}`);
   document.getElementById("subscribe").addEventListener("click", () => subscribe().catch(report));
   document.getElementById("unsubscribe").addEventListener("click", () => unsubscribe().catch(report));

@@ -21,6 +21,16 @@ async function pushSealApplicationServerKey() {
   return (await answer.json()).application_server_key;
 }
 
+// Whether `subscription` was made with the gateway's current applicationServerKey. A browser
+// that does not say which key it used is taken at its word.
+async function pushSealKeyIsCurrent(subscription) {
+  const used = subscription.options && subscription.options.applicationServerKey;
+  if (!used) return true;
+  const text = btoa(String.fromCharCode(...new Uint8Array(used)));
+  const encoded = text.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encoded === (await pushSealApplicationServerKey());
+}
+
 // Sends subscription.toJSON() to the backend, under this browser's device id.
 async function pushSealRegister(subscription) {
   const answer = await fetch(`/pushseal/subscriptions/${await pushSealDeviceID()}`, {

@@ -57,17 +57,18 @@ self.addEventListener("notificationclick", (event) => {
 });
 
 // The push service replaced the subscription (it expired, or the browser renewed its keys):
-// subscribe again with the same applicationServerKey, and register the new one under the same
-// device id, which replaces the old one at the gateway.
+// subscribe again with the gateway's current applicationServerKey (not the old subscription's,
+// which a rotation of the gateway's VAPID key leaves stale), and register the new one under the
+// same device id, which replaces the old one at the gateway.
 self.addEventListener("pushsubscriptionchange", (event) => {
   event.waitUntil(
     (async () => {
-      const options = event.oldSubscription ? event.oldSubscription.options : null;
       const subscription =
         event.newSubscription ||
-        (await self.registration.pushManager.subscribe(
-          options || { userVisibleOnly: true, applicationServerKey: await pushSealApplicationServerKey() },
-        ));
+        (await self.registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: await pushSealApplicationServerKey(),
+        }));
       await pushSealRegister(subscription);
     })(),
   );

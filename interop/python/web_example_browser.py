@@ -5,7 +5,8 @@ DevTools protocol over a pipe (`--remote-debugging-pipe`: JSON messages ended by
 descriptors 3 and 4).
 
     GATEWAY=http://127.0.0.1:PORT TOKEN=psg_… python web_example_browser.py \\
-        --subscription SUBSCRIPTION.json --push-log PUSH-SERVICE-LOG.jsonl [--user u1]
+        --subscription SUBSCRIPTION.json --push-log PUSH-SERVICE-LOG.jsonl [--user u1] \\
+        [--rotated-subscription ROTATED.json]
 
 1. It starts examples/web/backend.py (the page, the service worker, and the three calls to the
    gateway), opens the page, and grants the notification permission through the protocol.
@@ -17,8 +18,12 @@ descriptors 3 and 4).
    gateway's RFC 8291 message with the subscription's keys (its log's `content`), and delivers
    that content to the service worker (`ServiceWorker.deliverPushMessage`), as the browser's
    push service client would once it decrypted the message.
-4. It reads the notification the service worker showed (`registration.getNotifications()`),
-   and unsubscribes through the page. (1.3's shape of content is read by the same worker's
+4. It reads the notification the service worker showed (`registration.getNotifications()`).
+5. With ROTATED.json, it plays a visit after the gateway's VAPID key changed: `PushManager`'s
+   `getSubscription` answers a subscription of the current key, then of another key, and
+   `subscribe` answers ROTATED.json, each recording how it was called; the page's
+   `refreshSubscription()` must keep the first and replace the second. Then it unsubscribes
+   through the page. (1.3's shape of content is read by the same worker's
    `notificationOf`, which `WebExampleBrowserTests` runs under node.)
 """
 
@@ -163,11 +168,31 @@ NOTIFICATIONS = """navigator.serviceWorker.ready.then(r => r.getNotifications())
     navigate: n.data && n.data.navigate, app_badge: n.data && n.data.app_badge, data: n.data && n.data.data})))"""
 
 
+# A visit with a subscription of the gateway's current key ("current") or of another one
+# ("stale"): PushManager's getSubscription and subscribe stand in for the push service's, and
+# record what the page did with them.
+ROTATION = """(async () => {
+    const which = %s, rotated = %s, calls = {};
+    const current = Uint8Array.from(atob((await pushSealApplicationServerKey()).replace(/-/g, '+').replace(/_/g, '/')),
+        c => c.charCodeAt(0));
+    const key = which === 'current' ? current : Uint8Array.from(current, (b, i) => i ? b ^ 0xff : b);
+    PushManager.prototype.getSubscription = async () => ({
+        options: {applicationServerKey: key.buffer},
+        unsubscribe: async () => { calls.unsubscribed = true; return true; } });
+    PushManager.prototype.subscribe = async (options) => {
+        calls.subscribed_with = options.applicationServerKey;
+        return {toJSON: () => rotated}; };
+    await refreshSubscription();
+    calls.status = document.getElementById('status').textContent;
+    return calls; })()"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--subscription", required=True)
     parser.add_argument("--push-log", required=True)
     parser.add_argument("--user", default="user-42")
+    parser.add_argument("--rotated-subscription")
     arguments = parser.parse_args()
     subscription = json.load(open(arguments.subscription))
     seen: dict = {}
@@ -222,6 +247,12 @@ def main() -> None:
             browser.call("ServiceWorker.deliverPushMessage", origin=origin, registrationId=registration, data=content)
             seen["notifications"] = browser.wait_for(f"{NOTIFICATIONS}.then(n => n.length ? n : null)")
 
+            if arguments.rotated_subscription:
+                rotated = json.load(open(arguments.rotated_subscription))
+                seen["rotation"] = {}
+                for key in ("current", "stale"):
+                    seen["rotation"][key] = browser.evaluate(ROTATION % (json.dumps(key), json.dumps(rotated)))
+                    seen["rotation"][key]["registered"] = gateway("GET", f"/v1/devices/{device}")[1]
             browser.evaluate("pushSealUnregister()")
             seen["after_unsubscribe"] = gateway("GET", f"/v1/devices/{device}")[0]
         except BaseException as error:
