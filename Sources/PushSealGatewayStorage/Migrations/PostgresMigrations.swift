@@ -161,7 +161,8 @@ package enum PostgresMigrations {
             ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_pkey, ADD PRIMARY KEY (name, app);
             CREATE TABLE apps (
                 name TEXT PRIMARY KEY, retention_hours INTEGER, served_at BIGINT NOT NULL, webpush_served_at BIGINT);
-            INSERT INTO apps (name, served_at, webpush_served_at) SELECT 'default', (extract(epoch FROM now()) * 1000)::bigint, (extract(epoch FROM now()) * 1000)::bigint
+            INSERT INTO apps (name, served_at, webpush_served_at)
+                SELECT 'default', at_ms, at_ms FROM (SELECT (extract(epoch FROM now()) * 1000)::bigint AS at_ms) AS clock
                 WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
                     OR EXISTS (SELECT 1 FROM webhook_events);
             """),

@@ -130,9 +130,9 @@ package enum SQLiteMigrations {
         // every app that may have rows, with the retention it was last served with (NULL: the
         // gateway's) and when an instance last served it, and its Web Push, so that a sweep reaches
         // an app removed from the configuration too, or its Web Push deliveries once no instance
-        // has `webpush` for it. SQLite
-        // changes a key only by making its table anew (foreign keys off meanwhile, and checked
-        // before the commit). An access token's app may be NULL: an operator's token, over every app.
+        // has `webpush` for it. SQLite changes a key only by making its table anew (foreign keys
+        // off meanwhile, and checked before the commit). An access token's app may be NULL: an
+        // operator's token, over every app.
         SchemaMigration(
             10,
             """
@@ -182,7 +182,8 @@ package enum SQLiteMigrations {
             ALTER TABLE webhook_endpoints_v10 RENAME TO webhook_endpoints;
             CREATE TABLE apps (
                 name TEXT PRIMARY KEY, retention_hours INTEGER, served_at INTEGER NOT NULL, webpush_served_at INTEGER);
-            INSERT INTO apps (name, served_at, webpush_served_at) SELECT 'default', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+            INSERT INTO apps (name, served_at, webpush_served_at)
+                SELECT 'default', at_ms, at_ms FROM (SELECT CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS at_ms)
                 WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
                     OR EXISTS (SELECT 1 FROM webhook_events);
             """),

@@ -14,8 +14,8 @@ package enum RetentionStatements {
     }
 
     /// Deletes a batch of the app's queued deliveries of one kind (parameter 4) due before the
-    /// cutoff: those of an app no instance serves any more, which no worker claims (a claim or a
-    /// retry moves a served app's delivery past the cutoff long before).
+    /// cutoff: those of an app (or of its Web Push) that no instance serves any more, which no
+    /// worker claims (a claim or a retry moves a served delivery past the cutoff long before).
     package static func deleteAbandonedDeliveries(_ dialect: SQLDialect) -> String {
         let p = dialect.placeholder
         return "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE kind = \(p(4)) "
