@@ -8,8 +8,9 @@ import Testing
 @testable import PushSealGateway
 
 /// Several apps on one gateway (gateway-v1.md, "Apps"): each app's pushes signed by its own keys
-/// over connections of their own, a key per topic, a removed app's deliveries ended, and tokens
-/// made for an app.
+/// over connections of their own, a key per topic, a refused key holding its own app alone, fair
+/// claims, a removed app's deliveries left waiting, status and metrics by app, and tokens made for
+/// an app. Retention by app is `AppRetentionTests`'.
 @Suite("pushseal-gateway apps")
 struct GatewayAppsTests {
     /// The mock's log lines answered 200, once `count` are in.
