@@ -38,7 +38,8 @@ INFO = b"pushseal v1"
 VERSION = 0x01
 TAG_BYTES = 16
 MODE_BASE, MODE_AUTH = 0x00, 0x02
-KID_PATTERN = re.compile(rb"^[A-Za-z0-9._-]{1,64}$")
+# Always matched whole (fullmatch): `$` would also match before a final newline.
+KID_PATTERN = re.compile(rb"[A-Za-z0-9._-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def load_jwk(jwk: dict, need_private: bool = False) -> Key:
     else:
         raise PushSealError("invalid-key", "unsupported kty/crv")
     kid = jwk.get("kid")
-    if kid is not None and (not isinstance(kid, str) or not KID_PATTERN.match(kid.encode())):
+    if kid is not None and (not isinstance(kid, str) or not KID_PATTERN.fullmatch(kid.encode())):
         raise PushSealError("invalid-key", "bad kid")
 
     key = Key(suite=suite, kid=kid or "")
@@ -307,7 +308,7 @@ def parse_header(envelope: bytes) -> tuple[Suite, int, str, str | None, bytes, i
             raise PushSealError("malformed-envelope", "bad key id length")
         need(offset + 1, length)
         raw = envelope[offset + 1 : offset + 1 + length]
-        if not KID_PATTERN.match(raw):
+        if not KID_PATTERN.fullmatch(raw):
             raise PushSealError("malformed-envelope", "bad key id")
         offset += 1 + length
         return raw.decode("ascii")
