@@ -20,12 +20,9 @@ package struct AppStatistics: Sendable, Equatable {
         self.unregisteredDevices = unregisteredDevices
     }
 
-    /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
-    package func oldestQueuedSeconds(now: Int64) -> Int { Self.seconds(since: oldestQueuedAcceptedAt, now: now) }
-
-    /// How long a delivery accepted at `acceptedAt` has waited at `now`, in whole seconds (0 for
-    /// none, or one accepted after `now` by another instance's clock).
-    package static func seconds(since acceptedAt: Int64?, now: Int64) -> Int {
-        Int(acceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)
+    /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none, or
+    /// when it was accepted after `now` by another instance's clock).
+    package func oldestQueuedSeconds(now: Int64) -> Int {
+        Int(oldestQueuedAcceptedAt.map { max(0, now - $0) / 1_000 } ?? 0)
     }
 }

@@ -31,8 +31,13 @@ package struct GatewayStatistics: Sendable, Equatable {
         self.apps = apps
     }
 
-    /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
-    package func oldestQueuedSeconds(now: Int64) -> Int {
-        AppStatistics.seconds(since: oldestQueuedAcceptedAt, now: now)
+    /// The queue and devices of every app counted, in the shape of one app's share.
+    package var totals: AppStatistics {
+        AppStatistics(
+            queued: deliveries[.queued] ?? 0, oldestQueuedAcceptedAt: oldestQueuedAcceptedAt,
+            activeDevices: activeDevices, unregisteredDevices: unregisteredDevices)
     }
+
+    /// How long the oldest queued delivery has waited at `now`, in whole seconds (0 when none).
+    package func oldestQueuedSeconds(now: Int64) -> Int { totals.oldestQueuedSeconds(now: now) }
 }

@@ -98,23 +98,9 @@ struct StatusReport: Sendable {
             JSONObject([
                 ("generated_at", .string(RFC3339.text(now))), ("instance", .string(instance)),
                 ("version", .string(GatewayVersion.number)), ("draining", .bool(isDraining())),
-                (
-                    "queue",
-                    .object(
-                        JSONObject([
-                            ("depth", .number(JSONNumber(statistics.deliveries[.queued] ?? 0))),
-                            ("oldest_seconds", .number(JSONNumber(statistics.oldestQueuedSeconds(now: now)))),
-                        ]))
-                ),
+                ("queue", Self.queue(statistics.totals, now: now)),
                 ("last_hour", .array(outcomes)),
-                (
-                    "devices",
-                    .object(
-                        JSONObject([
-                            ("active", .number(JSONNumber(statistics.activeDevices))),
-                            ("unregistered", .number(JSONNumber(statistics.unregisteredDevices))),
-                        ]))
-                ),
+                ("devices", Self.devices(statistics.totals)),
                 ("provider_token_age_seconds", tokenAge),
                 (
                     "retrying",
@@ -162,24 +148,27 @@ struct StatusReport: Sendable {
             return .object(
                 JSONObject([
                     ("app", .string(id.name)), ("served", .bool(isServed)),
-                    (
-                        "queue",
-                        .object(
-                            JSONObject([
-                                ("depth", .number(JSONNumber(counts.queued))),
-                                ("oldest_seconds", .number(JSONNumber(counts.oldestQueuedSeconds(now: now)))),
-                            ]))
-                    ),
-                    (
-                        "devices",
-                        .object(
-                            JSONObject([
-                                ("active", .number(JSONNumber(counts.activeDevices))),
-                                ("unregistered", .number(JSONNumber(counts.unregisteredDevices))),
-                            ]))
-                    ),
+                    ("queue", Self.queue(counts, now: now)), ("devices", Self.devices(counts)),
                 ]))
         }
+    }
+
+    /// `{"depth", "oldest_seconds"}` of `counts`' queue at `now`: the gateway's, or one app's.
+    private static func queue(_ counts: AppStatistics, now: Int64) -> JSONValue {
+        .object(
+            JSONObject([
+                ("depth", .number(JSONNumber(counts.queued))),
+                ("oldest_seconds", .number(JSONNumber(counts.oldestQueuedSeconds(now: now)))),
+            ]))
+    }
+
+    /// `{"active", "unregistered"}` of `counts`' devices: the gateway's, or one app's.
+    private static func devices(_ counts: AppStatistics) -> JSONValue {
+        .object(
+            JSONObject([
+                ("active", .number(JSONNumber(counts.activeDevices))),
+                ("unregistered", .number(JSONNumber(counts.unregisteredDevices))),
+            ]))
     }
 
     /// The most reasons of queued deliveries the report lists (a push service's words make many).
