@@ -47,7 +47,8 @@ package protocol OutboxStore: Sendable {
     /// in one short transaction; how many went.
     func deleteFinishedDeliveries(in app: AppID, endedBefore time: Int64, limit: Int) throws -> Int
     /// Deletes up to `limit` of `app`'s queued deliveries of `kind` due before `time`: those of an
-    /// app that no instance serves any more, which no worker will claim; how many went.
+    /// app (or of its Web Push) that no instance serves any more, which no worker will claim; how
+    /// many went.
     func deleteAbandonedDeliveries(_ kind: DeliveryKind, in app: AppID, dueBefore time: Int64, limit: Int) throws
         -> Int
     /// Deletes up to `limit` of `app`'s pushes accepted before `time` that have no delivery left,
