@@ -47,7 +47,7 @@ enum HelpText {
 
         Device side and captured payloads
           pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json]
-                           [--media-dir DIR [--ca-file PEM] [--allow-local-media]] [FILE|-]
+                           [--ca-file PEM] [--allow-local-fetch] [--media-dir DIR [--allow-local-media]] [FILE|-]
           pushseal inspect [FILE|-]
 
         Exit status: 0 success; 1 some items failed (degraded, invalid or too large payload, bad batch

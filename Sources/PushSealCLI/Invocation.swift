@@ -28,7 +28,7 @@ public enum Invocation: Equatable, Sendable {
     case keysWebPush(store: String)
     /// `encrypt …`.
     case encrypt(EncryptArguments)
-    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--media-dir DIR [--ca-file PEM] [--allow-local-media]] [FILE|-]`.
+    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--ca-file PEM] [--allow-local-fetch] [--media-dir DIR [--allow-local-media]] [FILE|-]`.
     case decrypt(DecryptArguments)
     /// `inspect [FILE|-]`.
     case inspect(input: String?)
@@ -60,10 +60,7 @@ public enum Invocation: Equatable, Sendable {
         case "decrypt":
             let reader = try ArgumentReader(
                 rest, command: "decrypt", valued: ["store", "contract", "media-dir", "ca-file"],
-                switches: ["record", "json-lines", "allow-local-media"])
-            if reader.value("ca-file") != nil, reader.value("media-dir") == nil {
-                throw UsageError("decrypt: --ca-file is for media downloads: it needs --media-dir")
-            }
+                switches: ["record", "json-lines", "allow-local-media", "allow-local-fetch"])
             if reader.flag("allow-local-media"), reader.value("media-dir") == nil {
                 throw UsageError("decrypt: --allow-local-media is for media downloads: it needs --media-dir")
             }
@@ -72,7 +69,9 @@ public enum Invocation: Equatable, Sendable {
                     store: try reader.required("store"), record: reader.flag("record"),
                     jsonLines: reader.flag("json-lines"), contract: reader.value("contract"),
                     mediaDirectory: reader.value("media-dir"), caFile: reader.value("ca-file"),
-                    allowLocalMedia: reader.flag("allow-local-media"), input: try reader.inputFile()))
+                    allowLocalMedia: reader.flag("allow-local-media"),
+                    allowLocalFetch: reader.flag("allow-local-fetch"),
+                    input: try reader.inputFile()))
         case "send": return .send(try SendArguments.parse(rest))
         case "media": return try parseMedia(rest)
         case "webpush": return try parseWebPush(rest)
@@ -338,18 +337,24 @@ public struct DecryptArguments: Equatable, Sendable {
     public var contract: String?
     /// `--media-dir`: fetch, check and write media attachments here.
     public var mediaDirectory: String?
-    /// `--ca-file`: certificates to trust for media downloads instead of the system's.
+    /// `--ca-file`: certificates to trust for fetched content and media downloads instead of the
+    /// system's.
     public var caFile: String?
     /// `--allow-local-media`: let media downloads reach loopback and local-network addresses.
     public var allowLocalMedia = false
+    /// `--allow-local-fetch`: let fetches of referenced content reach loopback and local-network
+    /// addresses (a gateway on the support engineer's own network).
+    public var allowLocalFetch = false
     /// The input file; nil is standard input.
     public var input: String?
 
     /// Arguments for a store; the rest as given.
     public init(
         store: String, record: Bool = false, jsonLines: Bool = false, contract: String? = nil,
-        mediaDirectory: String? = nil, caFile: String? = nil, allowLocalMedia: Bool = false, input: String? = nil
+        mediaDirectory: String? = nil, caFile: String? = nil, allowLocalMedia: Bool = false,
+        allowLocalFetch: Bool = false, input: String? = nil
     ) {
+        self.allowLocalFetch = allowLocalFetch
         self.store = store
         self.record = record
         self.jsonLines = jsonLines

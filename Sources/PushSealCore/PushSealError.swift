@@ -60,6 +60,15 @@ public struct PushSealError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let notSealed = Code("not-sealed")
         /// The extension's time ran out before the content was ready.
         public static let timeout = Code("timeout")
+        /// Decrypted content referred to content to fetch (envelope-v1.md, "Fetched content"),
+        /// and the fetch failed: no connection, TLS, a local destination, an answer other than
+        /// 200 or 404.
+        public static let fetchFailed = Code("fetch-failed")
+        /// The fetched content is not the one referenced: another length, another SHA-256.
+        public static let fetchIntegrity = Code("fetch-integrity")
+        /// The referenced content is gone: past the reference's `expires`, or the gateway
+        /// answered 404 (fetched and deleted, expired, or deleted after wrong capabilities).
+        public static let fetchExpired = Code("fetch-expired")
         /// A key (JWK) is malformed or inconsistent.
         public static let invalidKey = Code("invalid-key")
         /// A payload to seal breaks Apple's rules.

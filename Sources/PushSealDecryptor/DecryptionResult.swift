@@ -25,6 +25,9 @@ public struct DecryptionResult: Sendable {
     /// The identity of the forwarded Web Push message opened (`WebPushMessage.replayIdentity`),
     /// which ``Decryptor/record(_:)`` records to tell a replay; nil otherwise.
     var webPushMessageID: String?
+    /// True when the content was fetched, as decrypted content referred to it
+    /// (envelope-v1.md, "Fetched content").
+    public internal(set) var fetched = false
     /// The content to show.
     public let notification: NotificationContent
     /// True when the ledger had already recorded this decrypted payload's `event_id`, or the
@@ -87,6 +90,7 @@ public struct DecryptionResult: Sendable {
             object["format"] = .string("webpush")
             object["kid"] = .string(webPushReceiver)
         }
+        if fetched { object["fetched"] = .bool(true) }
         object["duplicate"] = .bool(duplicate)
         switch route {
         case .route(let route)?: object["route"] = .object(route.json)

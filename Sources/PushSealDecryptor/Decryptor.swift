@@ -30,6 +30,9 @@ public struct Decryptor: Sendable {
     public let contract: PayloadContract?
     /// Fetches the `media` of decrypted content; nil attaches nothing.
     public let media: MediaFetcher?
+    /// Fetches the content that decrypted content refers to when it was too large for the push
+    /// (envelope-v1.md, "Fetched content").
+    public let fetcher: ContentFetcher
     /// What a forwarded Web Push message's content becomes: `WebPushContent.standard`
     /// unless the app maps its sender's content itself (webpush-v1.md, "Forwarded to an iPhone").
     public let webPushMapping: WebPushContent.Mapping
@@ -40,14 +43,16 @@ public struct Decryptor: Sendable {
     public let policy: StorePolicy?
 
     /// A decryptor over `keyStore`, recording in `ledger`, routing under `contract`, fetching
-    /// media with `media`, under `policy` instead of the store's, when given, and showing
-    /// forwarded Web Push content as `webPushMapping` says.
+    /// media with `media` and referenced content with `fetcher`, under `policy` instead of the
+    /// store's, when given, and showing forwarded Web Push content as `webPushMapping` says.
     public init(
         keyStore: any KeyStore, ledger: EventLedger? = nil, contract: PayloadContract? = nil,
-        media: MediaFetcher? = nil, policy: StorePolicy? = nil, lateKeyDelay: Duration = .milliseconds(250),
+        media: MediaFetcher? = nil, fetcher: ContentFetcher = ContentFetcher(), policy: StorePolicy? = nil,
+        lateKeyDelay: Duration = .milliseconds(250),
         webPushMapping: @escaping WebPushContent.Mapping = WebPushContent.standard
     ) {
         self.webPushMapping = webPushMapping
+        self.fetcher = fetcher
         self.keyStore = keyStore
         self.ledger = ledger
         self.contract = contract
@@ -105,7 +110,8 @@ public struct Decryptor: Sendable {
     }
 
     /// Opens `payload` without writing anything: the result's `duplicate` is not known yet.
-    /// Call ``record(_:)`` once the result is sure to be shown.
+    /// Call ``record(_:)`` once the result is sure to be shown. Content that refers to content to
+    /// fetch is fetched here, until ``mediaMargin`` before `deadline`.
     public func prepare(_ payload: JSONObject, deadline: ContinuousClock.Instant? = nil) -> DecryptionResult {
         guard let text = payload["enc"]?.stringValue else {
             do {
@@ -126,14 +132,46 @@ public struct Decryptor: Sendable {
                 sleep(lateKeyDelay)
                 opened = try envelope.open(with: try loadRing())
             }
-            var result = DecryptionResult.decrypted(opened)
-            if let contract { result.route = PushRoute(content: opened.content, contract: contract) }
-            return result
+            if let reference = try FetchReference.reference(in: opened.content) {
+                return try openFetched(reference, payload, deadline: deadline)
+            }
+            return decrypted(opened)
         } catch let error as PushSealError {
             return unopened(payload, reason: error.code)
         } catch {
             return unopened(payload, reason: .keyStoreUnavailable)
         }
+    }
+
+    /// The result of an envelope that opened, routed under the contract.
+    private func decrypted(_ opened: OpenedEnvelope) -> DecryptionResult {
+        var result = DecryptionResult.decrypted(opened)
+        if let contract { result.route = PushRoute(content: opened.content, contract: contract) }
+        return result
+    }
+
+    /// Fetches what `reference` names, until ``mediaMargin`` before `deadline`, and opens it by
+    /// its format: a Web Push message as a forwarded one, an envelope with the store's keys (its
+    /// content may not refer again: `malformed-content`).
+    /// - Throws: ``PushSealError`` with the reason to degrade with.
+    private func openFetched(_ reference: FetchReference, _ payload: JSONObject, deadline: ContinuousClock.Instant?)
+        throws -> DecryptionResult
+    {
+        let until = (deadline ?? ContinuousClock.now.advanced(by: .seconds(30))).advanced(by: .zero - Self.mediaMargin)
+        let content = try fetcher.fetch(reference, now: ContentFetcher.unixTime(), deadline: until)
+        var result: DecryptionResult
+        switch reference.format {
+        case .webPush:
+            result = openForwarded(content, payload)
+        case .envelope:
+            let opened = try Envelope(bytes: content).open(with: try loadRing())
+            guard opened.content[FetchReference.member] == nil else {
+                throw PushSealError(.malformedContent, "fetched content refers to content to fetch again")
+            }
+            result = decrypted(opened)
+        }
+        if result.status == .decrypted { result.fetched = true }
+        return result
     }
 
     /// Opens a forwarded Web Push message with the store's receivers (the current one first) and

@@ -110,7 +110,8 @@ public struct MediaFetcher: Sendable {
             _ download: Download, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
             URLSessionTransfer.run(
-                download, allowsLocalDestinations: allowsLocalDestinations, deadline: deadline, cancelled: cancelled)
+                download.descriptor.url, into: download, allowsLocalDestinations: allowsLocalDestinations,
+                deadline: deadline, cancelled: cancelled) ?? download.failure
         }
     #else
         private func transfer(
@@ -122,12 +123,14 @@ public struct MediaFetcher: Sendable {
 }
 
 /// One download in flight: the response's state as its headers and body arrive.
-final class Download {
+final class Download: TransferSink {
     let descriptor: MediaDescriptor
     let opener: MediaStreamOpener
     let file: PendingFile
     /// Why the transfer was aborted from a callback.
     var failure: MediaFailure?
+
+    var hasFailed: Bool { failure != nil }
 
     init(descriptor: MediaDescriptor, opener: MediaStreamOpener, file: PendingFile) {
         self.descriptor = descriptor

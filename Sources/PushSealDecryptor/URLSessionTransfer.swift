@@ -6,47 +6,54 @@
         import FoundationNetworking
     #endif
 
-    /// `MediaFetcher`'s transport on Apple platforms: a `URLSession` data task whose delegate feeds
-    /// each received block to the same checks as the Linux transport (`Download`), refuses a
-    /// redirect that is not HTTPS, breaks the media URL rule (`HTTPSURL`, as the Linux transport
-    /// parses every redirect) or comes past the third, and asks for the bytes as they are
-    /// (`Accept-Encoding: identity`), so that `Content-Length` is the object's size.
+    /// The transport of `MediaFetcher` and `ContentFetcher` on Apple platforms: a `URLSession`
+    /// data task whose delegate feeds each received block to the same checks as the Linux
+    /// transport (a ``TransferSink``), refuses a redirect that is not HTTPS, breaks the media URL
+    /// rule (`HTTPSURL`, as the Linux transport parses every redirect) or comes past the last one
+    /// allowed, and asks for the bytes as they are (`Accept-Encoding: identity`), so that
+    /// `Content-Length` is the object's size.
     ///
     /// Built on Apple platforms only. The Linux CI type-checks it against corelibs Foundation
     /// (`scripts/typecheck-apple.sh`, with `PUSHSEAL_TYPECHECK_APPLE`) but cannot run
     /// it: FoundationNetworking on Linux cannot trust a test server's certificate.
     final class URLSessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let download: Download
+        private let sink: any TransferSink
+        private let maximumRedirects: Int
         private let allowsLocalDestinations: Bool
         private let condition = NSCondition()
         private var finished = false
         private var failure: MediaFailure?
         private var redirects = 0
 
-        private init(download: Download, allowsLocalDestinations: Bool) {
-            self.download = download
+        private init(sink: any TransferSink, maximumRedirects: Int, allowsLocalDestinations: Bool) {
+            self.sink = sink
+            self.maximumRedirects = maximumRedirects
             self.allowsLocalDestinations = allowsLocalDestinations
         }
 
-        /// Runs `download` to its end, its failure, the deadline or cancellation. Unless
-        /// `allowsLocalDestinations`, the URL's host and every redirect's are resolved first, and
-        /// refused (`media-local-destination`) when any address they resolve to is local
-        /// (``PushSealURL/LocalAddress``).
+        /// GETs `address` with `headers` into `sink`, to its end, its failure, the deadline or
+        /// cancellation: the transport's failure, nil when it finished or the sink stopped it (the
+        /// sink's own failure says why). Unless `allowsLocalDestinations`, the URL's host and
+        /// every redirect's are resolved first, and refused (`media-local-destination`) when any
+        /// address they resolve to is local (``PushSealURL/LocalAddress``).
         static func run(
-            _ download: Download, allowsLocalDestinations: Bool, deadline: ContinuousClock.Instant,
+            _ address: String, headers: [(name: String, value: String)] = [], maximumRedirects: Int = 3,
+            into sink: any TransferSink, allowsLocalDestinations: Bool, deadline: ContinuousClock.Instant,
             cancelled: () -> Bool
         ) -> MediaFailure? {
-            guard let url = URL(string: download.descriptor.url) else {
-                return MediaFailure(.integrity, "$.media.url is not a URL")
+            guard let url = URL(string: address) else {
+                return MediaFailure(.integrity, "the URL does not parse")
             }
             if !allowsLocalDestinations, let refusal = DestinationCheck.refusal(forHost: url.host ?? "") {
                 return refusal
             }
             var request = URLRequest(url: url)
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.urlCache = nil
-            let transfer = URLSessionTransfer(download: download, allowsLocalDestinations: allowsLocalDestinations)
+            let transfer = URLSessionTransfer(
+                sink: sink, maximumRedirects: maximumRedirects, allowsLocalDestinations: allowsLocalDestinations)
             let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
             defer { session.invalidateAndCancel() }
             let task = session.dataTask(with: request)
@@ -60,7 +67,7 @@
                 }
                 _ = transfer.condition.wait(until: Date().addingTimeInterval(0.05))
             }
-            return transfer.failure ?? download.failure
+            return transfer.failure
         }
 
         private func fail(_ failure: MediaFailure) {
@@ -89,8 +96,8 @@
                 fail(MediaFailure(.insecureURL, "a redirect breaks the media URL rule: \(refusal)"))
                 completionHandler(nil)
                 task.cancel()
-            } else if redirects > 3 {
-                fail(MediaFailure(.unreachable, "more than 3 redirects"))
+            } else if redirects > maximumRedirects {
+                fail(MediaFailure(.unreachable, "more than \(maximumRedirects) redirects"))
                 completionHandler(nil)
                 task.cancel()
             } else if !allowsLocalDestinations, let refusal = DestinationCheck.refusal(forHost: request.url?.host ?? "")
@@ -109,7 +116,7 @@
         ) {
             let http = response as? HTTPURLResponse
             let length = http?.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
-            guard download.response(status: http?.statusCode ?? 0, length: length) else {
+            guard sink.response(status: http?.statusCode ?? 0, length: length) else {
                 completionHandler(.cancel)
                 return
             }
@@ -117,12 +124,12 @@
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let accepted = data.withUnsafeBytes { download.body($0) }
+            let accepted = data.withUnsafeBytes { sink.body($0) }
             if !accepted { dataTask.cancel() }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            if let error, download.failure == nil {
+            if let error, !sink.hasFailed {
                 let timedOut = (error as? URLError)?.code == .timedOut
                 fail(MediaFailure(timedOut ? .timeout : .unreachable, error.localizedDescription))
             }

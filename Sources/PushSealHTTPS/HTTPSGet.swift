@@ -7,7 +7,8 @@
     /// block by block, and may stop at either.
     ///
     /// It asks for `Accept-Encoding: identity` and `Connection: close`: one request per
-    /// connection, and the body as the server stores it.
+    /// connection, and the body as the server stores it. Headers of the caller's (a bearer
+    /// capability) go to the URL itself alone: a redirect is followed without them.
     package struct HTTPSGet {
         /// Where to start.
         package let url: String
@@ -18,15 +19,19 @@
         /// Whether loopback, private, link-local and unique-local addresses may be connected to
         /// (a test server, a support engineer's own mirror); never, by default.
         package let allowsLocalDestinations: Bool
+        /// More request headers, sent to ``url`` alone, never to a redirect's target.
+        package let headers: [(name: String, value: String)]
 
         /// The read buffer's size: the most bytes handed to the body handler at once.
         static let blockByteCount = 65_536
 
-        /// A GET of `url`.
+        /// A GET of `url`, with `headers` besides the usual ones.
         package init(
-            url: String, caFile: String? = nil, maximumRedirects: Int = 3, allowsLocalDestinations: Bool = false
+            url: String, caFile: String? = nil, maximumRedirects: Int = 3, allowsLocalDestinations: Bool = false,
+            headers: [(name: String, value: String)] = []
         ) {
             self.url = url
+            self.headers = headers
             self.caFile = caFile
             self.maximumRedirects = maximumRedirects
             self.allowsLocalDestinations = allowsLocalDestinations
@@ -43,6 +48,12 @@
             wait: TransferWait, response: (_ status: Int, _ length: Int?) -> Bool,
             body: (UnsafeRawBufferPointer) -> Bool
         ) throws(HTTPSFailure) {
+            guard
+                headers.allSatisfy({ header in
+                    !header.name.isEmpty && header.name.utf8.allSatisfy(HTTPToken.isCharacter)
+                        && !header.value.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+                })
+            else { throw HTTPSFailure(.malformed, "a request header has a bad name or a control character") }
             var location: HTTPSURL
             do {
                 location = try HTTPSURL(url)
@@ -56,7 +67,7 @@
             while true {
                 let connection = try TLSConnection.open(
                     to: location, context: context, allowLocal: allowsLocalDestinations, wait: wait)
-                try connection.write(Array(request(for: location).utf8))
+                try connection.write(Array(request(for: location, withHeaders: redirects == 0).utf8))
                 let (head, arrived) = try connection.readHead(into: buffer)
                 if head.isRedirect, let target = head.location {
                     guard redirects < maximumRedirects else {
@@ -79,9 +90,10 @@
             }
         }
 
-        private func request(for location: HTTPSURL) -> String {
-            "GET \(location.target) HTTP/1.1\r\nHost: \(location.authority)\r\nUser-Agent: pushseal\r\n"
-                + "Accept: */*\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n"
+        private func request(for location: HTTPSURL, withHeaders: Bool) -> String {
+            let more = withHeaders ? headers.map { "\($0.name): \($0.value)\r\n" }.joined() : ""
+            return "GET \(location.target) HTTP/1.1\r\nHost: \(location.authority)\r\nUser-Agent: pushseal\r\n"
+                + "Accept: */*\r\nAccept-Encoding: identity\r\n\(more)Connection: close\r\n\r\n"
         }
     }
 #endif

@@ -42,7 +42,13 @@ struct InvocationTests {
         #expect(
             try Invocation.parse(["decrypt", "--store", "s", "--contract", "c.json"])
                 == .decrypt(DecryptArguments(store: "s", contract: "c.json")))
-        #expect(throws: UsageError.self) { try Invocation.parse(["decrypt", "--store", "s", "--ca-file", "x.pem"]) }
+        #expect(
+            try Invocation.parse(["decrypt", "--store", "s", "--ca-file", "x.pem", "--allow-local-fetch"])
+                == .decrypt(DecryptArguments(store: "s", caFile: "x.pem", allowLocalFetch: true)),
+            "a fetch of referenced content uses them without --media-dir")
+        #expect(throws: UsageError.self) {
+            try Invocation.parse(["decrypt", "--store", "s", "--allow-local-media"])
+        }
         #expect(throws: UsageError.self) {
             try Invocation.parse(["encrypt", "--to", "k", "--event-id", "random"])
         }

@@ -15,6 +15,8 @@ struct SQLiteStoreTests {
         ("an abandoned app's queued deliveries", RetentionStatements.deleteAbandonedDeliveries(.sqlite)),
         ("empty pushes", RetentionStatements.deleteEmptyPushes(.sqlite)),
         ("ended webhook events", WebhookOutbox.deleteFinished(.sqlite)),
+        ("expired fetch objects", RetentionStatements.deleteExpiredFetchObjects(.sqlite)),
+        ("fetch objects past retention", RetentionStatements.deleteOldFetchObjects(.sqlite)),
         ("a deleted device's queued deliveries", DeviceDeletionStatements.queued(.sqlite)),
         ("ending them", DeviceDeletionStatements.end(.sqlite)),
     ]

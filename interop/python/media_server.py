@@ -16,6 +16,9 @@ APNs). Paths, where NAME is a file in --root:
     /relative-redirect/NAME  302 to ../files/NAME (a relative reference)
     /interim/NAME         an interim 100 Continue, then the file
     /smuggle/NAME         both Content-Length and Transfer-Encoding: chunked (must be refused)
+    /bearer/NAME          the file to `Authorization: Bearer <the text of NAME.capability>`
+                          alone, else 404, as the gateway serves content to fetch
+    /redirect-bearer/NAME 302 to /bearer/NAME (a reference's fetch must not follow it)
     /cut/NAME             the file's Content-Length, half the file, then the connection closes
     /redirect-bad/CASE/NAME  302 to a target that breaks the media URL rule (CASE: userinfo,
                           short-address, port-zero, underscore-host, long-target)
@@ -87,6 +90,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(302, b"", 0, {"Location": "/redirect-loop"})
         if kind == "redirect":
             return self.send(302, b"", 0, {"Location": f"/files/{name}"})
+        if kind == "redirect-bearer":
+            return self.send(302, b"", 0, {"Location": f"/bearer/{name}"})
         if kind == "redirect-http":
             return self.send(302, b"", 0, {"Location": f"http://127.0.0.1:{port}/files/{name}"})
         if kind == "redirect-bad":
@@ -104,6 +109,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if body is None:
             return self.send(404, b"not found", 9)
         if kind == "files":
+            return self.send(200, body, len(body))
+        if kind == "bearer":
+            capability = self.file(name + ".capability")
+            presented = self.headers.get("Authorization", "")
+            if capability is None or presented != "Bearer " + capability.decode().strip():
+                return self.send(404, b"not found", 9)
             return self.send(200, body, len(body))
         if kind == "stall":
             self.send_response(200)

@@ -45,7 +45,9 @@ enum DecryptCommand {
                     "pushseal decrypt: \(error); nothing is recorded and duplicates are not detected")
             }
         }
-        let decryptor = Decryptor(keyStore: store, ledger: ledger, contract: contract, media: media)
+        let decryptor = Decryptor(
+            keyStore: store, ledger: ledger, contract: contract, media: media,
+            fetcher: ContentFetcher(caFile: arguments.caFile, allowsLocalDestinations: arguments.allowLocalFetch))
         let source = InputSource(path: arguments.input)
 
         if !arguments.jsonLines {

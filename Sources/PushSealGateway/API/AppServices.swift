@@ -43,8 +43,11 @@ struct AppServices: Sendable {
             store: store, sealer: sealer, maximumDeliveriesPerPush: app.maximumDeliveriesPerPush, limiter: limiter,
             metrics: metrics, log: log, onAccepted: onAccepted)
         testNotification = app.testNotification
+        let sealer = sealer
         relay = app.relay.map {
-            WebPushRelay($0, store: store, metrics: metrics, log: log, onAccepted: onAccepted)
+            WebPushRelay(
+                $0, store: store, sealer: sealer, retentionHours: app.retentionHours, metrics: metrics, log: log,
+                onAccepted: onAccepted)
         }
     }
 }

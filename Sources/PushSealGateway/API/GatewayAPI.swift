@@ -116,6 +116,7 @@ final class GatewayAPI: Sendable {
         case deviceTest(String)
         case deviceWebPush(String)
         case webPushEndpoint(String)
+        case fetch(String)
         case userDevices(String)
         case push(String)
 
@@ -140,6 +141,7 @@ final class GatewayAPI: Sendable {
                 self = .deviceWebPush(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "webpush" && parts[2] == "vapid": self = .applicationServerKey
             case 3 where parts[0] == "v1" && parts[1] == "webpush": self = .webPushEndpoint(parts[2])
+            case 3 where parts[0] == "v1" && parts[1] == "fetch": self = .fetch(parts[2])
             default: return nil
             }
         }
@@ -161,6 +163,7 @@ final class GatewayAPI: Sendable {
             case .deviceWebPush: "/v1/devices/{device_id}/webpush"
             case .webPushEndpoint: "/v1/webpush/{endpoint_id}"
             case .applicationServerKey: "/v1/webpush/vapid"
+            case .fetch: "/v1/fetch/{fetch_id}"
             case .userDevices: "/v1/users/{user}/devices"
             case .push: "/v1/pushes/{push_id}"
             }
@@ -170,8 +173,8 @@ final class GatewayAPI: Sendable {
         var isOperations: Bool {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusScript, .statusJSON: true
-            case .pushes, .device, .deviceTest, .deviceWebPush, .webPushEndpoint, .userDevices, .push, .apiStatus,
-                .devices, .applicationServerKey:
+            case .pushes, .device, .deviceTest, .deviceWebPush, .webPushEndpoint, .fetch, .userDevices, .push,
+                .apiStatus, .devices, .applicationServerKey:
                 false
             }
         }
@@ -184,6 +187,7 @@ final class GatewayAPI: Sendable {
                 nil
             case .device(let id), .deviceTest(let id), .deviceWebPush(let id): ("device_id", id)
             case .webPushEndpoint(let id): ("endpoint_id", id)
+            case .fetch(let id): ("fetch_id", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
             }
@@ -193,7 +197,7 @@ final class GatewayAPI: Sendable {
         var methods: [String] {
             switch self {
             case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusScript, .statusJSON,
-                .apiStatus, .devices, .applicationServerKey:
+                .apiStatus, .devices, .applicationServerKey, .fetch:
                 ["GET"]
             case .pushes, .deviceTest, .deviceWebPush: ["POST"]
             case .webPushEndpoint: ["POST", "DELETE"]
@@ -222,9 +226,13 @@ final class GatewayAPI: Sendable {
         // Under /v1 the token comes first: without a valid one the answer is 401 whatever the
         // path or method, so that nothing about the API is learnt without a token.
         // A Web Push sender posts with no token: the endpoint's id is the capability (RFC 8030).
-        let isSenderPost: Bool =
-            if case .webPushEndpoint? = endpoint, request.method == "POST" { true } else { false }
-        let token = Self.isUnderV1(request.path) && !isSenderPost ? try authenticate(request) : nil
+        // A device fetches with the capability its push carried, in place of a token.
+        let takesNoToken: Bool =
+            switch (endpoint, request.method) {
+            case (.webPushEndpoint?, "POST"), (.fetch?, "GET"): true
+            default: false
+            }
+        let token = Self.isUnderV1(request.path) && !takesNoToken ? try authenticate(request) : nil
         caller = token
         // The app the request acts in is its token's, and its token's app's limits apply. An
         // operator's token (over every app) acts in none: it reads the gateway's status alone.
@@ -303,6 +311,8 @@ final class GatewayAPI: Sendable {
         case ("POST", .webPushEndpoint(let id)):
             return try WebPushRelay.receive(
                 id: id, request, relays: relays, store: store, metrics: metrics)
+        case ("GET", .fetch(let id)):
+            return try FetchedContent.serve(id: id, request, store: store, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):
             let services = try authorize(.devices)
             return try Self.relayOrRefusal(services).remove(id: id, in: services.id)

@@ -12,8 +12,8 @@ internal import Synchronization
 /// lists each instance, and `apps` each app with when an instance last served it), and a
 /// retention sweep every minute (gateway-v1.md, "Retention"). The sweep goes app by app through
 /// every app listed or served, deleting what ended more than the app's retention time ago: ended
-/// deliveries, then pushes left with none (and so their idempotency keys), then webhook events;
-/// and, for an app no instance served for that long, its queued deliveries, which no worker will
+/// deliveries, then pushes left with none (and so their idempotency keys), then webhook events,
+/// then content kept to fetch (any that expired too, whatever its age); and, for an app no instance served for that long, its queued deliveries, which no worker will
 /// claim (its Web Push deliveries alone, for an app no instance with `webpush` for it served for
 /// that long). It deletes in batches of ``batchSize`` rows, one short transaction each, with a pause
 /// between, so the API and the workers never wait on it long.
@@ -118,6 +118,9 @@ final class Housekeeping: @unchecked Sendable {
         do {
             for app in try sweptApps(now: now) {
                 try sweep(app, into: &deleted)
+                deleted.fetchObjects += try repeatBatches {
+                    try store.deleteExpiredFetchObjects(in: app.id, before: now, limit: $0)
+                }
             }
         } catch {
             log.write("store-error", [("detail", .string("\(error)"))])
@@ -125,6 +128,7 @@ final class Housekeeping: @unchecked Sendable {
         metrics.retentionDeleted(deleted.deliveries + deleted.abandonedDeliveries, from: "deliveries")
         metrics.retentionDeleted(deleted.pushes, from: "pushes")
         metrics.retentionDeleted(deleted.webhookEvents, from: "webhook_events")
+        metrics.retentionDeleted(deleted.fetchObjects, from: "fetch_objects")
         if deleted != RetentionSweep() {
             log.write(
                 "retention",
@@ -133,6 +137,7 @@ final class Housekeeping: @unchecked Sendable {
                     ("abandoned_deliveries_deleted", .number(JSONNumber(deleted.abandonedDeliveries))),
                     ("pushes_deleted", .number(JSONNumber(deleted.pushes))),
                     ("webhook_events_deleted", .number(JSONNumber(deleted.webhookEvents))),
+                    ("fetch_objects_deleted", .number(JSONNumber(deleted.fetchObjects))),
                 ])
         }
         return deleted
@@ -204,6 +209,9 @@ final class Housekeeping: @unchecked Sendable {
         deleted.webhookEvents += try repeatBatches {
             try store.deleteFinishedWebhookEvents(in: app.id, endedBefore: app.cutoff, limit: $0)
         }
+        deleted.fetchObjects += try repeatBatches {
+            try store.deleteFetchObjects(in: app.id, storedBefore: app.cutoff, limit: $0)
+        }
     }
 
     /// `hours` in milliseconds.
@@ -232,4 +240,7 @@ struct RetentionSweep: Sendable, Equatable {
     var pushes = 0
     /// Webhook events that had ended.
     var webhookEvents = 0
+    /// Content kept to fetch that expired, was fetched a minute ago, or outlived its app's
+    /// retention.
+    var fetchObjects = 0
 }

@@ -19,6 +19,7 @@ final class Metrics: Sendable {
         var webhookEventsExpired: [String: Int] = [:]
         var rateLimited: [RateLimit: Int] = [:]
         var webPushReceived: [Int: Int] = [:]
+        var fetches: [Int: Int] = [:]
         var claims: [ClaimLabel: Int] = [:]
         var draining = false
     }
@@ -100,6 +101,9 @@ final class Metrics: Sendable {
     /// Counts a message a Web Push sender posted to the relay, by the status it was answered.
     func webPushReceived(_ status: Int) { state.withLock { $0.webPushReceived[status, default: 0] += 1 } }
 
+    /// Counts a request for content kept to fetch, by the status it was answered (200 or 404).
+    func fetchServed(_ status: Int) { state.withLock { $0.fetches[status, default: 0] += 1 } }
+
     /// Marks the gateway as draining (after SIGTERM).
     func startDraining() { state.withLock { $0.draining = true } }
 
@@ -179,7 +183,9 @@ final class Metrics: Sendable {
             state.requestDurations.keys.sorted().flatMap { state.requestDurations[$0]?.samples(labels: $0) ?? [] })
         lines += Self.family(
             name + "retention_deleted_total", "counter", "Finished rows the retention sweep deleted, by table.",
-            ["deliveries", "pushes", "webhook_events"].map { "{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)" })
+            ["deliveries", "pushes", "webhook_events", "fetch_objects"].map {
+                "{table=\"\($0)\"} \(state.retentionDeleted[$0] ?? 0)"
+            })
         lines += Self.family(
             name + "rate_limited_total", "counter", "Requests refused 429 for a token over its rate, by limit.",
             RateLimit.allCases.map { "{limit=\"\($0.rawValue)\"} \(state.rateLimited[$0] ?? 0)" })
@@ -189,6 +195,10 @@ final class Metrics: Sendable {
             [201, 400, 401, 403, 404, 410, 413, 429].map {
                 "{status=\"\($0)\"} \(state.webPushReceived[$0] ?? 0)"
             })
+        lines += Self.family(
+            name + "fetch_requests_total", "counter",
+            "Requests for content kept to fetch, by the status answered (404 for any refusal).",
+            [200, 404].map { "{status=\"\($0)\"} \(state.fetches[$0] ?? 0)" })
         lines += Self.family(
             name + "webhook_requests_total", "counter", "Requests to webhook endpoints, by endpoint and outcome.",
             webhookEndpoints.flatMap { endpoint in

@@ -2,8 +2,8 @@ internal import PushSealCore
 
 /// A message a Web Push sender posted to an endpoint (RFC 8030 §5), checked as a push service
 /// checks it before storing anything: `Content-Encoding: aes128gcm` with a well-formed header,
-/// `TTL`, `Urgency` and `Topic` as RFC 8030 defines them, and a body that fits an APNs payload
-/// once forwarded (gateway-v1.md, "Web Push in").
+/// `TTL`, `Urgency` and `Topic` as RFC 8030 defines them, and a body of at most 4,096 bytes
+/// (RFC 8030 §7.2; gateway-v1.md, "Web Push in").
 struct InboundMessage: Sendable {
     /// The `aes128gcm` message, as posted.
     let body: [UInt8]
@@ -54,7 +54,7 @@ struct InboundMessage: Sendable {
         }
         guard !request.bodyTooLarge, request.body.count <= maximumBody else {
             throw .webPush(
-                413, "the message is over \(maximumBody) bytes, the most that fits an APNs payload once forwarded")
+                413, "the message is over \(maximumBody) bytes, the most a push service must take (RFC 8030 §7.2)")
         }
         do {
             try WebPushMessage.checkHeader(request.body)

@@ -21,8 +21,10 @@ public struct RelaySettings: Sendable {
     public let messagesPerSecond: Int
     /// See ``messagesPerSecond``.
     public let messagesBurst: Int
-    /// The longest message an endpoint accepts: what fits APNs' 4,096 bytes once forwarded with
-    /// the placeholder (`ForwardedWebPush.maximumMessageByteCount(placeholder:)`), worked out once.
+    /// The longest message forwarded in the push itself: what fits APNs' 4,096 bytes once
+    /// forwarded with the placeholder (`ForwardedWebPush.maximumMessageByteCount(placeholder:)`),
+    /// worked out once. A longer one, up to RFC 8030's 4,096 bytes, is kept for the device to
+    /// fetch (gateway-v1.md, "Fetched content").
     let maximumMessageByteCount: Int
 
     /// Reads the `relay` member `object` (at `path`).

@@ -12,18 +12,25 @@ internal import PushSealPrimitives
 struct WebPushRelay: Sendable {
     private let settings: RelaySettings
     private let store: any GatewayStore
+    /// Seals the reference of a message too large to forward inline, to the device's key.
+    private let sealer: PushSealer
+    /// The app's retention, in hours: no message is kept to fetch for longer.
+    private let retentionHours: Int
     private let limiter: RateLimiter
     private let metrics: Metrics
     private let log: EventLog
     private let onAccepted: @Sendable (Set<DeliveryKind>) -> Void
 
-    /// A relay with `settings`, storing in `store`; `onAccepted` wakes the delivery workers of
-    /// the kinds given.
+    /// A relay with `settings`, storing in `store` (a message that does not fit a push for
+    /// `retentionHours` at most), sealing references with `sealer`; `onAccepted` wakes the
+    /// delivery workers of the kinds given.
     init(
-        _ settings: RelaySettings, store: any GatewayStore, metrics: Metrics, log: EventLog,
-        onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
+        _ settings: RelaySettings, store: any GatewayStore, sealer: PushSealer, retentionHours: Int,
+        metrics: Metrics, log: EventLog, onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
     ) {
         self.settings = settings
+        self.sealer = sealer
+        self.retentionHours = retentionHours
         self.onAccepted = onAccepted
         self.store = store
         self.metrics = metrics
@@ -115,25 +122,35 @@ struct WebPushRelay: Sendable {
             try VAPIDCheck.check(
                 request.header("authorization"), pinned: pinned, audience: settings.publicURL, now: now / 1_000)
         }
-        let message = try InboundMessage(request, maximumBody: settings.maximumMessageByteCount)
+        let message = try InboundMessage(request, maximumBody: WebPushMessage.maximumByteCount)
         // Only a message that would be stored counts against the endpoint's rate.
         try limiter.spend(1, of: .messages, token: inbox.idHash)
-        let payload = JSONWriter.bytes(
-            .object(
-                ForwardedWebPush.payload(
-                    message: message.body,
-                    placeholder: (title: settings.placeholder.title, body: settings.placeholder.body))))
         let expiration = message.ttl == 0 ? 0 : Int(now / 1_000) + message.ttl
-        let apns = try APNsRequest(
-            body: payload, pushType: .alert,
-            options: APNsRequestOptions(
-                topic: topic, collapseID: message.topic, expiration: expiration, priority: message.apnsPriority))
+        let options = APNsRequestOptions(
+            topic: topic, collapseID: message.topic, expiration: expiration, priority: message.apnsPriority)
+        let delivery: NewDelivery
+        var fetchID: String?
+        if message.body.count <= settings.maximumMessageByteCount {
+            let payload = JSONWriter.bytes(
+                .object(
+                    ForwardedWebPush.payload(
+                        message: message.body,
+                        placeholder: (title: settings.placeholder.title, body: settings.placeholder.body))))
+            let apns = try APNsRequest(body: payload, pushType: .alert, options: options)
+            delivery = NewDelivery(
+                device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
+        } else {
+            let (id, reference) = try FetchedContent.keep(
+                message.body, format: .webPush, in: device.app, publicURL: settings.publicURL, ttl: message.ttl,
+                retentionHours: retentionHours, store: store, at: now)
+            fetchID = id
+            delivery = try sealer.referenceDelivery(
+                reference, placeholder: settings.placeholder, to: device, options: options,
+                expiration: Int64(expiration))
+        }
         let pushID = TimeOrderedUUID.make(milliseconds: now)
         _ = try store.acceptPush(
-            id: pushID, in: device.app, idempotencyKey: nil, requestHash: [], at: now,
-            deliveries: [
-                NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
-            ])
+            id: pushID, in: device.app, idempotencyKey: nil, requestHash: [], at: now, deliveries: [delivery])
         metrics.webPushReceived(201)
         onAccepted([device.channel.kind])
         log.write(
@@ -141,7 +158,7 @@ struct WebPushRelay: Sendable {
             [
                 ("app", .string(device.app.name)), ("endpoint", .string(inbox.idPrefix)),
                 ("device", .string(device.id)), ("push", .string(pushID)),
-                ("bytes", .number(JSONNumber(message.body.count))),
+                ("bytes", .number(JSONNumber(message.body.count))), ("fetch", fetchID.map { .string($0) } ?? .null),
             ])
         return HTTPResponse(
             status: 201,

@@ -155,6 +155,39 @@ final class PushSealer: Sendable {
         }
     }
 
+    /// The APNs delivery to `device` of `reference` (gateway-v1.md, "Fetched content"): the
+    /// reference sealed to the device's key as the content `{"aps": {"alert": placeholder},
+    /// "fetch": reference}` (the alert inside is what an extension that predates fetching shows),
+    /// with `placeholder` outside as well.
+    /// - Throws: ``APIError`` 422 when the device's key cannot be sealed for (a row changed by
+    ///   hand: keys are checked when they register).
+    func referenceDelivery(
+        _ reference: FetchReference, placeholder: (title: String, body: String), to device: Device,
+        options: APNsRequestOptions, expiration: Int64?
+    ) throws(APIError) -> NewDelivery {
+        guard case .apns(_, _, _, let jwk) = device.channel else {
+            throw .unprocessable(nil, "device \(device.id) is a Web Push subscription: it fetches nothing")
+        }
+        do {
+            let recipient = try Recipient(jwk: Array(jwk.utf8))
+            var encryption = EncryptionOptions()
+            encryption.placeholder = .text(title: placeholder.title, body: placeholder.body)
+            let encryptor = try Encryptor(
+                recipient: recipient, sender: senders.first { $0.suite == recipient.suite }, options: encryption,
+                agreements: agreements)
+            let alert = JSONObject([("title", .string(placeholder.title)), ("body", .string(placeholder.body))])
+            let sealed = try encryptor.seal(
+                JSONObject([
+                    ("aps", .object(JSONObject([("alert", .object(alert))]))),
+                    (FetchReference.member, .object(reference.json)),
+                ]))
+            let apns = try APNsRequest(payload: sealed, pushType: .alert, options: options)
+            return NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: expiration)
+        } catch {
+            throw .unprocessable(nil, "device \(device.id): \(Self.detail(error))")
+        }
+    }
+
     /// The `content` of `payload` with the alert body shortened as `pushseal encrypt --truncate`
     /// does it (on a character boundary, ending in `…`) until it is at most `budget` bytes.
     private static func truncated(_ payload: JSONObject, budget: Int, content: (JSONObject) -> [UInt8])

@@ -166,5 +166,16 @@ package enum PostgresMigrations {
                 WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
                     OR EXISTS (SELECT 1 FROM webhook_events);
             """),
+        // Content kept for devices to fetch, as SQLite's schema 11.
+        SchemaMigration(
+            11,
+            """
+            CREATE TABLE fetch_objects (
+                id TEXT PRIMARY KEY, app TEXT NOT NULL, capability_hash BYTEA NOT NULL, body BYTEA NOT NULL,
+                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, fetched_at BIGINT,
+                refusals INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX fetch_objects_by_expiry ON fetch_objects (app, expires_at);
+            CREATE INDEX fetch_objects_by_age ON fetch_objects (app, created_at);
+            """),
     ]
 }

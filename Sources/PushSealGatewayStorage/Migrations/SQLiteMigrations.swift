@@ -187,5 +187,18 @@ package enum SQLiteMigrations {
                 WHERE EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM pushes)
                     OR EXISTS (SELECT 1 FROM webhook_events);
             """),
+        // Content kept for devices to fetch, when it does not fit an APNs payload: sealed bytes,
+        // the SHA-256 of the capability that fetches them, and the wrong capabilities counted. The
+        // sweep deletes an app's objects once expired, or stored before its retention.
+        SchemaMigration(
+            11,
+            """
+            CREATE TABLE fetch_objects (
+                id TEXT PRIMARY KEY, app TEXT NOT NULL, capability_hash BLOB NOT NULL, body BLOB NOT NULL,
+                created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, fetched_at INTEGER,
+                refusals INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX fetch_objects_by_expiry ON fetch_objects (app, expires_at);
+            CREATE INDEX fetch_objects_by_age ON fetch_objects (app, created_at);
+            """),
     ]
 }

@@ -31,6 +31,21 @@ package enum RetentionStatements {
             + "ORDER BY p.accepted_at LIMIT \(p(3))\(dialect.skipLocked)) RETURNING id"
     }
 
+    /// Deletes a batch of the app's fetch objects that expired before the time given.
+    package static func deleteExpiredFetchObjects(_ dialect: SQLDialect) -> String {
+        let p = dialect.placeholder
+        return "DELETE FROM fetch_objects WHERE id IN (SELECT id FROM fetch_objects WHERE app = \(p(1)) "
+            + "AND expires_at < \(p(2)) ORDER BY expires_at LIMIT \(p(3))\(dialect.skipLocked)) RETURNING id"
+    }
+
+    /// Deletes a batch of the app's fetch objects stored before the cutoff, whatever their expiry
+    /// (the app's retention shrank after they were stored).
+    package static func deleteOldFetchObjects(_ dialect: SQLDialect) -> String {
+        let p = dialect.placeholder
+        return "DELETE FROM fetch_objects WHERE id IN (SELECT id FROM fetch_objects WHERE app = \(p(1)) "
+            + "AND created_at < \(p(2)) ORDER BY created_at LIMIT \(p(3))\(dialect.skipLocked)) RETURNING id"
+    }
+
     /// The parameters of each statement: `app`, `cutoff` and `limit`, in that order.
     package static func parameters(_ app: AppID, before cutoff: Int64, limit: Int) -> [DatabaseValue] {
         [.text(app.name), .integer(cutoff), .integer(Int64(limit))]

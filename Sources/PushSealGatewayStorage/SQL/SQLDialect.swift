@@ -22,4 +22,14 @@ package enum SQLDialect: Sendable {
         case .postgres: " FOR UPDATE SKIP LOCKED"
         }
     }
+
+    /// What follows the selection of a row that the same transaction then updates from what it
+    /// read: PostgreSQL's ` FOR UPDATE`, so that two transactions at once update it one after the
+    /// other; nothing on SQLite, whose one writer does that already.
+    package var forUpdate: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
 }
