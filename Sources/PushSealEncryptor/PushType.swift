@@ -1,4 +1,4 @@
-internal import PushSealCore
+package import PushSealCore
 
 /// The kind of push, which fixes the outer payload's shape, the size limit and the APNs headers.
 public struct PushType: Hashable, Sendable, CustomStringConvertible {
@@ -47,7 +47,7 @@ public enum Placeholder: Sendable, Hashable {
     public static let standard = Placeholder.text(title: "New notification", body: "Open the app to view it.")
 
     /// The outer `aps.alert` object.
-    var alert: JSONObject {
+    package var alert: JSONObject {
         var alert = JSONObject()
         switch self {
         case .text(let title, let body):

@@ -95,6 +95,16 @@ struct AppConfigurationTests {
         #expect(apns.key(for: "com.example.shop.clip")?.keyID == "TEAMKEY001")
     }
 
+    @Test("fetch: read with its public URL and default, absent by default")
+    func fetch() throws {
+        let configured = try Self.parse(
+            "{\(Self.gateway), \(Self.shopApp), \"fetch\": {\"public_url\": \"https://push.example.com\", \"by_default\": true}}"
+        )
+        #expect(configured.apps.first?.fetch?.publicURL == "https://push.example.com")
+        #expect(configured.apps.first?.fetch?.byDefault == true)
+        #expect(try Self.parse("{\(Self.gateway), \(Self.shopApp)}").apps.first?.fetch == nil)
+    }
+
     @Test("mistakes in apps and keys are refused at start, naming the member")
     func refusals() {
         let key = #""auth_key_file": "a.p8", "key_id": "KEYA000001", "team_id": "TEAM000001""#
@@ -104,6 +114,22 @@ struct AppConfigurationTests {
                 "$.webhooks belongs to an app"
             ),
             ("{\(Self.gateway), \"apps\": {}}", "$.apps must be an object of 1 to 100 apps"),
+            (
+                "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"fetch\": {\"public_url\": \"http://x.example\"}}}}",
+                "$.apps.shop.fetch.public_url must be an https URL without a path"
+            ),
+            (
+                "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"fetch\": {\"public_url\": \"https://x.example/v1\"}}}}",
+                "$.apps.shop.fetch.public_url must be an https URL without a path"
+            ),
+            (
+                "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"fetch\": {\"public_url\": \"https://x.example\", \"by_default\": 1}}}}",
+                "$.apps.shop.fetch.by_default must be true or false"
+            ),
+            (
+                "{\(Self.gateway), \"apps\": {\"shop\": {\(Self.shopApp), \"fetch\": {\"public_url\": \"https://x.example\", \"url\": 1}}}}",
+                "$.apps.shop.fetch.url is not"
+            ),
             ("{\(Self.gateway), \"apps\": {\"Shop\": {\(Self.shopApp)}}}", "$.apps.Shop is not an app name"),
             ("{\(Self.gateway), \"apps\": {\"-shop\": {\(Self.shopApp)}}}", "is not an app name"),
             ("{\(Self.gateway), \"apps\": {\"shop\": {\"apns\": {}}}}", "$.apps.shop.sender_key_files must be"),

@@ -15,18 +15,34 @@ import Testing
 /// exactly what was sent.
 @Suite("pushseal-gateway fetched content", .serialized)
 struct GatewayFetchTests {
+    /// An HTTPS front (started first, so that its URL can go into the configuration), then
+    /// pointed at the gateway once it listens.
+    struct Front {
+        let server: LocalServer
+        private let directory = TemporaryDirectory()
+
+        init() throws {
+            server = try LocalServer(
+                script: "tls_front.py", ["serve", "--upstream-file", directory.file("gateway-port")], in: directory)
+        }
+
+        /// Relays to `world`'s gateway from now on.
+        func attach(_ world: GatewayWorld) throws {
+            try "\(world.gateway.port)".write(toFile: directory.file("gateway-port"), atomically: true, encoding: .utf8)
+        }
+    }
+
     /// A relay whose `public_url` is an HTTPS front to the gateway.
     struct FrontedRelay {
         let relay: GatewayRelayTests.Relay
         let front: LocalServer
-        private let frontDirectory: TemporaryDirectory
+        private let frontServer: Front
 
         init(_ backend: GatewayBackend) throws {
-            frontDirectory = TemporaryDirectory()
-            let portFile = frontDirectory.file("gateway-port")
-            front = try LocalServer(script: "tls_front.py", ["serve", "--upstream-file", portFile], in: frontDirectory)
+            frontServer = try Front()
+            front = frontServer.server
             relay = try GatewayRelayTests.Relay(backend, publicURL: front.url)
-            try "\(relay.world.gateway.port)".write(toFile: portFile, atomically: true, encoding: .utf8)
+            try frontServer.attach(relay.world)
         }
 
         /// `pushseal decrypt` of `body`, trusting the front, allowed to reach it on loopback.
@@ -118,6 +134,53 @@ struct GatewayFetchTests {
         let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"pushseal_gateway_fetch_requests_total{status="404"} 9"#), "\(metrics)")
         #expect(metrics.contains(#"pushseal_gateway_fetch_requests_total{status="200"} 1"#), "\(metrics)")
+    }
+
+    @Test(
+        "the gateway's own push of 12 KB with options.fetch: kept as an envelope, fetched and opened whole; refused without it, over 16 KB, or without fetch",
+        arguments: GatewayBackend.allCases)
+    func ownPush(_ backend: GatewayBackend) throws {
+        let front = try Front()
+        let world = try GatewayWorld(backend, settings: #""fetch": {"public_url": "\#(front.server.url)"}"#)
+        try front.attach(world)
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        let text = String(repeating: "A long message preview. ", count: 500)
+        func push(_ body: String, options: String) throws -> GatewayHTTP.Answer {
+            try world.request(
+                "POST", "/v1/pushes",
+                json:
+                    #"{"to":{"user":"u1"},"payload":{"aps":{"alert":{"title":"Long","body":"\#(body)"},"thread-id":"t1"},"event_id":"e-\#(body.count)"},"options":{\#(options)}}"#,
+                token: world.adminToken)
+        }
+        let refused = try push(text, options: "")
+        #expect(refused.status == 422, "without options.fetch, as before: \(refused.json ?? JSONObject())")
+        let accepted = try push(text, options: #""fetch":true,"clear":["thread-id"]"#)
+        #expect(accepted.status == 202, "\(accepted.json ?? JSONObject())")
+        #expect(world.eventually { world.apns.requests().count == 1 })
+        let body = try #require(world.apns.requests().first?["body"] as? String)
+        let payload = try #require(try JSONParser.parse(Array(body.utf8)).objectValue)
+        #expect(payload["aps"]?.objectValue?["thread-id"] == .string("t1"), "a member left in clear stays in clear")
+        let opened = try CLIRunner.run(
+            ["decrypt", "--store", "store-phone", "--ca-file", front.server.certificate, "--allow-local-fetch"],
+            input: Data(body.utf8), in: world.directory.path)
+        let result = try #require(try JSONParser.parse(opened.output.trimmingCharacters(in: .newlines)).objectValue)
+        #expect(result["status"] == .string("decrypted") && result["fetched"] == .bool(true), "\(result)")
+        #expect(result["notification"]?.objectValue?["body"] == .string(text))
+        #expect(result["format"] == nil, "an envelope, reported with its kid and suite")
+
+        let huge = String(repeating: "x", count: PushSealer.maximumFetchedContentByteCount)
+        let tooLarge = try push(huge, options: #""fetch":true"#)
+        let tooLargeText = String(decoding: tooLarge.body, as: UTF8.self)
+        #expect(tooLarge.status == 422 && tooLargeText.contains("16384"), "\(tooLargeText)")
+
+        let plain = try GatewayWorld(backend)
+        try plain.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 2))
+        let nowhere = try plain.request(
+            "POST", "/v1/pushes",
+            json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"hi"}},"options":{"fetch":true}}"#,
+            token: plain.adminToken)
+        let nowhereText = String(decoding: nowhere.body, as: UTF8.self)
+        #expect(nowhere.status == 422 && nowhereText.contains("no fetch configuration"), "\(nowhereText)")
     }
 
     /// The ids of the objects `world`'s store keeps.

@@ -40,8 +40,8 @@ struct AppServices: Sendable {
         topics = app.apns.topics
         limiter = RateLimiter(app.rateLimits) { metrics.rateLimited($0) }
         pushes = PushAcceptor(
-            store: store, sealer: sealer, maximumDeliveriesPerPush: app.maximumDeliveriesPerPush, limiter: limiter,
-            metrics: metrics, log: log, onAccepted: onAccepted)
+            store: store, sealer: sealer, maximumDeliveriesPerPush: app.maximumDeliveriesPerPush, fetch: app.fetch,
+            retentionHours: app.retentionHours, limiter: limiter, metrics: metrics, log: log, onAccepted: onAccepted)
         testNotification = app.testNotification
         let sealer = sealer
         relay = app.relay.map {

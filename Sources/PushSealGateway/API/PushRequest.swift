@@ -29,6 +29,9 @@ struct PushRequest: Sendable {
     let web: WebPushOptions
     /// The caller's key that makes a repeated request return the first push.
     let idempotencyKey: String?
+    /// `options.fetch`: whether an APNs alert push too large for its payload is kept for the
+    /// device to fetch (gateway-v1.md, "Fetched content"); nil leaves it to the app's `fetch`.
+    let fetch: Bool?
 
     /// The most users or devices one push may name.
     static let maximumAudience = 1_000
@@ -54,7 +57,10 @@ struct PushRequest: Sendable {
         }
         try RequestReader.refuseUnknown(
             options,
-            ["push_type", "priority", "expiration", "collapse_id", "placeholder", "clear", "media", "truncate"],
+            [
+                "push_type", "priority", "expiration", "collapse_id", "placeholder", "clear", "media", "truncate",
+                "fetch",
+            ],
             at: optionsPath)
         var encryption = EncryptionOptions()
         if let name = try RequestReader.optionalText(options, "push_type", at: optionsPath, maximum: 16) {
@@ -76,6 +82,11 @@ struct PushRequest: Sendable {
         case nil, .bool(false)?: break
         case .bool(true)?: encryption.overflow = .truncateBody
         default: throw .invalid(optionsPath.member("truncate"), "must be true or false")
+        }
+        switch options["fetch"] {
+        case nil: fetch = nil
+        case .bool(let value)?: fetch = value
+        default: throw .invalid(optionsPath.member("fetch"), "must be true or false")
         }
         do {
             try encryption.validate()

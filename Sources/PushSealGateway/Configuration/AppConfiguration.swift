@@ -24,6 +24,9 @@ public struct AppConfiguration: Sendable {
     /// The gateway as a Web Push service for the app's APNs devices (gateway-v1.md, "Web Push
     /// in"); nil when it serves no endpoint.
     public let relay: RelaySettings?
+    /// The app's own pushes too large for APNs kept for the device to fetch (gateway-v1.md,
+    /// "Fetched content"); nil when such a push is refused.
+    public let fetch: FetchSettings?
     /// Each of the app's tokens' rates (gateway-v1.md, "Limits"); none by default.
     public let rateLimits: RateLimitSettings
     /// The endpoints that receive the app's events (gateway-v1.md, "Webhooks"); none by default.
@@ -35,7 +38,7 @@ public struct AppConfiguration: Sendable {
     /// The members an app has, at the top level of a one-app configuration or in each of `apps`.
     static let members = [
         "sender_key_files", "apns", "contract_file", "max_deliveries_per_push", "webpush", "test_push", "relay",
-        "limits", "webhooks",
+        "fetch", "limits", "webhooks",
     ]
 
     /// The members an app of `apps` may have that are also the gateway's, where they are every
@@ -86,6 +89,14 @@ public struct AppConfiguration: Sendable {
             relay = try RelaySettings(relayObject, at: path.member("relay"))
         } else {
             relay = nil
+        }
+        if let value = object["fetch"] {
+            guard let fetchObject = value.objectValue else {
+                throw GatewayConfiguration.invalid(path.member("fetch"), "must be an object")
+            }
+            fetch = try FetchSettings(fetchObject, at: path.member("fetch"))
+        } else {
+            fetch = nil
         }
         rateLimits = try RateLimitSettings(object["limits"], at: path.member("limits"))
         webhooks = try WebhookSettings.list(object["webhooks"], at: path.member("webhooks"), resolve: resolve)

@@ -1,6 +1,7 @@
 internal import PushSealCore
 public import PushSealGatewayModel
 public import PushSealGatewayStorage
+internal import PushSealURL
 
 /// `pushseal-gateway serve --config FILE`: a JSON object with these members (gateway-v1.md,
 /// "Configuration"); relative paths are relative to the file. Unknown members are refused, so a
@@ -60,6 +61,8 @@ public struct GatewayConfiguration: Sendable {
     public static let maximumApps = 100
     /// The hours `retention_hours` may be, the gateway's or an app's.
     static let retentionRange = 1...8_760
+    /// The gateway's `retention_hours` when it has none.
+    static let defaultRetentionHours = 72
 
     /// The members that are the gateway's, whatever its apps.
     private static let gatewayMembers = [
@@ -100,7 +103,8 @@ public struct GatewayConfiguration: Sendable {
         metricsListen =
             root["metrics_listen"] == nil
             ? nil : try Self.address(try Self.string(root, "metrics_listen", at: .root), at: "metrics_listen")
-        retentionHours = try Self.integer(root, "retention_hours", in: Self.retentionRange) ?? 72
+        retentionHours =
+            try Self.integer(root, "retention_hours", in: Self.retentionRange) ?? Self.defaultRetentionHours
         drainSeconds = try Self.integer(root, "drain_seconds", in: 1...300) ?? 20
         switch root["access_log"] {
         case nil, .bool(false)?: accessLog = .off
@@ -201,6 +205,17 @@ public struct GatewayConfiguration: Sendable {
             throw invalid(path.member(name), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return integer
+    }
+
+    /// The `public_url` member of `object` (at `path`): where phones and senders reach the gateway,
+    /// an https URL without a path, query or fragment (`https://push.example.com`).
+    static func publicURL(_ object: JSONObject, at path: JSONPath) throws(GatewayError) -> String {
+        guard let url = object["public_url"]?.stringValue, let parsed = try? HTTPSURL(url), parsed.target == "/",
+            !url.hasSuffix("/"), !url.contains("?"), !url.contains("#")
+        else {
+            throw invalid(path.member("public_url"), "must be an https URL without a path, as https://push.example.com")
+        }
+        return url
     }
 
     /// The member `name` of `object` (at `path`), a non-empty array of non-empty strings, each a

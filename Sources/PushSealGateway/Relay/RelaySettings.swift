@@ -1,7 +1,6 @@
 internal import PushSealCore
 internal import PushSealGatewayModel
 internal import PushSealGatewayStorage
-internal import PushSealURL
 
 /// The configuration's `relay` member: the gateway as a Web Push service for its APNs devices
 /// (gateway-v1.md, "Web Push in"). Without it, no device gets a Web Push endpoint.
@@ -32,13 +31,7 @@ public struct RelaySettings: Sendable {
     init(_ object: JSONObject, at path: JSONPath) throws(GatewayError) {
         try GatewayConfiguration.refuseUnknown(
             object, ["public_url", "placeholder", "messages_per_second", "messages_burst"], at: path)
-        guard let url = object["public_url"]?.stringValue, let parsed = try? HTTPSURL(url), parsed.target == "/",
-            !url.hasSuffix("/"), !url.contains("?"), !url.contains("#")
-        else {
-            throw GatewayConfiguration.invalid(
-                path.member("public_url"), "must be an https URL without a path, as https://push.example.com")
-        }
-        publicURL = url
+        publicURL = try GatewayConfiguration.publicURL(object, at: path)
         placeholder = try Self.placeholder(object["placeholder"], at: path.member("placeholder"))
         messagesPerSecond =
             try GatewayConfiguration.integer(object, "messages_per_second", in: 1...1_000, at: path) ?? 2

@@ -96,38 +96,85 @@ final class PushSealer: Sendable {
         }
     }
 
+    /// The longest content, as compact JSON, that an APNs device fetches (gateway-v1.md,
+    /// "Fetched content"): 16 KiB, four times what a push carries.
+    static let maximumFetchedContentByteCount = 16_384
+
     /// The delivery of `payload` to `device`: sealed with envelope-v1 for an APNs device, with
-    /// RFC 8291 for a Web Push subscription.
+    /// RFC 8291 for a Web Push subscription. With `keep`, an APNs alert push whose sealed payload
+    /// would not fit is sealed whole into an envelope that `keep` stores for the device to fetch,
+    /// and the push carries the reference `keep` returns (before any truncation: content kept
+    /// whole wins over a shortened body).
     /// - Throws: ``APIError`` for a payload that breaks Apple's rules, a header that does, or a
-    ///   payload that does not fit once sealed.
-    func delivery(of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device)
-        throws(APIError) -> NewDelivery
-    {
+    ///   payload that does not fit once sealed (nor fetched); what `keep` throws.
+    func delivery(
+        of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device,
+        keep: ((_ envelope: [UInt8]) throws -> FetchReference)? = nil
+    ) throws -> NewDelivery {
         let collapseID = request.collapseID ?? collapseID
         let expiration = request.expiration.map(Int64.init)
         switch device.channel {
         case .apns(_, let topic, _, let jwk):
+            let options = APNsRequestOptions(
+                topic: topic, collapseID: collapseID, expiration: request.expiration, priority: request.priority)
             do {
                 let recipient = try Recipient(jwk: Array(jwk.utf8))
                 let sender = senders.first { $0.suite == recipient.suite }
-                let encryptor = try Encryptor(
-                    recipient: recipient, sender: sender, options: request.encryption, agreements: agreements)
-                let sealed = try encryptor.seal(payload)
-                let options = APNsRequestOptions(
-                    topic: topic, collapseID: collapseID, expiration: request.expiration, priority: request.priority)
+                let fetching = keep != nil && request.encryption.pushType == .alert
+                var encryption = request.encryption
+                if fetching { encryption.overflow = .fail }
+                let sealed: SealedPayload
+                do {
+                    sealed = try Encryptor(
+                        recipient: recipient, sender: sender, options: encryption, agreements: agreements
+                    ).seal(payload)
+                } catch let error as PushSealError where error.code == .payloadTooLarge && fetching {
+                    let content = JSONWriter.bytes(.object(payload))
+                    if content.count <= Self.maximumFetchedContentByteCount, let keep {
+                        let envelope = try Envelope.seal(
+                            padded: Padding.pad(
+                                content,
+                                to: Padding.paddedLength(
+                                    contentCount: content.count, block: request.encryption.padBlock,
+                                    maximum: Self.maximumFetchedContentByteCount + 1) ?? content.count + 1),
+                            for: recipient, sender: sender, ephemeral: nil, nonce: nil, agreements: agreements)
+                        let kept: FetchReference
+                        do {
+                            kept = try keep(envelope.bytes)
+                        } catch {
+                            throw KeepFailure(error: error)
+                        }
+                        return try reference(
+                            to: kept, for: device, recipient: recipient,
+                            encryption: request.encryption, clearFrom: payload, options: options,
+                            expiration: expiration)
+                    }
+                    guard request.encryption.overflow == .truncateBody else {
+                        throw PushSealError(
+                            .payloadTooLarge,
+                            "\(error.detail); it is \(content.count) bytes as compact JSON, over the "
+                                + "\(Self.maximumFetchedContentByteCount) a device fetches")
+                    }
+                    sealed = try Encryptor(
+                        recipient: recipient, sender: sender, options: request.encryption, agreements: agreements
+                    ).seal(payload)
+                }
                 let apns = try APNsRequest(payload: sealed, pushType: request.encryption.pushType, options: options)
                 return NewDelivery(
                     device: device, headers: apns.headers, body: apns.body, expiration: expiration,
                     bodyTruncated: sealed.bodyTruncated)
+            } catch let failure as KeepFailure {
+                throw failure.error
             } catch let error as PushSealError where error.code == .payloadTooLarge {
-                throw .unprocessable(JSONPath.root.member("payload"), Self.detail(error))
+                throw APIError.unprocessable(JSONPath.root.member("payload"), Self.detail(error))
             } catch {
-                throw .invalid(JSONPath.root.member("payload"), Self.detail(error))
+                throw APIError.invalid(JSONPath.root.member("payload"), Self.detail(error))
             }
         case .webPush(let endpoint, let p256dh, let auth):
             guard let subscriptionContent else {
                 // A subscription registers only with `webpush`: only a row changed by hand gets here.
-                throw .unprocessable(JSONPath.root.member("to"), "device \(device.id): the gateway has no webpush")
+                throw APIError.unprocessable(
+                    JSONPath.root.member("to"), "device \(device.id): the gateway has no webpush")
             }
             func content(_ payload: JSONObject) -> [UInt8] {
                 JSONWriter.bytes(
@@ -147,7 +194,7 @@ final class PushSealer: Sendable {
                 throw Self.contentTooLarge(message.count)
             } catch {
                 // Checked when it was registered: only a row changed by hand gets here.
-                throw .unprocessable(JSONPath.root.member("to"), "device \(device.id): \(error.detail)")
+                throw APIError.unprocessable(JSONPath.root.member("to"), "device \(device.id): \(error.detail)")
             }
             return NewDelivery(
                 device: device, headers: WebPushHeaders.stored(priority: request.priority, collapseID: collapseID),
@@ -155,37 +202,62 @@ final class PushSealer: Sendable {
         }
     }
 
-    /// The APNs delivery to `device` of `reference` (gateway-v1.md, "Fetched content"): the
-    /// reference sealed to the device's key as the content `{"aps": {"alert": placeholder},
-    /// "fetch": reference}` (the alert inside is what an extension that predates fetching shows),
-    /// with `placeholder` outside as well.
+    /// What storing content to fetch threw, carried past the sealing errors' mapping unchanged.
+    private struct KeepFailure: Error {
+        let error: any Error
+    }
+
+    /// The APNs delivery to `device` of a relay message kept to fetch as `reference`, with the
+    /// relay's `placeholder` (``reference(to:for:recipient:encryption:clearFrom:options:expiration:)``).
     /// - Throws: ``APIError`` 422 when the device's key cannot be sealed for (a row changed by
     ///   hand: keys are checked when they register).
     func referenceDelivery(
         _ reference: FetchReference, placeholder: (title: String, body: String), to device: Device,
         options: APNsRequestOptions, expiration: Int64?
     ) throws(APIError) -> NewDelivery {
-        guard case .apns(_, _, _, let jwk) = device.channel else {
-            throw .unprocessable(nil, "device \(device.id) is a Web Push subscription: it fetches nothing")
-        }
         do {
-            let recipient = try Recipient(jwk: Array(jwk.utf8))
+            guard case .apns(_, _, _, let jwk) = device.channel else {
+                throw PushSealError(.invalidKey, "a Web Push subscription fetches nothing")
+            }
             var encryption = EncryptionOptions()
             encryption.placeholder = .text(title: placeholder.title, body: placeholder.body)
-            let encryptor = try Encryptor(
-                recipient: recipient, sender: senders.first { $0.suite == recipient.suite }, options: encryption,
-                agreements: agreements)
-            let alert = JSONObject([("title", .string(placeholder.title)), ("body", .string(placeholder.body))])
-            let sealed = try encryptor.seal(
-                JSONObject([
-                    ("aps", .object(JSONObject([("alert", .object(alert))]))),
-                    (FetchReference.member, .object(reference.json)),
-                ]))
-            let apns = try APNsRequest(payload: sealed, pushType: .alert, options: options)
-            return NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: expiration)
+            return try self.reference(
+                to: reference, for: device, recipient: try Recipient(jwk: Array(jwk.utf8)), encryption: encryption,
+                clearFrom: nil, options: options, expiration: expiration)
         } catch {
             throw .unprocessable(nil, "device \(device.id): \(Self.detail(error))")
         }
+    }
+
+    /// The APNs alert push to `device` that carries `reference` (gateway-v1.md, "Fetched
+    /// content"): sealed to `recipient` as the content `{"aps": {"alert": <placeholder>},
+    /// "fetch": reference}` (the alert inside is what an extension that predates fetching
+    /// shows), with the placeholder outside too, and the members `encryption` leaves in clear
+    /// copied from `payload` so that they stay in clear.
+    private func reference(
+        to reference: FetchReference, for device: Device, recipient: Recipient, encryption: EncryptionOptions,
+        clearFrom payload: JSONObject?, options: APNsRequestOptions, expiration: Int64?
+    ) throws -> NewDelivery {
+        var aps = JSONObject([("alert", .object(encryption.placeholder.alert))])
+        var content = JSONObject()
+        for name in encryption.clearMembers {
+            if EncryptionOptions.clearableApsMembers.contains(name), let value = payload?["aps"]?.objectValue?[name] {
+                aps[name] = value
+            } else if let value = payload?[name] {
+                content[name] = value
+            }
+        }
+        content["aps"] = .object(aps)
+        content[FetchReference.member] = .object(reference.json)
+        var referenceEncryption = encryption
+        referenceEncryption.pushType = .alert
+        referenceEncryption.overflow = .fail
+        let sealed = try Encryptor(
+            recipient: recipient, sender: senders.first { $0.suite == recipient.suite },
+            options: referenceEncryption, agreements: agreements
+        ).seal(content)
+        let apns = try APNsRequest(payload: sealed, pushType: .alert, options: options)
+        return NewDelivery(device: device, headers: apns.headers, body: apns.body, expiration: expiration)
     }
 
     /// The `content` of `payload` with the alert body shortened as `pushseal encrypt --truncate`

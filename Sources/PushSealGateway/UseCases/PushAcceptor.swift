@@ -25,18 +25,26 @@ final class PushAcceptor: Sendable {
     private let store: any GatewayStore
     private let sealer: PushSealer
     private let maximumDeliveriesPerPush: Int
+    /// Where the app's pushes too large for APNs are fetched from; nil when they are refused.
+    private let fetch: FetchSettings?
+    /// The app's retention, in hours: no content is kept to fetch for longer.
+    private let retentionHours: Int
     private let limiter: RateLimiter
     private let metrics: Metrics
     private let log: EventLog
     private let onAccepted: @Sendable (Set<DeliveryKind>) -> Void
 
     /// An acceptor storing in `store`, sealing with `sealer`, refusing a push of more than
-    /// `maximumDeliveriesPerPush` deliveries, spending them from `limiter`; `onAccepted` wakes
+    /// `maximumDeliveriesPerPush` deliveries, spending them from `limiter`, keeping content too
+    /// large for APNs to fetch as `fetch` says (for `retentionHours` at most); `onAccepted` wakes
     /// the delivery workers of the kinds given.
     init(
-        store: any GatewayStore, sealer: PushSealer, maximumDeliveriesPerPush: Int, limiter: RateLimiter,
-        metrics: Metrics, log: EventLog, onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
+        store: any GatewayStore, sealer: PushSealer, maximumDeliveriesPerPush: Int, fetch: FetchSettings? = nil,
+        retentionHours: Int = GatewayConfiguration.defaultRetentionHours, limiter: RateLimiter, metrics: Metrics,
+        log: EventLog, onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
     ) {
+        self.fetch = fetch
+        self.retentionHours = retentionHours
         self.store = store
         self.sealer = sealer
         self.maximumDeliveriesPerPush = maximumDeliveriesPerPush
@@ -75,14 +83,15 @@ final class PushAcceptor: Sendable {
         }
         try limiter.spend(active.count, of: .deliveries, token: token)
         let time = GatewayClock.milliseconds()
+        let keep = try keeper(for: push, in: app, at: time)
         let id = TimeOrderedUUID.make(milliseconds: time)
         let deliveries: [NewDelivery]
         let acceptance: PushAcceptance
         do {
             // A push refused while sealing (a content too large for one subscription) or storing
             // stores nothing, so the deliveries it spent come back.
-            deliveries = try active.map { (device) throws(APIError) in
-                try sealer.delivery(of: payload, push, collapseID: collapseID, to: device)
+            deliveries = try active.map { device in
+                try sealer.delivery(of: payload, push, collapseID: collapseID, to: device, keep: keep)
             }
             acceptance = try store.acceptPush(
                 id: id, in: app, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time,
@@ -103,6 +112,31 @@ final class PushAcceptor: Sendable {
         onAccepted(NewDelivery.kinds(of: deliveries))
         return Accepted(
             id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count)
+    }
+
+    /// How `push`'s content is kept when it does not fit an APNs payload (gateway-v1.md,
+    /// "Fetched content"): nil unless its `options.fetch`, else the app's `fetch.by_default`, asks
+    /// for it. Kept for the push's `expiration` (its app's retention without one), at least 10
+    /// minutes. A push that a device refuses after some content was kept leaves that content to
+    /// expire unfetched.
+    /// - Throws: ``APIError`` 422 for `options.fetch` in an app without `fetch`.
+    private func keeper(for push: PushRequest, in app: AppID, at time: Int64) throws(APIError)
+        -> ((_ envelope: [UInt8]) throws -> FetchReference)?
+    {
+        guard push.fetch ?? fetch?.byDefault ?? false else { return nil }
+        guard let fetch else {
+            throw .unprocessable(
+                JSONPath.root.member("options").member("fetch"),
+                "the app has no fetch configuration: nowhere for a device to fetch from (gateway-v1.md, \"Fetched content\")"
+            )
+        }
+        let ttl = push.expiration.map { max(0, $0 - Int(time / 1_000)) } ?? retentionHours * 3_600
+        return { [store, retentionHours] envelope in
+            try FetchedContent.keep(
+                envelope, format: .envelope, in: app, publicURL: fetch.publicURL, ttl: ttl,
+                retentionHours: retentionHours, store: store, at: time
+            ).reference
+        }
     }
 
     /// The answer to `push` when its idempotency key names an earlier push: that push, as a repeat,
