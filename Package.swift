@@ -253,6 +253,9 @@ if Context.environment["PUSHSEAL_FUZZ"] != nil {
             name: "FuzzRelay", dependencies: ["PushSealGateway", "PushSealCore"], path: "Fuzz/FuzzRelay",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
+            name: "FuzzFetch", dependencies: ["PushSealDecryptor", "PushSealEncryptor", "PushSealCore"],
+            path: "Fuzz/FuzzFetch", swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
             name: "FuzzKeyStore", dependencies: ["PushSealDecryptor", "PushSealCore"], path: "Fuzz/FuzzKeyStore",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]

@@ -17,7 +17,7 @@ vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 # --sanitize=fuzzer is still needed so that it links libFuzzer's main instead of the target's.
 sanitize=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
 mkdir -p "$build"
-for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP FuzzWebPush FuzzRelay; do
+for product in FuzzDecrypt FuzzEnvelope FuzzKeyStore FuzzMedia FuzzHTTP FuzzWebPush FuzzRelay FuzzFetch; do
     if ! PUSHSEAL_FUZZ=1 swift build -c debug --build-path "$build/build" "${sanitize[@]}" --product "$product" \
         >"$build/$product-build.log" 2>&1; then
         grep -vE "^\[|ld.gold: warning" "$build/$product-build.log"
@@ -31,7 +31,7 @@ python3 - "$vectors" "$build" <<'PY'
 import base64, json, os, sys
 vectors, build = sys.argv[1], sys.argv[2]
 document = json.load(open(vectors))
-for name in ("decrypt", "envelope", "keystore", "media", "http", "webpush", "relay"):
+for name in ("decrypt", "envelope", "keystore", "media", "http", "webpush", "relay", "fetch"):
     os.makedirs(f"{build}/corpus-{name}", exist_ok=True)
 for index, vector in enumerate(document["positive"] + document["negative"]):
     text = vector["envelope"]
@@ -101,6 +101,17 @@ relay = [
 ]
 for index, seed in enumerate(relay):
     open(f"{build}/corpus-relay/seed-{index}", "wb").write(seed)
+# Fetched content: each reference of fetch-v1.json (mode 0), and each answered body as an
+# envelope (mode 1) and as a Web Push message (mode 2).
+fetched = json.load(open("Tests/PushSealCoreTests/Vectors/fetch-v1.json"))
+for index, vector in enumerate(fetched["references"]):
+    open(f"{build}/corpus-fetch/reference-{index}", "wb").write(bytes([0]) + vector["reference_text"].encode())
+for index, vector in enumerate(fetched["cases"]):
+    if vector["answer"] and vector["answer"]["body"]:
+        text = vector["answer"]["body"]
+        body = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        for mode in (1, 2):
+            open(f"{build}/corpus-fetch/body-{index}-{mode}", "wb").write(bytes([mode]) + body)
 PY
 
 # Leak detection is off: the key ring lives in a global for the whole run, and Swift keeps
@@ -108,20 +119,21 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope keystore media http webpush relay; do
+for target in decrypt envelope keystore media http webpush relay fetch; do
     case $target in
         keystore) binary=$bin/FuzzKeyStore ;;
         media) binary=$bin/FuzzMedia ;;
         http) binary=$bin/FuzzHTTP ;;
         webpush) binary=$bin/FuzzWebPush ;;
         relay) binary=$bin/FuzzRelay ;;
+        fetch) binary=$bin/FuzzFetch ;;
         *) binary=$bin/Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1} ;;
     esac
     dictionary=()
     [[ -f Fuzz/$target.dict ]] && dictionary=(-dict="Fuzz/$target.dict")
     echo "fuzz: $target for ${seconds}s"
     ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" "${dictionary[@]}" \
-        -max_total_time="$seconds" -max_len="$([[ $target == media ]] && echo 140000 || echo 8192)" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+        -max_total_time="$seconds" -max_len="$(case $target in media) echo 140000 ;; fetch) echo 20000 ;; *) echo 8192 ;; esac)" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
         -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 2>"$build/$target.log" || status=$?
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|ERROR|SUMMARY" "$build/$target.log" || true
     # Without coverage feedback a run proves little: refuse to call it a pass.

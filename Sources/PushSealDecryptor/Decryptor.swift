@@ -158,7 +158,7 @@ public struct Decryptor: Sendable {
         throws -> DecryptionResult
     {
         let until = (deadline ?? ContinuousClock.now.advanced(by: .seconds(30))).advanced(by: .zero - Self.mediaMargin)
-        let content = try fetcher.fetch(reference, now: ContentFetcher.unixTime(), deadline: until)
+        let content = try fetcher.fetch(reference, deadline: until)
         var result: DecryptionResult
         switch reference.format {
         case .webPush:

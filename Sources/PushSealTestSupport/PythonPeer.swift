@@ -46,6 +46,11 @@ package enum PythonPeer {
         try script("pushseal_media.py", arguments, in: workingDirectory)
     }
 
+    /// Runs `pushseal_fetch.py arguments…`, the second implementation of fetched content.
+    package static func fetch(_ arguments: [String]) throws -> CLIRunner.Result {
+        try script("pushseal_fetch.py", arguments, in: nil)
+    }
+
     /// Runs `webpush_peer.py arguments…` (http_ece's RFC 8291) with JSON Lines on standard input.
     package static func webPush(_ arguments: [String], input: String) throws -> CLIRunner.Result {
         try script("webpush_peer.py", arguments, input: input, in: nil)

@@ -114,6 +114,15 @@ struct InteropTests {
         print("interop: Python checked media-v1.json: \(result.output.trimmingCharacters(in: .newlines))")
     }
 
+    @Test("Python, written from envelope-v1.md's \"Fetched content\" alone, checks every case of fetch-v1.json")
+    func fetchVectors() throws {
+        let file = TestVectors.packageRoot.appendingPathComponent("Tests/PushSealCoreTests/Vectors/fetch-v1.json")
+        let result = try PythonPeer.fetch(["vectors", file.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("36 passed, 0 failed"), "\(result.output)")
+        print("interop: Python checked fetch-v1.json: \(result.output.trimmingCharacters(in: .newlines))")
+    }
+
     @Test("media objects: Python seals, pushseal opens; pushseal seals, Python opens")
     func mediaBothWays() throws {
         let world = try CLIWorld()

@@ -30,7 +30,7 @@ struct FetchedContentTests {
         /// checks the capability); `edit` changes the reference's members before it is sealed.
         func push(
             _ content: [UInt8], format: FetchReference.Format, name: String, path: String = "bearer",
-            expires: Int64 = ContentFetcher.unixTime() + 600, served servedBytes: [UInt8]? = nil,
+            expires: Int64 = Int64(Date().timeIntervalSince1970) + 600, served servedBytes: [UInt8]? = nil,
             edit: (inout JSONObject) -> Void = { _ in }
         ) throws -> JSONObject {
             let (reference, _) = try FetchReference.make(
@@ -99,7 +99,8 @@ struct FetchedContentTests {
         let cases: [(String, JSONObject, Bool, PushSealError.Code)] = [
             (
                 "past expires: not even asked",
-                try setup.push(message, format: .webPush, name: "a", expires: ContentFetcher.unixTime() - 1), true,
+                try setup.push(message, format: .webPush, name: "a", expires: Int64(Date().timeIntervalSince1970) - 1),
+                true,
                 .fetchExpired
             ),
             (
