@@ -156,6 +156,7 @@ struct GatewayFetchTests {
         #expect(refused.status == 422, "without options.fetch, as before: \(refused.json ?? JSONObject())")
         let accepted = try push(text, options: #""fetch":true,"clear":["thread-id"]"#)
         #expect(accepted.status == 202, "\(accepted.json ?? JSONObject())")
+        #expect(accepted.json?["fetched"] == .number(JSONNumber(1)), "one delivery, fetched")
         #expect(world.eventually { world.apns.requests().count == 1 })
         let body = try #require(world.apns.requests().first?["body"] as? String)
         let payload = try #require(try JSONParser.parse(Array(body.utf8)).objectValue)

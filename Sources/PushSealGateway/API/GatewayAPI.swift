@@ -391,6 +391,7 @@ final class GatewayAPI: Sendable {
         ])
         if accepted.repeated { answer["repeated"] = .bool(true) }
         if accepted.truncated > 0 { answer["truncated"] = .number(JSONNumber(accepted.truncated)) }
+        if accepted.fetched > 0 { answer["fetched"] = .number(JSONNumber(accepted.fetched)) }
         return .json(202, .object(answer))
     }
 

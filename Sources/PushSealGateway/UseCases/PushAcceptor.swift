@@ -20,6 +20,8 @@ final class PushAcceptor: Sendable {
         let repeated: Bool
         /// How many deliveries had their alert body shortened to fit (`truncate`).
         let truncated: Int
+        /// How many deliveries carry a reference to content kept for their device to fetch.
+        var fetched = 0
     }
 
     private let store: any GatewayStore
@@ -83,7 +85,13 @@ final class PushAcceptor: Sendable {
         }
         try limiter.spend(active.count, of: .deliveries, token: token)
         let time = GatewayClock.milliseconds()
-        let keep = try keeper(for: push, in: app, at: time)
+        var fetched = 0
+        let keep = try keeper(for: push, in: app, at: time).map { keep in
+            { (envelope: [UInt8]) throws -> FetchReference in
+                fetched += 1
+                return try keep(envelope)
+            }
+        }
         let id = TimeOrderedUUID.make(milliseconds: time)
         let deliveries: [NewDelivery]
         let acceptance: PushAcceptance
@@ -111,7 +119,8 @@ final class PushAcceptor: Sendable {
             [("app", .string(app.name)), ("push", .string(id)), ("deliveries", .number(JSONNumber(deliveries.count)))])
         onAccepted(NewDelivery.kinds(of: deliveries))
         return Accepted(
-            id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count)
+            id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count,
+            fetched: fetched)
     }
 
     /// How `push`'s content is kept when it does not fit an APNs payload (gateway-v1.md,
