@@ -41,7 +41,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mock_apns import self_signed_certificate  # noqa: E402
+from mock_apns import run_until_released, self_signed_certificate  # noqa: E402
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -194,18 +194,8 @@ def serve(arguments) -> None:
             handle,
         )
     os.replace(arguments.ready + ".tmp", arguments.ready)
-    # Stop when standard input closes (the test that started the server has gone), or after the lifetime.
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    deadline = time.time() + arguments.lifetime
-
-    def watch_stdin() -> None:
-        while os.read(0, 65536):
-            pass
-        os._exit(0)
-
-    threading.Thread(target=watch_stdin, daemon=True).start()
-    while time.time() < deadline:
-        time.sleep(0.5)
+    run_until_released(arguments.lifetime)
 
 
 def main() -> None:

@@ -524,6 +524,21 @@ async def serve_until_done(server, port: int, certificate: str, ready: str, life
             pass
 
 
+def run_until_released(lifetime: float) -> None:
+    """Blocks a threaded server's main thread until standard input closes (the test that started
+    it has gone), then ends the process, or until `lifetime` seconds pass."""
+
+    def watch_stdin() -> None:
+        while os.read(0, 65536):
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    deadline = time.time() + lifetime
+    while time.time() < deadline:
+        time.sleep(0.5)
+
+
 def make_key(path: str) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())

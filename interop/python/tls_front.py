@@ -16,10 +16,9 @@ import socket
 import ssl
 import sys
 import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mock_apns import self_signed_certificate  # noqa: E402
+from mock_apns import run_until_released, self_signed_certificate  # noqa: E402
 
 
 def pump(source: socket.socket, target: socket.socket) -> None:
@@ -75,17 +74,7 @@ def serve(arguments) -> None:
             threading.Thread(target=relay, args=(client, context, arguments.upstream_file), daemon=True).start()
 
     threading.Thread(target=accept, daemon=True).start()
-
-    # Stop when standard input closes (the test that started the front has gone), or after the lifetime.
-    def watch_stdin() -> None:
-        while os.read(0, 65536):
-            pass
-        os._exit(0)
-
-    threading.Thread(target=watch_stdin, daemon=True).start()
-    deadline = time.time() + arguments.lifetime
-    while time.time() < deadline:
-        time.sleep(0.5)
+    run_until_released(arguments.lifetime)
 
 
 def main() -> None:

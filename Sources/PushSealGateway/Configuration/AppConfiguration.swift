@@ -73,27 +73,18 @@ public struct AppConfiguration: Sendable {
             ? nil : resolve(try GatewayConfiguration.string(object, "contract_file", at: path))
         maximumDeliveriesPerPush =
             try GatewayConfiguration.integer(object, "max_deliveries_per_push", in: 1...100_000, at: path) ?? 5_000
-        if let value = object["webpush"] {
-            guard let webPushObject = value.objectValue else {
-                throw GatewayConfiguration.invalid(path.member("webpush"), "must be an object")
-            }
+        if let webPushObject = try GatewayConfiguration.optionalObject(object, "webpush", at: path) {
             webPush = try WebPushSettings(webPushObject, at: path.member("webpush"), resolve: resolve)
         } else {
             webPush = nil
         }
         testNotification = try Self.testNotification(object["test_push"], at: path.member("test_push"))
-        if let value = object["relay"] {
-            guard let relayObject = value.objectValue else {
-                throw GatewayConfiguration.invalid(path.member("relay"), "must be an object")
-            }
+        if let relayObject = try GatewayConfiguration.optionalObject(object, "relay", at: path) {
             relay = try RelaySettings(relayObject, at: path.member("relay"))
         } else {
             relay = nil
         }
-        if let value = object["fetch"] {
-            guard let fetchObject = value.objectValue else {
-                throw GatewayConfiguration.invalid(path.member("fetch"), "must be an object")
-            }
+        if let fetchObject = try GatewayConfiguration.optionalObject(object, "fetch", at: path) {
             fetch = try FetchSettings(fetchObject, at: path.member("fetch"))
         } else {
             fetch = nil

@@ -207,6 +207,15 @@ public struct GatewayConfiguration: Sendable {
         return integer
     }
 
+    /// The member `name` of `object` (at `path`) when there is one, which must be an object.
+    static func optionalObject(_ object: JSONObject, _ name: String, at path: JSONPath) throws(GatewayError)
+        -> JSONObject?
+    {
+        guard let value = object[name] else { return nil }
+        guard let member = value.objectValue else { throw invalid(path.member(name), "must be an object") }
+        return member
+    }
+
     /// The `public_url` member of `object` (at `path`): where phones and senders reach the gateway,
     /// an https URL without a path, query or fragment (`https://push.example.com`).
     static func publicURL(_ object: JSONObject, at path: JSONPath) throws(GatewayError) -> String {
