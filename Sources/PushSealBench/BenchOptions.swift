@@ -5,7 +5,7 @@
 #endif
 
 /// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
-/// [--suites-only yes] [--send-only yes] [--gateway-only yes] [--gateway-instructions yes]
+/// [--suites-only yes] [--send-only yes] [--gateway-only yes] [--gateway-instructions yes] [--fetch-only yes]
 /// [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
@@ -22,6 +22,8 @@ struct BenchOptions {
     var gatewayOnly = false
     /// Only the gateway's instructions per push, under callgrind: `make bench-gateway-instructions`.
     var gatewayInstructions = false
+    /// Only a fetched push's decrypt against an inline one's: `make bench-fetch`.
+    var fetchOnly = false
     /// Only this work, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
     var profile: String?
     /// How many times `profile` runs: enough for callgrind by default; a sampling profiler wants more.
@@ -42,6 +44,7 @@ struct BenchOptions {
             case "--send-only": sendOnly = value == "yes"
             case "--gateway-only": gatewayOnly = value == "yes"
             case "--gateway-instructions": gatewayInstructions = value == "yes"
+            case "--fetch-only": fetchOnly = value == "yes"
             case "--profile": profile = value
             case "--profile-rounds": profileRounds = Int(value) ?? profileRounds
             default: printError("bench: ignoring unknown option \(flag)\n")

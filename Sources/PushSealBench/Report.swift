@@ -19,6 +19,8 @@ struct Report {
     let media: MediaBench.Result?
     /// Whether the measuring thread ran pinned to one core.
     let pinnedCore: Bool
+    /// A fetched push's decrypt against an inline one's, when measured.
+    var fetched: FetchBench.Result? = nil
 
     static let floorTarget = 0.85
     static let pythonTarget = 1.5
@@ -153,7 +155,17 @@ struct Report {
                 lines.append("the 50 MB video fetch could not be measured (media_server.py did not start)")
             }
         }
+        if let fetched { lines.append(fetchedLine(fetched)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The line of a fetched push's decrypt against an inline one's.
+    func fetchedLine(_ fetched: FetchBench.Result) -> String {
+        "a push whose content is fetched (a local HTTPS server): `pushseal decrypt` \(format(fetched.fetched * 1_000, 1)) ms "
+            + "against \(format(fetched.inline * 1_000, 1)) ms for the same content in the push "
+            + "(+\(format(fetched.extra * 1_000, 1)) ms, medians of \(FetchBench.runs)); peak RSS "
+            + "\(format(Double(fetched.peakResidentBytes) / 1_048_576, 1)) MB "
+            + "(target < 16 MB: \(fetched.peakResidentBytes < Self.residentTarget ? "ok" : "MISS"))"
     }
 
     var json: JSONObject {
@@ -205,6 +217,14 @@ struct Report {
                 entry["fetchDecryptWallSeconds"] = number(fetch.seconds, 3)
             }
             object["media"] = .object(entry)
+        }
+        if let fetched {
+            object["fetchedPush"] = .object(
+                JSONObject([
+                    ("inlineDecryptSeconds", number(fetched.inline, 4)),
+                    ("fetchedDecryptSeconds", number(fetched.fetched, 4)),
+                    ("fetchedDecryptPeakResidentBytes", .number(JSONNumber(fetched.peakResidentBytes))),
+                ]))
         }
         if let send {
             object["send"] = .object(

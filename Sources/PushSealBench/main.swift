@@ -79,6 +79,21 @@ if options.sendOnly {
     exit(0)
 }
 
+if options.fetchOnly {
+    guard let fetched = FetchBench.run(cli: options.cli, python: options.python, payload: payload) else {
+        printError("bench: the fetched push could not be measured (media_server.py did not start?)\n")
+        exit(1)
+    }
+    var report = Report(
+        payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: [], python: [:], batch: nil, decrypt: nil,
+        send: nil, gateway: [], media: nil, pinnedCore: false)
+    report.fetched = fetched
+    print(report.fetchedLine(fetched))
+    report.write(to: options.output)
+    print("results written to \(options.output)")
+    exit(0)
+}
+
 if options.gatewayInstructions {
     guard let counts = GatewayInstructions.run(cli: options.cli, gateway: options.gateway, payload: payload) else {
         printError("bench: the gateway could not be counted under callgrind (is valgrind installed?)\n")
@@ -185,9 +200,11 @@ do {
     media = nil
 }
 
-let report = Report(
+var report = Report(
     payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: suiteResults, python: python, batch: batch,
     decrypt: decrypt, send: send, gateway: gateway, media: media, pinnedCore: pinnedCore)
+report.fetched = FetchBench.run(cli: options.cli, python: options.python, payload: payload)
+if report.fetched == nil { printError("bench: the fetched push could not be measured\n") }
 print(report.table)
 report.write(to: options.output)
 print("results written to \(options.output)")
