@@ -7,6 +7,8 @@ package struct FetchObject: Sendable, Equatable {
     package let id: String
     /// The app of the push that refers to it.
     package let app: AppID
+    /// The device it is for, an id within ``app``.
+    package let deviceID: String
     /// SHA-256 of the capability that alone fetches it.
     package let capabilityHash: [UInt8]
     /// The sealed content.
@@ -22,11 +24,19 @@ package struct FetchObject: Sendable, Equatable {
     package static let fetchedGrace: Int64 = 60_000
     /// How many wrong capabilities end an object: it is deleted at the fifth.
     package static let refusalLimit = 5
+    /// How many objects one device has kept at most: a newer one deletes the oldest beyond, as
+    /// APNs itself keeps only a phone's last notification while it is off, so that a sender
+    /// posting to a phone that never fetches fills no disk.
+    package static let perDeviceLimit = 100
 
     /// A value of these members.
-    package init(id: String, app: AppID, capabilityHash: [UInt8], body: [UInt8], createdAt: Int64, expiresAt: Int64) {
+    package init(
+        id: String, app: AppID, deviceID: String, capabilityHash: [UInt8], body: [UInt8], createdAt: Int64,
+        expiresAt: Int64
+    ) {
         self.id = id
         self.app = app
+        self.deviceID = deviceID
         self.capabilityHash = capabilityHash
         self.body = body
         self.createdAt = createdAt

@@ -11,9 +11,11 @@ struct FetchObjectStoreTests {
     static let capability: [UInt8] = Array(repeating: 1, count: 32)
     static let wrong: [UInt8] = Array(repeating: 2, count: 32)
 
-    static func object(_ id: String, app: AppID = .default, createdAt: Int64 = 1_000, expiresAt: Int64) -> FetchObject {
+    static func object(
+        _ id: String, app: AppID = .default, device: String = "phone", createdAt: Int64 = 1_000, expiresAt: Int64
+    ) -> FetchObject {
         FetchObject(
-            id: id, app: app, capabilityHash: capability, body: Array(id.utf8), createdAt: createdAt,
+            id: id, app: app, deviceID: device, capabilityHash: capability, body: Array(id.utf8), createdAt: createdAt,
             expiresAt: expiresAt)
     }
 
@@ -62,5 +64,28 @@ struct FetchObjectStoreTests {
         #expect(try store.deleteExpiredFetchObjects(in: .default, before: 3_000, limit: 10) == 1)
         #expect(try store.deleteFetchObjects(in: .default, storedBefore: 1_000, limit: 10) == 0)
         #expect(try store.deleteFetchObjects(in: other, storedBefore: 1_000, limit: 10) == 1, "stored before retention")
+    }
+
+    @Test(
+        "a device keeps its newest 100 objects: the 101st deletes the oldest, another device's and app's stay",
+        arguments: GatewayBackend.allCases)
+    func perDevice(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try GatewayStoreTests.store(backend, in: directory)
+        let other = try #require(AppID("other"))
+        try store.addFetchObject(Self.object("tablet-0", device: "tablet", createdAt: 1, expiresAt: 1_000_000))
+        try store.addFetchObject(Self.object("theirs-0", app: other, createdAt: 1, expiresAt: 1_000_000))
+        for index in 0..<FetchObject.perDeviceLimit {
+            #expect(
+                try store.addFetchObject(
+                    Self.object("phone-\(index)", createdAt: Int64(10 + index), expiresAt: 1_000_000))
+                    == 0)
+        }
+        #expect(try store.addFetchObject(Self.object("phone-new", createdAt: 500, expiresAt: 1_000_000)) == 1)
+        #expect(try store.fetchObjectBody(id: "phone-0", capabilityHash: Self.capability, at: 600) == nil, "the oldest")
+        #expect(try store.fetchObjectBody(id: "phone-1", capabilityHash: Self.capability, at: 600) != nil)
+        #expect(try store.fetchObjectBody(id: "phone-new", capabilityHash: Self.capability, at: 600) != nil)
+        #expect(try store.fetchObjectBody(id: "tablet-0", capabilityHash: Self.capability, at: 600) != nil)
+        #expect(try store.fetchObjectBody(id: "theirs-0", capabilityHash: Self.capability, at: 600) != nil)
     }
 }

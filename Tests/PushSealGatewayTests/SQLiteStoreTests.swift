@@ -17,6 +17,7 @@ struct SQLiteStoreTests {
         ("ended webhook events", WebhookOutbox.deleteFinished(.sqlite)),
         ("expired fetch objects", RetentionStatements.deleteExpiredFetchObjects(.sqlite)),
         ("fetch objects past retention", RetentionStatements.deleteOldFetchObjects(.sqlite)),
+        ("a device's fetch objects beyond its newest", FetchObjectStatements.deleteBeyondNewest(.sqlite)),
         ("a deleted device's queued deliveries", DeviceDeletionStatements.queued(.sqlite)),
         ("ending them", DeviceDeletionStatements.end(.sqlite)),
     ]

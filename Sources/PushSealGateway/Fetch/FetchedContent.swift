@@ -14,23 +14,33 @@ enum FetchedContent {
     /// An object's id: 16 random bytes (22 characters of base64url).
     static let idByteCount = 16
 
-    /// Keeps `body` for a device of `app` to fetch at `<publicURL>/v1/fetch/<id>`, for `ttl`
-    /// seconds, at least ``minimumLifetime`` and at most `retentionHours`. Call it before the push
-    /// that refers to it is accepted: a crash between the two leaves an object that expires
-    /// unfetched, never a push that refers to nothing.
+    /// Keeps `body` for `device` to fetch at `<publicURL>/v1/fetch/<id>`, for `ttl` seconds, at
+    /// least ``minimumLifetime`` and at most `retentionHours`; the device's objects beyond
+    /// `FetchObject.perDeviceLimit` go, with a warning in `log`. Call it before the push that
+    /// refers to it is accepted: a crash between the two leaves an object that expires unfetched,
+    /// never a push that refers to nothing.
     /// - Returns: the object's id, and the reference to seal into the push.
     static func keep(
-        _ body: [UInt8], format: FetchReference.Format, in app: AppID, publicURL: String, ttl: Int,
-        retentionHours: Int, store: any GatewayStore, at now: Int64
+        _ body: [UInt8], format: FetchReference.Format, for device: Device, publicURL: String, ttl: Int,
+        retentionHours: Int, store: any GatewayStore, log: EventLog, at now: Int64
     ) throws -> (id: String, reference: FetchReference) {
         let lifetime = min(max(Int64(ttl) * 1_000, minimumLifetime), Int64(retentionHours) * 3_600_000)
         let id = Base64URL.encode(SecureRandom.bytes(idByteCount))
         let expiresAt = now + lifetime
         let (reference, capabilityHash) = try FetchReference.make(
             url: "\(publicURL)/v1/fetch/\(id)", expires: expiresAt / 1_000, content: body, format: format)
-        try store.addFetchObject(
+        let evicted = try store.addFetchObject(
             FetchObject(
-                id: id, app: app, capabilityHash: capabilityHash, body: body, createdAt: now, expiresAt: expiresAt))
+                id: id, app: device.app, deviceID: device.id, capabilityHash: capabilityHash, body: body,
+                createdAt: now, expiresAt: expiresAt))
+        if evicted > 0 {
+            log.write(
+                "fetch-objects-evicted",
+                [
+                    ("app", .string(device.app.name)), ("device", .string(device.id)),
+                    ("deleted", .number(JSONNumber(evicted))),
+                ])
+        }
         return (id, reference)
     }
 

@@ -141,8 +141,8 @@ struct WebPushRelay: Sendable {
                 device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
         } else {
             let (id, reference) = try FetchedContent.keep(
-                message.body, format: .webPush, in: device.app, publicURL: settings.publicURL, ttl: message.ttl,
-                retentionHours: retentionHours, store: store, at: now)
+                message.body, format: .webPush, for: device, publicURL: settings.publicURL, ttl: message.ttl,
+                retentionHours: retentionHours, store: store, log: log, at: now)
             fetchID = id
             delivery = try sealer.referenceDelivery(
                 reference, placeholder: settings.placeholder, to: device, options: options,

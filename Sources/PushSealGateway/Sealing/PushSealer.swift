@@ -102,14 +102,14 @@ final class PushSealer: Sendable {
 
     /// The delivery of `payload` to `device`: sealed with envelope-v1 for an APNs device, with
     /// RFC 8291 for a Web Push subscription. With `keep`, an APNs alert push whose sealed payload
-    /// would not fit is sealed whole into an envelope that `keep` stores for the device to fetch,
+    /// would not fit is sealed whole into an envelope that `keep` stores for `device` to fetch,
     /// and the push carries the reference `keep` returns (before any truncation: content kept
     /// whole wins over a shortened body).
     /// - Throws: ``APIError`` for a payload that breaks Apple's rules, a header that does, or a
     ///   payload that does not fit once sealed (nor fetched); what `keep` throws.
     func delivery(
         of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device,
-        keep: ((_ envelope: [UInt8]) throws -> FetchReference)? = nil
+        keep: ((_ envelope: [UInt8], _ device: Device) throws -> FetchReference)? = nil
     ) throws -> NewDelivery {
         let collapseID = request.collapseID ?? collapseID
         let expiration = request.expiration.map(Int64.init)
@@ -140,7 +140,7 @@ final class PushSealer: Sendable {
                             for: recipient, sender: sender, ephemeral: nil, nonce: nil, agreements: agreements)
                         let kept: FetchReference
                         do {
-                            kept = try keep(envelope.bytes)
+                            kept = try keep(envelope.bytes, device)
                         } catch {
                             throw KeepFailure(error: error)
                         }

@@ -86,10 +86,10 @@ final class PushAcceptor: Sendable {
         try limiter.spend(active.count, of: .deliveries, token: token)
         let time = GatewayClock.milliseconds()
         var fetched = 0
-        let keep = try keeper(for: push, in: app, at: time).map { keep in
-            { (envelope: [UInt8]) throws -> FetchReference in
+        let keep = try keeper(for: push, at: time).map { keep in
+            { (envelope: [UInt8], device: Device) throws -> FetchReference in
                 fetched += 1
-                return try keep(envelope)
+                return try keep(envelope, device)
             }
         }
         let id = TimeOrderedUUID.make(milliseconds: time)
@@ -129,8 +129,8 @@ final class PushAcceptor: Sendable {
     /// minutes. A push that a device refuses after some content was kept leaves that content to
     /// expire unfetched.
     /// - Throws: ``APIError`` 422 for `options.fetch` in an app without `fetch`.
-    private func keeper(for push: PushRequest, in app: AppID, at time: Int64) throws(APIError)
-        -> ((_ envelope: [UInt8]) throws -> FetchReference)?
+    private func keeper(for push: PushRequest, at time: Int64) throws(APIError)
+        -> ((_ envelope: [UInt8], _ device: Device) throws -> FetchReference)?
     {
         guard push.fetch ?? fetch?.byDefault ?? false else { return nil }
         guard let fetch else {
@@ -140,10 +140,10 @@ final class PushAcceptor: Sendable {
             )
         }
         let ttl = push.expiration.map { max(0, $0 - Int(time / 1_000)) } ?? retentionHours * 3_600
-        return { [store, retentionHours] envelope in
+        return { [store, retentionHours, log] envelope, device in
             try FetchedContent.keep(
-                envelope, format: .envelope, in: app, publicURL: fetch.publicURL, ttl: ttl,
-                retentionHours: retentionHours, store: store, at: time
+                envelope, format: .envelope, for: device, publicURL: fetch.publicURL, ttl: ttl,
+                retentionHours: retentionHours, store: store, log: log, at: time
             ).reference
         }
     }

@@ -3,10 +3,13 @@ internal import PushSealPrimitives
 
 /// The content kept for devices to fetch (``FetchObject``): stored before the push that refers
 /// to it, served to its capability alone, and deleted once expired (a fetch shortens its life
-/// to ``FetchObject/fetchedGrace``), at its fifth wrong capability, or past its app's retention.
+/// to ``FetchObject/fetchedGrace``), at its fifth wrong capability, past its app's retention, or
+/// when its device has ``FetchObject/perDeviceLimit`` newer ones.
 package protocol FetchObjectStore: Sendable {
-    /// Stores `object`.
-    func addFetchObject(_ object: FetchObject) throws
+    /// Stores `object`, and deletes its device's objects beyond the ``FetchObject/perDeviceLimit``
+    /// newest, in one transaction; how many it deleted.
+    @discardableResult
+    func addFetchObject(_ object: FetchObject) throws -> Int
     /// The body of object `id` when it is still served at `time` and `capabilityHash` is its
     /// capability's (compared in constant time): a first fetch shortens its life to
     /// ``FetchObject/fetchedGrace``. Nil otherwise, alike whatever the reason; a wrong capability
@@ -20,14 +23,22 @@ package protocol FetchObjectStore: Sendable {
 }
 
 extension FetchObjectStore where Self: SQLExecutor {
-    package func addFetchObject(_ object: FetchObject) throws {
-        try write(
-            "INSERT INTO fetch_objects (id, app, capability_hash, body, created_at, expires_at) VALUES ("
-                + (1...6).map(placeholder).joined(separator: ", ") + ")",
-            [
-                .text(object.id), .text(object.app.name), .blob(object.capabilityHash), .blob(object.body),
-                .integer(object.createdAt), .integer(object.expiresAt),
-            ])
+    @discardableResult
+    package func addFetchObject(_ object: FetchObject) throws -> Int {
+        let p = placeholder
+        return try transaction { sql in
+            try sql(
+                "INSERT INTO fetch_objects (id, app, device_id, capability_hash, body, created_at, expires_at) "
+                    + "VALUES (" + (1...7).map(p).joined(separator: ", ") + ")",
+                [
+                    .text(object.id), .text(object.app.name), .text(object.deviceID), .blob(object.capabilityHash),
+                    .blob(object.body), .integer(object.createdAt), .integer(object.expiresAt),
+                ])
+            return try sql(
+                FetchObjectStatements.deleteBeyondNewest(dialect),
+                [.text(object.app.name), .text(object.deviceID), .integer(Int64(FetchObject.perDeviceLimit))]
+            ).count
+        }
     }
 
     package func fetchObjectBody(id: String, capabilityHash: [UInt8], at time: Int64) throws -> [UInt8]? {

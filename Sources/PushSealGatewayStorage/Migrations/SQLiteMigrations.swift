@@ -189,16 +189,18 @@ package enum SQLiteMigrations {
             """),
         // Content kept for devices to fetch, when it does not fit an APNs payload: sealed bytes,
         // the SHA-256 of the capability that fetches them, and the wrong capabilities counted. The
-        // sweep deletes an app's objects once expired, or stored before its retention.
+        // sweep deletes an app's objects once expired, or stored before its retention; a device's
+        // newest objects are found through their own index, the oldest beyond a bound deleted.
         SchemaMigration(
             11,
             """
             CREATE TABLE fetch_objects (
-                id TEXT PRIMARY KEY, app TEXT NOT NULL, capability_hash BLOB NOT NULL, body BLOB NOT NULL,
+                id TEXT PRIMARY KEY, app TEXT NOT NULL, device_id TEXT NOT NULL, capability_hash BLOB NOT NULL, body BLOB NOT NULL,
                 created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, fetched_at INTEGER,
                 refusals INTEGER NOT NULL DEFAULT 0);
             CREATE INDEX fetch_objects_by_expiry ON fetch_objects (app, expires_at);
             CREATE INDEX fetch_objects_by_age ON fetch_objects (app, created_at);
+            CREATE INDEX fetch_objects_by_device ON fetch_objects (app, device_id, created_at);
             """),
     ]
 }

@@ -23,6 +23,15 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// A `LIMIT` that limits nothing, for a selection that only skips rows (`OFFSET`): SQLite has
+    /// no `OFFSET` without a `LIMIT`, and PostgreSQL no negative one.
+    package var noLimit: String {
+        switch self {
+        case .sqlite: "-1"
+        case .postgres: "ALL"
+        }
+    }
+
     /// What follows the selection of a row that the same transaction then updates from what it
     /// read: PostgreSQL's ` FOR UPDATE`, so that two transactions at once update it one after the
     /// other; nothing on SQLite, whose one writer does that already.
