@@ -87,5 +87,12 @@ struct FetchObjectStoreTests {
         #expect(try store.fetchObjectBody(id: "phone-new", capabilityHash: Self.capability, at: 600) != nil)
         #expect(try store.fetchObjectBody(id: "tablet-0", capabilityHash: Self.capability, at: 600) != nil)
         #expect(try store.fetchObjectBody(id: "theirs-0", capabilityHash: Self.capability, at: 600) != nil)
+
+        _ = try store.putDevice(GatewayStoreTests.device("tablet", registeredAt: 1))
+        #expect(try store.deleteDevice(id: "tablet", in: .default, at: 700, routing: .none))
+        #expect(
+            try store.fetchObjectBody(id: "tablet-0", capabilityHash: Self.capability, at: 800) == nil,
+            "a deleted device's content goes with it")
+        #expect(try store.fetchObjectBody(id: "phone-new", capabilityHash: Self.capability, at: 800) != nil)
     }
 }

@@ -20,6 +20,7 @@ struct SQLiteStoreTests {
         ("a device's fetch objects beyond its newest", FetchObjectStatements.deleteBeyondNewest(.sqlite)),
         ("a deleted device's queued deliveries", DeviceDeletionStatements.queued(.sqlite)),
         ("ending them", DeviceDeletionStatements.end(.sqlite)),
+        ("a deleted device's fetch objects", DeviceDeletionStatements.fetchObjects(.sqlite)),
     ]
 
     @Test("the statements a running gateway repeats find their rows through an index, never by reading a whole table")

@@ -19,4 +19,11 @@ package enum DeviceDeletionStatements {
             + "body = \(p(5)), lease_owner = NULL, lease_until = NULL "
             + "WHERE device_id = \(p(1)) AND app = \(p(2)) AND status = 'queued'"
     }
+
+    /// Deletes the content kept for the device to fetch: its pushes no longer go anywhere
+    /// (found through `fetch_objects_by_device`).
+    package static func fetchObjects(_ dialect: SQLDialect) -> String {
+        let p = dialect.placeholder
+        return "DELETE FROM fetch_objects WHERE app = \(p(2)) AND device_id = \(p(1))"
+    }
 }

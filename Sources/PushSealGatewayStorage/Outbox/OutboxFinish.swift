@@ -119,6 +119,7 @@ package enum OutboxFinish {
         try sql(
             "UPDATE webpush_inboxes SET removed_at = \(sql.placeholder(3)) WHERE device_id = \(p1) AND app = \(p2) "
                 + "AND removed_at IS NULL", keys + [.integer(time)])
+        try sql(DeviceDeletionStatements.fetchObjects(sql.dialect), keys)
         return true
     }
 }
