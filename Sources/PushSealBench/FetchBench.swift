@@ -43,20 +43,9 @@ enum FetchBench {
             let enc = outer["enc"]?.stringValue, let envelope = Base64URL.decode(enc)
         else { return nil }
         let inlinePath = ProcessBench.temporaryFile("fetch-inline.json", inline.output)
-        guard
-            let server = ProcessBench.spawn([
-                python, "interop/python/media_server.py", "serve", "--root", "\(work)/served", "--ready",
-                "\(work)/ready.json", "--cert-dir", work,
-            ])
-        else { return nil }
+        guard let server = MediaServerProcess(python: python, work: work) else { return nil }
         defer { server.stop() }
-        var ready: JSONObject?
-        for _ in 0..<200 where ready == nil {
-            usleep(50_000)
-            ready = readFile("\(work)/ready.json").flatMap { try? JSONParser.parse($0).objectValue }
-        }
-        guard let port = ready?["port"]?.numberValue?.intValue, let certificate = ready?["certificate"]?.stringValue
-        else { return nil }
+        let (port, certificate) = (server.port, server.certificate)
         // The content as the gateway keeps it: the payload's envelope, binary; its capability beside it.
         let capability = Base64URL.encode(SecureRandom.bytes(32))
         writeFile("\(work)/served/content.env", envelope)

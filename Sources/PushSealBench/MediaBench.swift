@@ -109,20 +109,9 @@ enum MediaBench {
             block = [UInt8](repeating: 0x33, count: 65_536)
         }
         fclose(file)
-        guard
-            let server = ProcessBench.spawn([
-                python, "interop/python/media_server.py", "serve", "--root", "\(work)/served", "--ready",
-                "\(work)/ready.json", "--cert-dir", work,
-            ])
-        else { return nil }
+        guard let server = MediaServerProcess(python: python, work: work) else { return nil }
         defer { server.stop() }
-        var ready: JSONObject?
-        for _ in 0..<200 where ready == nil {
-            usleep(50_000)
-            ready = readFile("\(work)/ready.json").flatMap { try? JSONParser.parse($0).objectValue }
-        }
-        guard let port = ready?["port"]?.numberValue?.intValue, let certificate = ready?["certificate"]?.stringValue
-        else { return nil }
+        let (port, certificate) = (server.port, server.certificate)
         let sealed = ProcessBench.run([
             cli, "media", "seal", "\(work)/video.mp4", "--out", "\(work)/served/video.psm", "--url",
             "https://127.0.0.1:\(port)/files/video.psm",
