@@ -1,7 +1,7 @@
 /// Where the gateway keeps its state: one store per aggregate (access tokens, devices, the outbox,
-/// the relay's endpoints, content kept to fetch, webhooks, operations), each written once over ``SQLExecutor``, and the
-/// schema. The API and the workers see only these protocols, so that PostgreSQL takes SQLite's
-/// place without touching them. Every method is one transaction.
+/// the relay's endpoints, content kept to fetch, webhooks, operations), each written once over
+/// ``SQLExecutor``, and the schema. The API and the workers see only these protocols, so that
+/// PostgreSQL takes SQLite's place without touching them. Every method is one transaction.
 package protocol GatewayStore: AccessTokenStore, DeviceStore, OutboxStore, RelayInboxStore, FetchObjectStore,
     WebhookStore, OperationsStore
 {

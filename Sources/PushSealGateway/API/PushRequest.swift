@@ -78,16 +78,10 @@ struct PushRequest: Sendable {
             }
             encryption.clearMembers = names.compactMap(\.stringValue)
         }
-        switch options["truncate"] {
-        case nil, .bool(false)?: break
-        case .bool(true)?: encryption.overflow = .truncateBody
-        default: throw .invalid(optionsPath.member("truncate"), "must be true or false")
+        if try RequestReader.optionalBool(options, "truncate", at: optionsPath) == true {
+            encryption.overflow = .truncateBody
         }
-        switch options["fetch"] {
-        case nil: fetch = nil
-        case .bool(let value)?: fetch = value
-        default: throw .invalid(optionsPath.member("fetch"), "must be true or false")
-        }
+        fetch = try RequestReader.optionalBool(options, "fetch", at: optionsPath)
         do {
             try encryption.validate()
         } catch {

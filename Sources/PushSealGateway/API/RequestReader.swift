@@ -80,6 +80,15 @@ enum RequestReader {
         return integer
     }
 
+    /// An optional member that is `true` or `false`.
+    static func optionalBool(_ object: JSONObject, _ name: String, at path: JSONPath) throws(APIError) -> Bool? {
+        switch object[name] {
+        case nil: return nil
+        case .bool(let value)?: return value
+        default: throw .invalid(path.member(name), "must be true or false")
+        }
+    }
+
     /// An id of the API (a device, a user, a push): 1 to 128 printable ASCII characters but `/`.
     static func isIdentifier(_ text: String) -> Bool {
         (1...128).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != 0x2F }

@@ -21,10 +21,6 @@ public struct FetchSettings: Sendable {
     init(_ object: JSONObject, at path: JSONPath) throws(GatewayError) {
         try GatewayConfiguration.refuseUnknown(object, ["public_url", "by_default"], at: path)
         publicURL = try GatewayConfiguration.publicURL(object, at: path)
-        switch object["by_default"] {
-        case nil, .bool(false)?: byDefault = false
-        case .bool(true)?: byDefault = true
-        default: throw GatewayConfiguration.invalid(path.member("by_default"), "must be true or false")
-        }
+        byDefault = try GatewayConfiguration.flag(object, "by_default", at: path)
     }
 }

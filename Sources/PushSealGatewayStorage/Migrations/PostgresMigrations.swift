@@ -171,8 +171,8 @@ package enum PostgresMigrations {
             11,
             """
             CREATE TABLE fetch_objects (
-                id TEXT PRIMARY KEY, app TEXT NOT NULL, device_id TEXT NOT NULL, capability_hash BYTEA NOT NULL, body BYTEA NOT NULL,
-                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, fetched_at BIGINT,
+                id TEXT PRIMARY KEY, app TEXT NOT NULL, device_id TEXT NOT NULL, capability_hash BYTEA NOT NULL,
+                body BYTEA NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, fetched_at BIGINT,
                 refusals INTEGER NOT NULL DEFAULT 0);
             CREATE INDEX fetch_objects_by_expiry ON fetch_objects (app, expires_at);
             CREATE INDEX fetch_objects_by_age ON fetch_objects (app, created_at);

@@ -195,8 +195,8 @@ package enum SQLiteMigrations {
             11,
             """
             CREATE TABLE fetch_objects (
-                id TEXT PRIMARY KEY, app TEXT NOT NULL, device_id TEXT NOT NULL, capability_hash BLOB NOT NULL, body BLOB NOT NULL,
-                created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, fetched_at INTEGER,
+                id TEXT PRIMARY KEY, app TEXT NOT NULL, device_id TEXT NOT NULL, capability_hash BLOB NOT NULL,
+                body BLOB NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, fetched_at INTEGER,
                 refusals INTEGER NOT NULL DEFAULT 0);
             CREATE INDEX fetch_objects_by_expiry ON fetch_objects (app, expires_at);
             CREATE INDEX fetch_objects_by_age ON fetch_objects (app, created_at);
