@@ -54,8 +54,11 @@ public struct FetchReference: Sendable, CustomStringConvertible {
     package static func make(url: String, expires: Int64, content: [UInt8], format: Format) throws(PushSealError)
         -> (reference: FetchReference, capabilityHash: [UInt8])
     {
+        try checkURL(url)
+        try checkSize(content.count)
+        try checkExpires(expires)
         let capability = SecretBytes(randomCount: 32)
-        let reference = try FetchReference(
+        let reference = FetchReference(
             url: url, capability: capability, expires: expires, size: content.count, sha256: SHA256.hash(content),
             format: format)
         return (reference, SHA256.hash(capability))
@@ -71,18 +74,10 @@ public struct FetchReference: Sendable, CustomStringConvertible {
     }
 
     /// A reference to `size` bytes whose SHA-256 is `sha256`, served at `url` to `capability`
-    /// until `expires`.
-    /// - Throws: `malformed-content` when a value breaks the rules ``init(json:)`` checks.
+    /// until `expires`: values already checked.
     private init(
         url: String, capability: SecretBytes, expires: Int64, size: Int, sha256: [UInt8], format: Format
-    ) throws(PushSealError) {
-        try Self.checkURL(url)
-        guard capability.count == 32 else { throw Self.malformed("capability", "must be 32 bytes of base64url") }
-        guard (1...Self.maximumSize).contains(size) else {
-            throw Self.malformed("size", "must be an integer from 1 to \(Self.maximumSize)")
-        }
-        guard sha256.count == 32 else { throw Self.malformed("sha256", "must be 32 bytes of base64url") }
-        guard expires > 0 else { throw Self.malformed("expires", "must be a positive integer (UNIX seconds)") }
+    ) {
         self.url = url
         self.capability = capability
         self.expires = expires
@@ -107,20 +102,22 @@ public struct FetchReference: Sendable, CustomStringConvertible {
         guard let text = json["capability"]?.stringValue, let capability = Base64URL.decodeSecret(text),
             capability.count == 32
         else { throw Self.malformed("capability", "must be 32 bytes of base64url") }
-        guard let expires = Self.integer(json["expires"]), expires > 0 else {
-            throw Self.malformed("expires", "must be a positive integer (UNIX seconds)")
+        guard case .value(let expires) = JSONIntegerMember(json["expires"]) else {
+            throw Self.malformed("expires", Self.expiresRule)
         }
-        guard let size = Self.integer(json["size"]), (1...Int64(Self.maximumSize)).contains(size) else {
-            throw Self.malformed("size", "must be an integer from 1 to \(Self.maximumSize)")
+        try Self.checkExpires(Int64(expires))
+        guard case .value(let size) = JSONIntegerMember(json["size"]) else {
+            throw Self.malformed("size", Self.sizeRule)
         }
+        try Self.checkSize(size)
         guard let hashText = json["sha256"]?.stringValue, let hash = Base64URL.decode(hashText), hash.count == 32 else {
             throw Self.malformed("sha256", "must be 32 bytes of base64url")
         }
         guard let formatName = json["format"]?.stringValue, let format = Format(rawValue: formatName) else {
             throw Self.malformed("format", "must be \"webpush\" or \"envelope\"")
         }
-        try self.init(
-            url: url, capability: capability, expires: expires, size: Int(size), sha256: hash, format: format)
+        self.init(
+            url: url, capability: capability, expires: Int64(expires), size: size, sha256: hash, format: format)
     }
 
     /// The reference in `content` (decrypted content), or nil when it has no ``member``.
@@ -164,15 +161,18 @@ public struct FetchReference: Sendable, CustomStringConvertible {
         }
     }
 
-    private static func malformed(_ name: String, _ detail: String) -> PushSealError {
-        PushSealError(.malformedContent, "\(JSONPath.root.member(member).member(name)) \(detail)")
+    private static let expiresRule = "must be a positive integer (UNIX seconds)"
+    private static let sizeRule = "must be an integer from 1 to \(maximumSize)"
+
+    private static func checkExpires(_ expires: Int64) throws(PushSealError) {
+        guard expires > 0 else { throw malformed("expires", expiresRule) }
     }
 
-    /// A JSON number written without a fraction or an exponent, that fits 64 bits.
-    private static func integer(_ value: JSONValue?) -> Int64? {
-        guard let literal = value?.numberValue?.literal,
-            !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })
-        else { return nil }
-        return Int64(literal)
+    private static func checkSize(_ size: Int) throws(PushSealError) {
+        guard (1...maximumSize).contains(size) else { throw malformed("size", sizeRule) }
+    }
+
+    private static func malformed(_ name: String, _ detail: String) -> PushSealError {
+        PushSealError(.malformedContent, "\(JSONPath.root.member(member).member(name)) \(detail)")
     }
 }

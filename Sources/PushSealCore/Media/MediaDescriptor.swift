@@ -48,7 +48,7 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
             throw MediaFailure(.integrity, "$.media.type is not a media type of media-v1")
         }
         let length: Int
-        switch Self.integer(json["length"]) {
+        switch JSONIntegerMember(json["length"]) {
         case .value(let value) where value >= 1 && value <= type.maximumLength: length = value
         case .value(1...), .overflow:
             let text = json["length"]?.numberValue?.literal ?? ""
@@ -56,7 +56,8 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
         default:
             throw MediaFailure(.integrity, "$.media.length must be an integer from 1 to \(type.maximumLength)")
         }
-        guard case .value(let size) = Self.integer(json["size"]), size == MediaObject.objectSize(length: length) else {
+        guard case .value(let size) = JSONIntegerMember(json["size"]), size == MediaObject.objectSize(length: length)
+        else {
             throw MediaFailure(
                 .integrity, "$.media.size must be the integer \(MediaObject.objectSize(length: length)) for this length"
             )
@@ -65,26 +66,6 @@ public struct MediaDescriptor: Sendable, CustomStringConvertible {
             throw MediaFailure(.integrity, "$.media.sha256 must be 32 bytes of base64url")
         }
         self.init(url: url, key: key, type: type, length: length, sha256: hash)
-    }
-
-    /// A `length` or `size` member, read as media-v1.md's "Descriptor" says.
-    private enum IntegerMember {
-        /// Not a number, or a number with a fraction or an exponent.
-        case notInteger
-        /// An integer this machine holds (`-0` is 0).
-        case value(Int)
-        /// A positive integer of 2⁶³ or more: over every limit.
-        case overflow
-    }
-
-    /// Reads an integer member: a JSON number written without a fraction or an exponent.
-    private static func integer(_ value: JSONValue?) -> IntegerMember {
-        guard let literal = value?.numberValue?.literal,
-            !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })
-        else { return .notInteger }
-        if let integer = Int(literal) { return .value(integer) }
-        // Beyond 64 bits: a negative one is below every minimum, a positive one over every limit.
-        return literal.hasPrefix("-") ? .value(Int.min) : .overflow
     }
 
     /// Checks `url` under the media URL rule (media-v1.md), the one the device's fetcher applies:
