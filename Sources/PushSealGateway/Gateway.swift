@@ -35,8 +35,13 @@ public final class Gateway: Sendable {
     ///   - configuration: what to run, as `serve --config` reads it.
     ///   - logging: whether event lines go to standard error.
     /// - Throws: `GatewayError` naming what could not be set up.
-    public init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
-        let log = EventLog(enabled: logging)
+    public convenience init(configuration: GatewayConfiguration, logging: Bool = true) throws(GatewayError) {
+        try self.init(configuration: configuration, log: EventLog(enabled: logging))
+    }
+
+    /// Starts everything `configuration` names, as ``init(configuration:logging:)`` does, writing
+    /// its events to `log`.
+    init(configuration: GatewayConfiguration, log: EventLog) throws(GatewayError) {
         let (store, _) = try configuration.openStore()
         let credentials = try DeliveryCredentials(configuration)
         let keys = credentials.apns

@@ -193,6 +193,13 @@ struct GatewayRelayTests {
         let refused = try relay.post(beyond, to: endpoint.local, headers: Self.standardHeaders)
         #expect(refused.0 == 413 && refused.1.contains("4096"), "\(refused)")
         #expect(relay.world.eventually { relay.forwarded().count == 3 })
+        // The log finds the kept content by a prefix of its id; the whole id (which, with five
+        // wrong capabilities, deletes it) is nowhere in the log.
+        let keptID = try #require(
+            try (relay.world.store as? any SQLExecutor)?.read("SELECT id FROM fetch_objects", []).first?.first?.text)
+        let received = relay.world.logged("webpush-received")
+        #expect(received.map { $0["fetch"] } == [.null, .null, .string(String(keptID.prefix(8)))], "\(received)")
+        #expect(!relay.world.logText.contains(keptID), "the whole id of the content to fetch is logged")
         for (index, request) in relay.forwarded().enumerated() {
             let body = try #require(request["body"] as? String)
             #expect(body.utf8.count <= 4_096)
@@ -240,6 +247,30 @@ struct GatewayRelayTests {
         let metrics = String(decoding: try relay.world.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"pushseal_gateway_webpush_received_total{status="201"} 5"#))
         #expect(metrics.contains(#"pushseal_gateway_rate_limited_total{limit="messages"}"#))
+    }
+
+    @Test("a TTL is read whole, leading zeros and all: 0000000000 is now or never, not 28 days")
+    func ttlWithLeadingZeros() throws {
+        let relay = try Relay()
+        let endpoint = try relay.endpoint()
+        let message = try relay.message(count: 300)
+        let sent = ["0000000120", "0000000000", "00000000000000002419201"]
+        for (ttl, kept) in zip(sent, ["120", "0", "\(InboundMessage.maximumTTL)"]) {
+            let answer = try #require(
+                try GatewayHTTP.send(
+                    "POST", endpoint.local, body: Data(message), contentType: nil,
+                    headers: ["Content-Encoding": "aes128gcm", "TTL": ttl]))
+            #expect(answer.status == 201 && answer.headers["ttl"] == kept, "TTL \(ttl): \(answer.headers)")
+        }
+        #expect(relay.world.eventually { relay.forwarded().count == sent.count })
+        // In the order they were sent or not, the three expirations APNs got.
+        let expirations = relay.forwarded().compactMap {
+            ($0["headers"] as? [String: String])?["apns-expiration"].flatMap { Int($0) }
+        }.sorted()
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(expirations.count == 3 && expirations.first == 0, "now or never reaches APNs as 0: \(expirations)")
+        #expect(expirations.count == 3 && abs(expirations[1] - now - 120) < 30, "\(expirations)")
+        #expect(expirations.count == 3 && abs(expirations[2] - now - InboundMessage.maximumTTL) < 30, "\(expirations)")
     }
 
     @Test("an endpoint answers 410 once removed, its device deleted, or its token gone at APNs; other senders 404")

@@ -4,6 +4,7 @@ import PushSealDelivery
 import PushSealGatewayModel
 import PushSealGatewayStorage
 import PushSealTestSupport
+import Synchronization
 import Testing
 
 @testable import PushSealGateway
@@ -54,6 +55,8 @@ final class GatewayWorld: @unchecked Sendable {
     let receivers: [WebPushReceiver]
     /// Each push service's own directory (its certificate and log have fixed names).
     private let pushServiceDirectories = [TemporaryDirectory(), TemporaryDirectory()]
+    /// The gateway's event log, line by line, as it would have gone to standard error.
+    private let logLines = LoggedLines()
 
     /// - Parameters:
     ///   - settings: more configuration members, written into the object as they are
@@ -144,7 +147,9 @@ final class GatewayWorld: @unchecked Sendable {
         }
         let path = try directory.write("gateway.json", configuration)
         let parsed = try GatewayConfiguration(json: Array(configuration.utf8), path: path)
-        gateway = try Gateway(configuration: parsed, logging: false)
+        gateway = try Gateway(
+            configuration: parsed,
+            log: EventLog { [logLines] line in logLines.append(String(decoding: line, as: UTF8.self)) })
         store = try backend.store(database, in: directory)
         adminToken = try Self.token(in: store, scopes: [.admin])
     }
@@ -154,6 +159,19 @@ final class GatewayWorld: @unchecked Sendable {
         apns.stop()
         for service in pushServices { service.stop() }
     }
+
+    /// The lines the gateway logged so far for `event`, each parsed.
+    func logged(_ event: String) -> [JSONObject] {
+        logLines.all.compactMap { line in
+            guard let object = try? JSONParser.parse(Array(line.utf8)).objectValue,
+                object["event"] == .string(event)
+            else { return nil }
+            return object
+        }
+    }
+
+    /// Every line the gateway logged so far, as written.
+    var logText: String { logLines.all.joined() }
 
     /// Registers `id` of `user` as a Web Push subscription of receiver `service` (0 or 1) at an
     /// endpoint of that mock answering as `script` says; returns the answer.
@@ -261,4 +279,15 @@ final class GatewayWorld: @unchecked Sendable {
     static func deviceToken(_ prefix: String, _ index: Int) -> String {
         prefix + String(repeating: "0", count: 60 - String(index).count - prefix.count) + String(index) + "abcd"
     }
+}
+
+/// The lines a gateway logged, kept in order from any thread.
+final class LoggedLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// Keeps `line`.
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    /// Every line kept so far.
+    var all: [String] { lines.withLock { $0 } }
 }

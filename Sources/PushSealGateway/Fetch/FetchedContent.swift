@@ -14,6 +14,11 @@ enum FetchedContent {
     /// An object's id: 16 random bytes (22 characters of base64url).
     static let idByteCount = 16
 
+    /// What the log shows of an object's id: its first 8 characters, enough to find the object
+    /// in the database, not enough to fetch it (or to spend its five wrong capabilities and so
+    /// delete it before the phone fetches it), as for a relay endpoint's id.
+    static func loggedID(_ id: String) -> String { String(id.prefix(8)) }
+
     /// Keeps `body` for `device` to fetch at `<publicURL>/v1/fetch/<id>`, for `ttl` seconds, at
     /// least ``minimumLifetime`` and at most `retentionHours`; the device's objects beyond
     /// `FetchObject.perDeviceLimit` go, with a warning in `log`. Call it before the push that

@@ -13,8 +13,20 @@ internal import PushSealGatewayModel
 /// {"time":"2026-12-03T10:40:00.123Z","level":"info","event":"sent","push":"…","device":"phone-1",…}
 /// ```
 struct EventLog: Sendable {
-    /// Whether lines are written (tests turn it off).
-    let enabled: Bool
+    /// Where each line goes, its newline included; nil when lines are not written (tests turn
+    /// them off, or collect them).
+    private let sink: (@Sendable ([UInt8]) -> Void)?
+
+    /// A log to standard error, or none.
+    init(enabled: Bool) { sink = enabled ? Self.standardError : nil }
+
+    /// Writes `line` to standard error in one call, so that lines from several threads never mix.
+    private static func standardError(_ line: [UInt8]) {
+        line.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// A log whose lines `sink` takes, one call per line (the tests read what was logged).
+    init(sink: @escaping @Sendable ([UInt8]) -> Void) { self.sink = sink }
 
     /// The events an operator must look at (`error`: the gateway could not do its work) and those
     /// worth a look (`warning`); every other event is `info`.
@@ -27,14 +39,13 @@ struct EventLog: Sendable {
 
     /// Writes `{"time", "level", "event": name, …members}`.
     func write(_ event: String, _ members: [(String, JSONValue)] = []) {
-        guard enabled else { return }
+        guard let sink else { return }
         let object = JSONObject(
             [
                 ("time", .string(RFC3339.text(GatewayClock.milliseconds()))),
                 ("level", .string(Self.levels[event] ?? "info")), ("event", .string(event)),
             ] + members)
-        let line = JSONWriter.bytes(.object(object)) + [0x0A]
-        line.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        sink(JSONWriter.bytes(.object(object)) + [0x0A])
     }
 
     /// The first 8 digits of a device token: enough to find it, not enough to use it.

@@ -35,10 +35,10 @@ struct InboundMessage: Sendable {
         case let other?: throw .webPush(400, "Content-Encoding \(other) is not aes128gcm")
         case nil: throw .webPush(400, "Content-Encoding is missing: a Web Push message is aes128gcm (RFC 8291)")
         }
-        // RFC 8030 §5.2: 1*DIGIT, any length; a push service keeps what it will and says so.
-        guard let text = request.header("ttl"), !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
-        else { throw .webPush(400, "TTL must be a number of seconds (RFC 8030 §5.2)") }
-        ttl = text.utf8.count > 9 ? Self.maximumTTL : min(Int(text) ?? Self.maximumTTL, Self.maximumTTL)
+        guard let ttl = request.header("ttl").flatMap(Self.ttl) else {
+            throw .webPush(400, "TTL must be a number of seconds (RFC 8030 §5.2)")
+        }
+        self.ttl = ttl
         switch request.header("urgency")?.lowercased() {
         case nil: urgency = "normal"
         case let value? where ["very-low", "low", "normal", "high"].contains(value): urgency = value
@@ -62,6 +62,20 @@ struct InboundMessage: Sendable {
             throw .webPush(400, "the body is not an aes128gcm message: \(error.detail)")
         }
         body = request.body
+    }
+
+    /// RFC 8030 §5.2's `TTL`, `1*DIGIT` of any length, read whole (`0000000120` is 120 s, and
+    /// `0000000000` "now or never"), kept at most ``maximumTTL``: a push service keeps what it
+    /// will and says so. Nil for anything but digits.
+    static func ttl(_ text: String) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var seconds = 0
+        for byte in text.utf8 {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            // Below the maximum before this digit, so the product never overflows.
+            seconds = min(seconds * 10 + Int(byte - 0x30), maximumTTL)
+        }
+        return seconds
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {
