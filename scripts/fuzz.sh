@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (with AddressSanitizer) and runs each for FUZZ_SECONDS.
+# Builds the libFuzzer targets (with AddressSanitizer) and runs each for FUZZ_SECONDS (a smoke run,
+# `make fuzz`), or for FUZZ_RUNS executions (a campaign, `make fuzz-long`), the targets of
+# FUZZ_TARGETS (all, by default) in that order.
 # The seed corpus comes from Vectors/envelope-v1.json (and, for the key store, key files made
-# here); crashes are kept in .build/fuzz/crashes,
+# here), and from the corpus campaigns grew, kept in Fuzz/corpus/<target>; with FUZZ_KEEP_CORPUS=1
+# what a run found that reaches new code is merged into Fuzz/corpus/<target> (libFuzzer's -merge:
+# the fewest inputs that keep the coverage). Crashes are kept in .build/fuzz/crashes,
 # and each one belongs in Tests/PushSealDecryptorTests/FuzzRegressions as a regression test.
 # A target's dictionary, Fuzz/<target>.dict, is used when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
+runs=${FUZZ_RUNS:-}
+targets=${FUZZ_TARGETS:-decrypt envelope keystore media http webpush relay fetch}
+keep_corpus=${FUZZ_KEEP_CORPUS:-0}
 build=.build/fuzz
 vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 
@@ -119,7 +126,7 @@ PY
 # and reports the ring's keys as leaked. Growth per input is still caught by -rss_limit_mb.
 mkdir -p "$build/crashes"
 status=0
-for target in decrypt envelope keystore media http webpush relay fetch; do
+for target in $targets; do
     case $target in
         keystore) binary=$bin/FuzzKeyStore ;;
         media) binary=$bin/FuzzMedia ;;
@@ -131,9 +138,19 @@ for target in decrypt envelope keystore media http webpush relay fetch; do
     esac
     dictionary=()
     [[ -f Fuzz/$target.dict ]] && dictionary=(-dict="Fuzz/$target.dict")
-    echo "fuzz: $target for ${seconds}s"
-    ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" "${dictionary[@]}" \
-        -max_total_time="$seconds" -max_len="$(case $target in media) echo 140000 ;; fetch) echo 20000 ;; *) echo 8192 ;; esac)" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+    kept=Fuzz/corpus/$target
+    mkdir -p "$kept"
+    max_len=$(case $target in media) echo 140000 ;; fetch) echo 20000 ;; *) echo 8192 ;; esac)
+    if [[ -n $runs ]]; then
+        echo "fuzz: $target for $runs executions"
+        length=(-runs="$runs")
+    else
+        echo "fuzz: $target for ${seconds}s"
+        length=(-max_total_time="$seconds")
+    fi
+    # New inputs go to the first directory (the build's); the kept corpus is read as seeds.
+    ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" "$kept" \
+        "${dictionary[@]}" "${length[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
         -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 2>"$build/$target.log" || status=$?
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|ERROR|SUMMARY" "$build/$target.log" || true
     # Without coverage feedback a run proves little: refuse to call it a pass.
@@ -143,5 +160,11 @@ for target in decrypt envelope keystore media http webpush relay fetch; do
     fi
     grep -E "DONE" "$build/$target.log" | tail -n 1 || true
     [[ $status -eq 0 ]] || { echo "fuzz: $target found a crash: see $build/$target.log and $build/crashes"; exit "$status"; }
+    if [[ $keep_corpus == 1 ]]; then
+        before=$(find "$kept" -type f | wc -l)
+        ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" -merge=1 -max_len="$max_len" \
+            -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 "$kept" "$build/corpus-$target" 2>"$build/$target-merge.log"
+        echo "fuzz: $target's kept corpus: $before inputs, now $(find "$kept" -type f | wc -l) ($(du -sk "$kept" | cut -f1) KB)"
+    fi
 done
-echo "fuzz: no crash in ${seconds}s per target"
+echo "fuzz: no crash in ${runs:-${seconds}s} ${runs:+executions }per target"

@@ -75,6 +75,8 @@ package final class MockAPNs: @unchecked Sendable {
     /// - Parameters:
     ///   - http1: speak HTTP/1.1 only, as a server that is not APNs.
     ///   - delayMilliseconds: answer each request this late, as APNs across the internet does.
+    ///   - jitterMilliseconds: and up to this much later again, at random, so that answers come
+    ///     back in another order than their requests went.
     ///   - maximumConcurrentStreams: the mock's SETTINGS_MAX_CONCURRENT_STREAMS (100 unless given).
     ///   - goAwayAfter: send GOAWAY after this many requests of each connection.
     ///   - lateWindowCredit: credit request bodies back to the connection window only when answering.
@@ -82,12 +84,13 @@ package final class MockAPNs: @unchecked Sendable {
     ///   - otherKeys: more keys the mock knows beside ``keyID``, each of ``teamID``, with the topics
     ///     it may sign for (nil: a team key); each gets a fresh `.p8` in ``otherAuthKeys``.
     package init(
-        in directory: TemporaryDirectory, http1: Bool = false, delayMilliseconds: Int = 0,
+        in directory: TemporaryDirectory, http1: Bool = false, delayMilliseconds: Int = 0, jitterMilliseconds: Int = 0,
         maximumConcurrentStreams: Int? = nil, goAwayAfter: Int? = nil, lateWindowCredit: Bool = false,
         silentAfter: Int? = nil, otherKeys: [(keyID: String, topics: [String]?)] = []
     ) throws {
         var options = http1 ? ["--http1"] : []
         if delayMilliseconds > 0 { options += ["--delay-ms", "\(delayMilliseconds)"] }
+        if jitterMilliseconds > 0 { options += ["--jitter-ms", "\(jitterMilliseconds)"] }
         if let maximumConcurrentStreams { options += ["--max-concurrent-streams", "\(maximumConcurrentStreams)"] }
         if let goAwayAfter { options += ["--goaway-after", "\(goAwayAfter)"] }
         if lateWindowCredit { options += ["--late-window-credit"] }

@@ -38,9 +38,11 @@ final class GatewayProcessWorld {
     ///   - instances: how many gateways share it (each on its own port, started one by one).
     ///   - apnsDelayMilliseconds: how late the mock APNs answers.
     init(
-        extra: String = "", database: String = "sqlite:gateway.db", instances: Int = 1, apnsDelayMilliseconds: Int = 0
+        extra: String = "", database: String = "sqlite:gateway.db", instances: Int = 1, apnsDelayMilliseconds: Int = 0,
+        apnsJitterMilliseconds: Int = 0
     ) throws {
-        apns = try MockAPNs(in: directory, delayMilliseconds: apnsDelayMilliseconds)
+        apns = try MockAPNs(
+            in: directory, delayMilliseconds: apnsDelayMilliseconds, jitterMilliseconds: apnsJitterMilliseconds)
         self.database = database
         _ = try CLIRunner.run(["keys", "generate", "--suite", "x25519", "--out", "sender.jwk"], in: directory.path)
         ports = try (0..<instances).map { _ in try ChildProcess.freeLoopbackPort() }

@@ -239,12 +239,7 @@ final class GatewayWorld: @unchecked Sendable {
 
     /// Waits until `condition` holds, for at most `seconds`.
     func eventually(_ seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
+        try PushSealGatewayTests.eventually(seconds, condition)
     }
 
     /// Whether every delivery of `app`'s push `id` has ended (none is queued).
@@ -290,4 +285,14 @@ final class LoggedLines: Sendable {
 
     /// Every line kept so far.
     var all: [String] { lines.withLock { $0 } }
+}
+
+/// Waits until `condition` holds, checking every 50 ms, for at most `seconds`; whether it held.
+func eventually(_ seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return try condition()
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PushSealGatewayModel
 import PushSealGatewayStorage
 import PushSealTestSupport
@@ -156,6 +157,159 @@ struct PostgresStoreTests {
         let lapsed = try store.claimDeliveries(
             .apns, from: [.default], limit: 300, at: 60_300, leaseMilliseconds: 1_000, owner: "d")
         #expect(lapsed.map(\.id) == inFlight.map(\.id), "a's leases lapsed at 60,300: due again, in order")
+    }
+
+    @Test("a PostgreSQL lease renewal waits for no row: it skips one a recording holds, and renews the rest")
+    func renewalSkipsHeldRows() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 2)
+        try store.migrate()
+        #expect(try GatewayStoreTests.acceptPush(of: 3, in: store) == .accepted)
+        let leased = try store.claimDeliveries(
+            .apns, from: [.default], limit: 3, at: 300, leaseMilliseconds: 1_000, owner: "w")
+        #expect(leased.count == 3)
+        let held = leased[1].id
+        // Another transaction (a recording of outcomes) holds one of the worker's rows for 3 s,
+        // longer than lock_timeout's 2 s.
+        let holding = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            try? store.pool.transaction { connection in
+                try connection.query("SELECT id FROM deliveries WHERE id = $1 FOR UPDATE", [.integer(held)])
+                holding.signal()
+                Thread.sleep(forTimeInterval: 3)
+            }
+        }
+        holder.start()
+        #expect(holding.wait(timeout: .now() + 10) == .success)
+        let began = ContinuousClock.now
+        #expect(throws: Never.self) { try store.renewLeases(owner: "w", until: 9_000) }
+        #expect(ContinuousClock.now - began < .seconds(1), "the renewal waited for the held row")
+        let leases = try store.read("SELECT id, lease_until FROM deliveries ORDER BY id", [])
+        #expect(
+            leases.map { $0[1].integer } == leased.map { $0.id == held ? 1_300 : 9_000 },
+            "the free rows renewed, the held one left for the next renewal: \(leases)")
+    }
+
+    @Test("a PostgreSQL recording takes its deliveries in id order, whatever order its outcomes came in")
+    func recordingLocksInIDOrder() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 3)
+        try store.migrate()
+        // An outbox large enough that PostgreSQL finds rows through the primary key, as in
+        // production, where a statement takes them in the order its ids are given.
+        #expect(try GatewayStoreTests.acceptPush(of: 2_000, in: store) == .accepted)
+        try store.pool.withConnection { try $0.execute("ANALYZE deliveries") }
+        let leased = try store.claimDeliveries(
+            .apns, from: [.default], limit: 3, at: 300, leaseMilliseconds: 60_000, owner: "w")
+        #expect(leased.count == 3)
+        // The middle row is held elsewhere; the recording of [last, middle, first] must then hold
+        // the first already (it takes rows in id order), and not yet the last.
+        let release = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            try? store.pool.transaction { connection in
+                try connection.query("SELECT id FROM deliveries WHERE id = $1 FOR UPDATE", [.integer(leased[1].id)])
+                holding.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+        holder.start()
+        #expect(holding.wait(timeout: .now() + 10) == .success)
+        let recorded = DispatchSemaphore(value: 0)
+        let recorder = Thread {
+            try? store.finish(
+                leased.reversed().map {
+                    EndedAttempt(delivery: $0, outcome: .sent(apnsID: "a"), attempts: 1, time: 400)
+                }, routing: .none)
+            recorded.signal()
+        }
+        recorder.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        let free = { (id: Int64) -> Bool in
+            (try? store.pool.transaction { connection in
+                try connection.query("SELECT id FROM deliveries WHERE id = $1 FOR UPDATE NOWAIT", [.integer(id)])
+            }) != nil
+        }
+        #expect(!free(leased[0].id), "the recording holds the first row while it waits for the middle one")
+        #expect(free(leased[2].id), "the recording took the last row before the middle one")
+        release.signal()
+        #expect(recorded.wait(timeout: .now() + 10) == .success)
+        let statuses = try store.read(
+            "SELECT status FROM deliveries WHERE id = ANY($1::bigint[]) ORDER BY id",
+            [.text("{\(leased.map { String($0.id) }.joined(separator: ","))}")]
+        ).map { $0[0].text }
+        #expect(statuses == ["sent", "sent", "sent"], "\(statuses)")
+    }
+
+    @Test(
+        "a PostgreSQL device's deletion takes its queued deliveries before the device, and its registration the device before its relay endpoints"
+    )
+    func deviceWritesKeepTheLockOrder() throws {
+        let store = PostgresGatewayStore(
+            url: try GatewayBackend.postgres.newDatabase(), passwordFile: nil, connections: 3)
+        try store.migrate()
+        #expect(try GatewayStoreTests.acceptPush(of: 2, in: store) == .accepted)
+        let delivery = try #require(try store.read("SELECT min(id) FROM deliveries", []).first?.first?.integer)
+        try store.addInbox(
+            WebPushInbox(
+                idHash: "h", idPrefix: "p", app: .default, deviceID: "d", vapidKey: nil, createdAt: 100, removedAt: nil)
+        )
+        /// Holds `row` (a statement that locks one row, parameter $1) in a transaction of its own,
+        /// as a recording of outcomes would, runs `write` beside it, and says whether `other`
+        /// (another such statement) could be taken meanwhile: whether `write` waits without it.
+        func whileHeld(
+            _ row: String, _ value: DatabaseValue, write: @escaping @Sendable () throws -> Void, other: String
+        )
+            -> Bool
+        {
+            let release = DispatchSemaphore(value: 0)
+            let holding = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                try? store.pool.transaction { connection in
+                    try connection.query(row, [value])
+                    holding.signal()
+                    _ = release.wait(timeout: .now() + 10)
+                }
+            }.start()
+            _ = holding.wait(timeout: .now() + 10)
+            Thread {
+                try? write()
+                done.signal()
+            }.start()
+            Thread.sleep(forTimeInterval: 0.5)
+            let free = (try? store.pool.transaction { try $0.query(other + " NOWAIT", [.text("d")]) }) != nil
+            release.signal()
+            _ = done.wait(timeout: .now() + 10)
+            return free
+        }
+        // A recording holds a delivery of d and will ask for d's row: the deletion must not hold
+        // d's row while it waits for that delivery.
+        let deletionLeftDevice = whileHeld(
+            "SELECT id FROM deliveries WHERE id = $1 FOR UPDATE", .integer(delivery),
+            write: { _ = try store.deleteDevice(id: "d", in: .default, at: 500, routing: .none) },
+            other: "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
+        #expect(deletionLeftDevice, "the deletion held the device while it waited for its delivery")
+        #expect(try store.device(id: "d", in: .default) == nil, "deleted once the delivery was free")
+        // A recording holds d's row (marking it gone) and will ask for its relay endpoints: the
+        // registration must not hold those while it waits for the device.
+        _ = try store.putDevice(GatewayStoreTests.device("d", registeredAt: 600))
+        try store.addInbox(
+            WebPushInbox(
+                idHash: "h2", idPrefix: "p", app: .default, deviceID: "d", vapidKey: nil, createdAt: 600, removedAt: nil
+            ))
+        let handedOn = Device(
+            app: .default, id: "d", user: "someone else",
+            channel: .apns(
+                token: String(repeating: "cd", count: 32), topic: GatewayStoreTests.topic, environment: .production,
+                publicKeyJWK: "{}"),
+            registeredAt: 700, unregisteredAt: nil)
+        let registrationLeftEndpoints = whileHeld(
+            "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE", .text("d"),
+            write: { _ = try store.putDevice(handedOn) },
+            other: "SELECT 1 FROM webpush_inboxes WHERE device_id = $1 FOR UPDATE")
+        #expect(registrationLeftEndpoints, "the registration held the relay endpoints while it waited for the device")
+        #expect(try store.device(id: "d", in: .default)?.user == "someone else")
     }
 
     @Test("a PostgreSQL connection prepares each statement once, keeps at most 64, and answers the same after evicting")

@@ -50,6 +50,8 @@ unless told otherwise:
 
     --delay-ms N                   answer each request N ms after it arrived, as APNs does across
                                    the internet (the requests wait concurrently, not in turn)
+    --jitter-ms N                  and up to N ms more, at random, so that answers come back in
+                                   another order than their requests went, as APNs' do
     --max-concurrent-streams N     SETTINGS_MAX_CONCURRENT_STREAMS (default 100)
     --goaway-after N               after the Nth request of each connection, send GOAWAY naming it
                                    as the last accepted stream; answer the accepted ones, never the
@@ -77,6 +79,7 @@ import hashlib
 import ipaddress
 import json
 import os
+import random
 import ssl
 import string
 import tempfile
@@ -391,7 +394,7 @@ async def serve_connection(behaviour: Behaviour, reader, writer, options) -> Non
                         headers.get(":path", "").rsplit("/", 1)[-1], status, answer.get("reason"),
                         headers.get("authorization"), stream["body"], headers, len(unanswered), number,
                     )
-                    delay = options.delay_ms / 1000
+                    delay = (options.delay_ms + random.uniform(0, options.jitter_ms)) / 1000
                     if headers.get(":path", "").rsplit("/", 1)[-1].startswith(SLOW_PREFIX):
                         delay = SLOW_SECONDS
                     if delay > 0:
@@ -569,6 +572,7 @@ def main() -> None:
     serve_command.add_argument("--lifetime", type=float, default=600, help="seconds before it stops by itself")
     serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a server that is not APNs")
     serve_command.add_argument("--delay-ms", type=float, default=0, help="answer each request this many ms late")
+    serve_command.add_argument("--jitter-ms", type=float, default=0, help="and up to this many ms more, at random")
     serve_command.add_argument("--max-concurrent-streams", type=int, default=100, help="SETTINGS_MAX_CONCURRENT_STREAMS")
     serve_command.add_argument(
         "--goaway-after", type=int, default=0, help="send GOAWAY after this many requests of each connection (0: never)"

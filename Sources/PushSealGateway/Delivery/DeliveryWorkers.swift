@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import Foundation
 internal import PushSealCore
 internal import PushSealGatewayModel
 internal import PushSealGatewayStorage
@@ -20,6 +21,11 @@ final class DeliveryWorkers: Sendable {
     /// Deliveries claimed at once: a quarter of the streams, so that a worker claims again as
     /// answers free them rather than once per round of answers.
     static let claimSize = 25
+    /// The first wait before a recording that failed for a transient reason is tried again; each
+    /// next one doubles, up to ``longestRecordingRetry``.
+    static let firstRecordingRetry = Duration.milliseconds(50)
+    /// The longest wait between two tries of a recording.
+    static let longestRecordingRetry = Duration.seconds(2)
 
     /// The kind of delivery these workers send.
     let kind: DeliveryKind
@@ -207,14 +213,34 @@ final class DeliveryWorkers: Sendable {
         }
     }
 
-    /// Records `batch` in one transaction, then counts and logs each outcome; a failure is
-    /// logged, and the deliveries stay leased until their lease ends.
+    /// Records `batch` in one transaction, then counts and logs each outcome. A failure that may
+    /// pass when tried again (a deadlock, a lock or connection that stayed busy, a lost
+    /// connection) is tried again, logged `store-retry`, for up to a lease's length while the
+    /// worker keeps renewing the batch's lease: dropping the recording would send the batch again
+    /// once its lease ran out. Any other failure, or one that lasts, is logged `store-error`, and
+    /// the deliveries stay leased until their lease ends (then they are sent again: at least once).
     private func record(_ batch: [EndedAttempt]) {
-        do {
-            try store.finish(batch, routing: routing)
-        } catch {
-            log.write("store-error", [("detail", .string("\(error)"))])
-            return
+        let giveUp = ContinuousClock.now + .milliseconds(leaseMilliseconds)
+        var wait = Self.firstRecordingRetry
+        var tries = 1
+        while true {
+            do {
+                try store.finish(batch, routing: routing)
+                break
+            } catch  where isTransientStoreFailure(error) && ContinuousClock.now + wait < giveUp {
+                log.write(
+                    "store-retry",
+                    [
+                        ("detail", .string("\(error)")), ("deliveries", .number(JSONNumber(batch.count))),
+                        ("tries", .number(JSONNumber(tries))),
+                    ])
+                Thread.sleep(forTimeInterval: wait.seconds)
+                wait = min(wait * 2, Self.longestRecordingRetry)
+                tries += 1
+            } catch {
+                log.write("store-error", [("detail", .string("\(error)"))])
+                return
+            }
         }
         for ended in batch {
             let delivery = ended.delivery

@@ -33,7 +33,7 @@ struct EventLog: Sendable {
     static let levels: [String: String] = [
         "store-error": "error", "apns-error": "error", "invalid-delivery": "error",
         "failed": "warning", "drain-deadline": "warning", "webhook-failed": "warning", "webhook-expired": "warning",
-        "delivery-not-configured": "warning", "abandoned-deliveries": "warning",
+        "delivery-not-configured": "warning", "abandoned-deliveries": "warning", "store-retry": "warning",
         "webhook-disabled": "error",
     ]
 

@@ -158,7 +158,8 @@ struct WebPushRelay: Sendable {
             [
                 ("app", .string(device.app.name)), ("endpoint", .string(inbox.idPrefix)),
                 ("device", .string(device.id)), ("push", .string(pushID)),
-                ("bytes", .number(JSONNumber(message.body.count))), ("fetch", fetchID.map { .string(FetchedContent.loggedID($0)) } ?? .null),
+                ("bytes", .number(JSONNumber(message.body.count))),
+                ("fetch", fetchID.map { .string(FetchedContent.loggedID($0)) } ?? .null),
             ])
         return HTTPResponse(
             status: 201,

@@ -4,11 +4,12 @@
 /// so that a deletion reads the device's queued deliveries alone, never the outbox and its
 /// retained history.
 package enum DeviceDeletionStatements {
-    /// The ended columns of the device's queued deliveries (for their webhook events), oldest first.
+    /// The ended columns of the device's queued deliveries (for their webhook events), oldest
+    /// first, locked in that order on PostgreSQL for the deletion's transaction.
     package static func queued(_ dialect: SQLDialect) -> String {
         let p = dialect.placeholder
         return "SELECT \(OutboxFinish.EndedColumn.list) FROM deliveries WHERE device_id = \(p(1)) AND app = \(p(2)) "
-            + "AND status = 'queued' ORDER BY id"
+            + "AND status = 'queued' ORDER BY id\(dialect.forUpdate)"
     }
 
     /// Ends them `unregistered` with the reason (parameter 3), at the time (4), their body emptied

@@ -96,13 +96,17 @@ package enum OutboxFinish {
     ) throws -> Bool {
         let (p1, p2) = (sql.placeholder(1), sql.placeholder(2))
         let keys: [DatabaseValue] = [.text(id), .text(app.name)]
+        // Its queued deliveries before the device, in the lock order a recording of outcomes
+        // keeps (PostgresGatewayStore): a recording that marks this device gone holds its
+        // deliveries, then asks for the device.
+        let queued = try sql(DeviceDeletionStatements.queued(sql.dialect), keys).map(StoredRow<EndedColumn>.init)
         guard
             let user = try sql("DELETE FROM devices WHERE id = \(p1) AND app = \(p2) RETURNING user_id", keys)
                 .first?[0].text
         else { return false }
         var events: [WebhookEvent] = []
         if !routing.endpoints(for: .deliveryUnregistered, in: app).isEmpty {
-            for row in try sql(DeviceDeletionStatements.queued(sql.dialect), keys).map(StoredRow<EndedColumn>.init) {
+            for row in queued {
                 guard let kind = row[.kind].text.flatMap(DeliveryKind.init(rawValue:)) else { continue }
                 events.append(
                     .deviceDeleted(

@@ -15,11 +15,27 @@
     package final class PostgresConnection: @unchecked Sendable {
         /// A failure, with PostgreSQL's message (never a parameter's value); `connectionLost`
         /// when the connection itself is gone, so that the pool drops it.
-        package struct Failure: Error, CustomStringConvertible {
+        package struct Failure: StoreFailure, CustomStringConvertible {
             /// What libpq or the server said.
             package let description: String
             /// True when the connection no longer works.
             package let connectionLost: Bool
+            /// The server's SQLSTATE, when the server answered with an error.
+            package var sqlState: String? = nil
+
+            /// The SQLSTATEs of a transaction the server cancelled, or that waited too long, and
+            /// may pass when run again: a serialization failure (40001), a deadlock (40P01), a
+            /// lock not available within `lock_timeout` (55P03), a statement cancelled by
+            /// `statement_timeout` (57014), a server shutting down (57P01 to 57P03) or out of
+            /// connections (53300).
+            static let transientStates: Set<String> = [
+                "40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "53300",
+            ]
+
+            /// A lost connection, any connection exception (class 08) and ``transientStates``.
+            package var isTransient: Bool {
+                connectionLost || sqlState.map { $0.hasPrefix("08") || Self.transientStates.contains($0) } ?? false
+            }
         }
 
         private let handle: OpaquePointer
@@ -166,8 +182,14 @@
 
         private func failure(_ result: OpaquePointer? = nil) -> Failure {
             let message = result.flatMap { PQresultErrorMessage($0) } ?? PQerrorMessage(handle)
-            return Failure(description: Self.message(message), connectionLost: PQstatus(handle) != CONNECTION_OK)
+            let state = result.flatMap { PQresultErrorField($0, Self.sqlStateField) }.map { String(cString: $0) }
+            return Failure(
+                description: Self.message(message), connectionLost: PQstatus(handle) != CONNECTION_OK, sqlState: state)
         }
+
+        /// libpq's `PG_DIAG_SQLSTATE`, the field of an error result holding its SQLSTATE: the
+        /// character `'C'`, a macro Swift does not import.
+        private static let sqlStateField = Int32(UInt8(ascii: "C"))
 
         /// libpq's message on one line.
         private static func message(_ text: UnsafePointer<CChar>?) -> String {

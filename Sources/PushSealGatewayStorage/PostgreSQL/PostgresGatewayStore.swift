@@ -12,6 +12,13 @@ package import PushSealGatewayModel
     /// fallback. The SQL both databases share is the aggregates' stores'; here is what PostgreSQL
     /// does its own way: its migrations, a device's registration, a push's insert in one round
     /// trip, the claim, and a burst of sends in one statement.
+    ///
+    /// **The lock order.** Every transaction that changes rows several writers reach takes them in
+    /// one order, so that none waits on another that waits on it (PostgreSQL would cancel one as a
+    /// deadlock): deliveries by id (a recording of outcomes, a device's deletion), then devices by
+    /// app and id (an answer that marks one gone, a deletion, a registration), then a device's
+    /// relay endpoints. Claims and lease renewals take only rows no one holds (`SKIP LOCKED`), so
+    /// they never wait at all.
     package final class PostgresGatewayStore: GatewayStore, SQLExecutor {
         /// The channel of outbox notifications.
         package static let channel = "pushseal_outbox"
@@ -101,6 +108,10 @@ package import PushSealGatewayModel
             let (ending, endingValues) = device.endingReplacedInboxes(placeholder: dialect.placeholder)
             let (statement, values) = device.upsert(placeholder: dialect.placeholder)
             let rows = try pool.transaction { connection in
+                // The device before its relay endpoints, in the lock order.
+                try connection.query(
+                    "SELECT 1 FROM devices WHERE id = $1 AND app = $2 FOR UPDATE",
+                    [.text(device.id), .text(device.app.name)])
                 try connection.query(ending, endingValues)
                 return try connection.query(statement + " RETURNING (xmax = 0)", values)
             }
@@ -193,8 +204,13 @@ package import PushSealGatewayModel
             RETURNING \(OutboxDelivery.claimedColumns)
             """
 
+        /// Records `ended` in one transaction that takes its rows in the lock order (the type's
+        /// documentation): the deliveries first, by id, then the devices an answer marks gone, by
+        /// app and id. Two transactions that take rows in one order wait
+        /// for each other at most; in two orders, PostgreSQL cancels one as a deadlock.
         package func finish(_ ended: [EndedAttempt], routing: WebhookRouting) throws {
-            // The burst's plain sends share one statement; every other end keeps its own.
+            // The burst's plain sends share one statement; every other end keeps its own, in the
+            // order of their devices.
             var (sent, others): ([EndedAttempt], [EndedAttempt]) = ([], [])
             for attempt in ended {
                 if OutboxTransition(attempt).isPlainSend(routing: routing, in: attempt.delivery.app) {
@@ -203,13 +219,22 @@ package import PushSealGatewayModel
                     others.append(attempt)
                 }
             }
+            others.sort {
+                ($0.delivery.app.name, $0.delivery.deviceID, $0.delivery.id)
+                    < ($1.delivery.app.name, $1.delivery.deviceID, $1.delivery.id)
+            }
             try pool.transaction { connection in
+                try connection.query(Self.lockDeliveries, [.text(PostgresSentBurst.numbers(ended.map(\.delivery.id)))])
                 if !sent.isEmpty {
                     try connection.query(PostgresSentBurst.statement, PostgresSentBurst.parameters(sent))
                 }
                 for attempt in others { try OutboxFinish.apply(attempt, routing: routing, Self.runner(connection)) }
             }
         }
+
+        /// Locks the deliveries of an array of ids (parameter 1) in id order, for the transaction.
+        package static let lockDeliveries =
+            "SELECT id FROM deliveries WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE"
 
         /// None: PostgreSQL's writes spread over the pool's connections, and PostgreSQL counts them.
         package var metrics: [StoreMetric] { [] }

@@ -9,9 +9,12 @@
     package final class PostgresPool: Sendable {
         /// The database could not serve the call: no connection within the timeout, or none could
         /// be opened.
-        package struct Unavailable: Error, CustomStringConvertible {
+        package struct Unavailable: StoreFailure, CustomStringConvertible {
             /// Why.
             package let description: String
+
+            /// Always: a connection may be had again.
+            package var isTransient: Bool { true }
         }
 
         /// How long a caller waits for a free connection.

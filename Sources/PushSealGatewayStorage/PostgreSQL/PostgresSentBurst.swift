@@ -28,7 +28,7 @@ package import PushSealGatewayModel
         }
 
         /// An array literal of integers: `{1,-2,3}`.
-        private static func numbers(_ values: [Int64]) -> String {
+        package static func numbers(_ values: [Int64]) -> String {
             "{" + values.map(String.init).joined(separator: ",") + "}"
         }
 

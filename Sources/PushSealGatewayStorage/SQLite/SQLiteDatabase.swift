@@ -28,9 +28,33 @@ package final class SQLiteDatabase: Sendable {
     package static let readers = 4
 
     /// A failure, with SQLite's message (never a value that was bound).
-    package struct Failure: Error, CustomStringConvertible {
+    package struct Failure: StoreFailure, CustomStringConvertible {
         /// What SQLite said.
         package let description: String
+        /// SQLite's extended result code, when SQLite gave one.
+        package var code: Int32? = nil
+
+        /// A failure of SQLite's own, with its message and code.
+        init(sqlite handle: OpaquePointer) {
+            description = String(cString: sqlite3_errmsg(handle))
+            code = sqlite3_extended_errcode(handle)
+        }
+
+        /// A failure the gateway names.
+        package init(description: String, code: Int32? = nil) {
+            self.description = description
+            self.code = code
+        }
+
+        /// A call that waited out its time for the writer or a connection: `SQLITE_BUSY`.
+        static func busy(_ description: String) -> Failure { Failure(description: description, code: SQLITE_BUSY) }
+
+        /// A call that waited out its time for the writer, the connection or SQLite's lock
+        /// (`SQLITE_BUSY`, `SQLITE_LOCKED`).
+        package var isTransient: Bool {
+            guard let code else { return false }
+            return code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED
+        }
     }
 
     private let writer: SQLiteHandle
@@ -96,7 +120,7 @@ package final class SQLiteDatabase: Sendable {
 
     private static func execute(_ sql: String, on handle: OpaquePointer) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+            throw Failure(sqlite: handle)
         }
     }
 
@@ -230,13 +254,13 @@ package final class SQLiteDatabase: Sendable {
                         sqliteTransient)
                 }
             }
-            guard status == SQLITE_OK else { throw Failure(description: String(cString: sqlite3_errmsg(handle))) }
+            guard status == SQLITE_OK else { throw Failure(sqlite: handle) }
         }
         var rows: [[Value]] = []
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { return rows }
-            guard step == SQLITE_ROW else { throw Failure(description: String(cString: sqlite3_errmsg(handle))) }
+            guard step == SQLITE_ROW else { throw Failure(sqlite: handle) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
     }
@@ -259,7 +283,7 @@ package final class SQLiteDatabase: Sendable {
         var prepared: OpaquePointer?
         let flags = kept < preparedStatements ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         guard sqlite3_prepare_v3(handle, text, -1, flags, &prepared, nil) == SQLITE_OK, let prepared else {
-            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+            throw Failure(sqlite: handle)
         }
         return (prepared, kept, false)
     }
@@ -317,8 +341,7 @@ private final class SQLiteHandle: @unchecked Sendable {
     ) throws -> Result {
         let wait = max(Duration.zero, deadline - ContinuousClock.now)
         guard lock.lock(before: Date(timeIntervalSinceNow: wait.seconds)) else {
-            throw SQLiteDatabase.Failure(
-                description: "the database connection stayed busy for \(SQLiteDatabase.callWait)")
+            throw SQLiteDatabase.Failure.busy("the database connection stayed busy for \(SQLiteDatabase.callWait)")
         }
         defer { lock.unlock() }
         let left = max(SQLiteDatabase.minimumBusyWait, deadline - ContinuousClock.now)

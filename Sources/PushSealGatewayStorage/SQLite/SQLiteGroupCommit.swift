@@ -81,8 +81,7 @@ package final class SQLiteGroupCommit: @unchecked Sendable {
                     queue.removeAll { $0 === pending }
                     pending.body = nil
                     condition.unlock()
-                    throw SQLiteDatabase.Failure(
-                        description: "the database stayed busy for \(SQLiteDatabase.callWait)")
+                    throw SQLiteDatabase.Failure.busy("the database stayed busy for \(SQLiteDatabase.callWait)")
                 }
                 if !leading {
                     leading = true
