@@ -97,6 +97,13 @@ final class GatewayProcessWorld {
         throw GatewayError("the gateway did not start: \(log.suffix(500))")
     }
 
+    /// How many threads the gateway `instance` runs now (one per HTTP connection, beside its
+    /// workers); 0 when it does not run.
+    func threadCount(instance: Int = 0) -> Int {
+        guard let pid = pids[instance] else { return 0 }
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+    }
+
     /// Sends `signal` to the gateway `instance`, if it runs.
     func signal(_ signal: Int32, instance: Int = 0) {
         if let pid = pids[instance] { Glibc.kill(pid, signal) }

@@ -3,7 +3,8 @@ import PushSealTestSupport
 
 /// Attackers that hold a server's connections (`interop/python/slow_clients.py`): each connects
 /// from one of a set of loopback addresses, sends part of a request head, then one more byte every
-/// `interval` seconds, never finishing it (slowloris). They live in a process of their own, so that
+/// `interval` seconds, never finishing it (slowloris); or pipelines requests and reads their
+/// answers a little at a time (a slow reader). They live in a process of their own, so that
 /// the test runner never holds a thousand sockets (which crashed Foundation's `Process.run` in a
 /// test running beside). Stopped when released.
 final class SlowClients: @unchecked Sendable {
@@ -16,8 +17,13 @@ final class SlowClients: @unchecked Sendable {
 
     /// Opens `count` connections to `127.0.0.1:port`, spread evenly over `sources`, and returns
     /// once they are made (a connection the server refuses at once is not counted as opened);
-    /// with `reopen`, each one the server closes is opened again five times a second.
-    init(count: Int, to port: UInt16, from sources: [String], interval: Double = 2, reopen: Bool = false) throws {
+    /// with `reopen`, each one the server closes is opened again five times a second. With
+    /// `pipeline`, each is a slow reader instead of a slow head: it pipelines `GET pipeline`
+    /// requests and reads 8 KB of the answers every `interval` seconds.
+    init(
+        count: Int, to port: UInt16, from sources: [String], interval: Double = 2, reopen: Bool = false,
+        pipeline: String? = nil
+    ) throws {
         let output = Pipe()
         process.executableURL = try PythonPeer.interpreter.get()
         process.arguments =
@@ -25,7 +31,7 @@ final class SlowClients: @unchecked Sendable {
                 PythonPeer.directory.appendingPathComponent("slow_clients.py").path, "--port", "\(port)", "--count",
                 "\(count)", "--sources", sources.joined(separator: ","), "--interval", "\(interval)", "--duration",
                 "120",
-            ] + (reopen ? ["--reopen"] : [])
+            ] + (reopen ? ["--reopen"] : []) + (pipeline.map { ["--pipeline", $0] } ?? [])
         process.standardOutput = output
         process.standardInput = input
         try process.run()

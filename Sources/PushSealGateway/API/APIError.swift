@@ -16,13 +16,32 @@ struct APIError: Error, Sendable {
     /// The JSON path of the member at fault, if one is.
     let path: String?
 
+    /// The most characters of a message an answer carries, and of a path: whatever of the request
+    /// they quote (a member's name, say), an error answer stays small, so that a client cannot
+    /// choose answers larger than the sockets' buffers and hold its connection writing them.
+    static let maximumMessageCharacters = 1_024
+    static let maximumPathCharacters = 256
+    /// The most characters of a request's path or header that a message quotes.
+    static let maximumQuotedCharacters = 64
+
     /// The response carrying it.
     var response: HTTPResponse {
-        var error = JSONObject([("code", .string(code)), ("message", .string(message))])
-        if let path { error["path"] = .string(path) }
+        var error = JSONObject([
+            ("code", .string(code)), ("message", .string(Self.clipped(message, to: Self.maximumMessageCharacters))),
+        ])
+        if let path { error["path"] = .string(Self.clipped(path, to: Self.maximumPathCharacters)) }
         let response = HTTPResponse.json(status, .object(JSONObject([("error", .object(error))])))
         return HTTPResponse(status: status, headers: response.headers + headers, body: response.body)
     }
+
+    /// `text` cut to `maximum` characters, ending in `…` when it was longer.
+    static func clipped(_ text: some StringProtocol, to maximum: Int) -> String {
+        text.count <= maximum ? String(text) : text.prefix(maximum - 1) + "…"
+    }
+
+    /// What a message quotes of the request's own words (its path, a header's value): at most
+    /// ``maximumQuotedCharacters``.
+    static func quoted(_ text: some StringProtocol) -> String { clipped(text, to: maximumQuotedCharacters) }
 
     /// 400: a member of the request is wrong.
     static func invalid(_ path: JSONPath, _ message: String) -> APIError {

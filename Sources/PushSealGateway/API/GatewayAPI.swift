@@ -211,7 +211,7 @@ final class GatewayAPI: Sendable {
     ) throws -> HTTPResponse {
         if listener == .operations {
             // The operator's listener serves nothing else, and takes no token.
-            guard let endpoint, endpoint.isOperations else { throw APIError.notFound(request.path) }
+            guard let endpoint, endpoint.isOperations else { throw APIError.notFound(APIError.quoted(request.path)) }
         }
         let isOperations = endpoint?.isOperations == true
         // On the API's listener: the probes always; /metrics unless it has a listener of its
@@ -220,7 +220,7 @@ final class GatewayAPI: Sendable {
             endpoint?.template == "/status" || endpoint?.template == "/status.json"
                 || (operationsApart && endpoint?.template == "/metrics")
         {
-            throw APIError.notFound(request.path)
+            throw APIError.notFound(APIError.quoted(request.path))
         }
         if draining.load(ordering: .sequentiallyConsistent), !isOperations { throw APIError.draining }
         // Under /v1 the token comes first: without a valid one the answer is 401 whatever the
@@ -244,7 +244,7 @@ final class GatewayAPI: Sendable {
             guard let services else { throw APIError.appNotServed(app) }
             return services
         }
-        guard let endpoint else { throw APIError.notFound(request.path) }
+        guard let endpoint else { throw APIError.notFound(APIError.quoted(request.path)) }
         if let (name, value) = endpoint.parameter, !RequestReader.isIdentifier(value) {
             throw APIError.invalidParameter(name)
         }
@@ -324,7 +324,8 @@ final class GatewayAPI: Sendable {
             }
             return .json(200, page.json(push))
         default:
-            throw APIError.methodNotAllowed(request.method, request.path, allowed: endpoint.methods)
+            throw APIError.methodNotAllowed(
+                APIError.quoted(request.method), APIError.quoted(request.path), allowed: endpoint.methods)
         }
     }
 

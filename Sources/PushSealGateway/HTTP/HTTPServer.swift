@@ -40,6 +40,12 @@ final class HTTPServer: @unchecked Sendable {
     static let acceptBacklog: Int32 = 4_096
     /// The stack of each connection's thread.
     static let threadStackBytes = 1 << 20
+    /// Each connection's memory in libmicrohttpd (its default is 32 KiB), where it reads the
+    /// request head, and so what bounds it: a head past about 11 KB is answered 414 (a request
+    /// line) or 431 (its headers), where nginx's defaults stop at 8 KB a line. No
+    /// request of the gateway's comes near it; a head of tens of KB is an attacker's, who makes
+    /// the server read far more than it answers.
+    static let connectionMemoryBytes = 12_288
 
     /// Binds `host` (an IPv4 or IPv6 address) and `port`, and starts serving.
     /// - Parameters:
@@ -68,6 +74,7 @@ final class HTTPServer: @unchecked Sendable {
             MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(limits.connectionsPerAddress),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, Self.idleSeconds,
             MHD_OPTION.THREAD_STACK_SIZE.rawValue, Self.threadStackBytes,
+            MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, Self.connectionMemoryBytes,
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self),
             OpaquePointer(context),
             MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(connectionNotified, to: OpaquePointer.self),
@@ -176,13 +183,17 @@ final class HTTPServer: @unchecked Sendable {
             uploadDataSize.pointee = 0
             return .YES
         }
-        connectionGuard.answering(connection)
+        connectionGuard.handling(connection)
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
             headers: Self.values(of: connection, .HEADER_KIND, lowercasingNames: true),
             query: Self.values(of: connection, .GET_ARGUMENT_KIND, lowercasingNames: false), body: pending.body,
             bodyTooLarge: pending.tooLarge)
-        return Self.queue(handler(request), on: connection)
+        let queued = Self.queue(handler(request), on: connection)
+        // libmicrohttpd writes the answer once this returns, on this thread: from now the client
+        // is awaited to read it.
+        connectionGuard.sending(connection)
+        return queued
     }
 
     /// The request's values of `kind`: its headers (names lower-cased) or its query's arguments
@@ -246,7 +257,8 @@ final class HTTPServer: @unchecked Sendable {
     /// A connection starts or ends.
     fileprivate func connection(_ connection: OpaquePointer, started: Bool) {
         if started {
-            connectionGuard.opened(connection, socket: pushseal_mhd_connection_socket(connection))
+            let socket = pushseal_mhd_connection_socket(connection)
+            connectionGuard.opened(connection, socket: socket, client: ClientAddress(peerOf: socket))
         } else {
             connectionGuard.closed(connection)
         }

@@ -32,7 +32,7 @@ struct InboundMessage: Sendable {
         case "aesgcm"?:
             throw .webPush(
                 400, "Content-Encoding aesgcm (the draft coding) is not accepted: seal with aes128gcm (RFC 8291)")
-        case let other?: throw .webPush(400, "Content-Encoding \(other) is not aes128gcm")
+        case let other?: throw .webPush(400, "Content-Encoding \(APIError.quoted(other)) is not aes128gcm")
         case nil: throw .webPush(400, "Content-Encoding is missing: a Web Push message is aes128gcm (RFC 8291)")
         }
         guard let ttl = request.header("ttl").flatMap(Self.ttl) else {
@@ -42,7 +42,9 @@ struct InboundMessage: Sendable {
         switch request.header("urgency")?.lowercased() {
         case nil: urgency = "normal"
         case let value? where ["very-low", "low", "normal", "high"].contains(value): urgency = value
-        case let value?: throw .webPush(400, "Urgency \(value) is not very-low, low, normal or high (RFC 8030 §5.3)")
+        case let value?:
+            throw .webPush(
+                400, "Urgency \(APIError.quoted(value)) is not very-low, low, normal or high (RFC 8030 §5.3)")
         }
         if let topic = request.header("topic") {
             guard (1...32).contains(topic.utf8.count), topic.utf8.allSatisfy(Self.isBase64URL) else {
