@@ -32,9 +32,9 @@ struct ConnectionGuardTests {
             connectionGuard.opened(Self.connection(number), socket: number, client: client)
         }
 
-        /// The stand-in for libmicrohttpd's connection `number`.
+        /// The stand-in for libmicrohttpd's connection `number` (from 1): a pointer never followed.
         static func connection(_ number: Int32) -> OpaquePointer {
-            OpaquePointer(bitPattern: UInt(number) << 4)!
+            unsafeBitCast(UInt(number) << 4, to: OpaquePointer.self)
         }
 
         var closed: [Int32] { shutDown.list.withLock { $0 } }
