@@ -193,8 +193,8 @@ fuzz: deps
 ## HTTP first, what reaches new code merged into Fuzz/corpus (commit it); hours on two cores
 FUZZ_RUNS ?= 10000000
 fuzz-long: deps
-	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_KEEP_CORPUS=1 FUZZ_TARGETS="relay webpush fetch http decrypt envelope keystore media" \
-		./scripts/fuzz.sh
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_KEEP_CORPUS=1 FUZZ_TIMEOUT=120 \
+		FUZZ_TARGETS="relay webpush fetch http decrypt envelope keystore media" nice -n 19 ./scripts/fuzz.sh
 
 ## demo: seal and open a sample payload with the CLI
 demo: release

@@ -14,6 +14,10 @@ seconds=${FUZZ_SECONDS:-30}
 runs=${FUZZ_RUNS:-}
 targets=${FUZZ_TARGETS:-decrypt envelope keystore media http webpush relay fetch}
 keep_corpus=${FUZZ_KEEP_CORPUS:-0}
+# An input that runs longer than this is reported as a hang. A campaign runs niced beside other
+# work for hours, and a starved process once stood still 20 s on an input that takes 0.1 s: it
+# takes a longer one (FUZZ_TIMEOUT).
+timeout=${FUZZ_TIMEOUT:-10}
 build=.build/fuzz
 vectors=Tests/PushSealCoreTests/Vectors/envelope-v1.json
 
@@ -150,7 +154,7 @@ for target in $targets; do
     fi
     # New inputs go to the first directory (the build's); the kept corpus is read as seeds.
     ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" "$build/corpus-$target" "$kept" \
-        "${dictionary[@]}" "${length[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+        "${dictionary[@]}" "${length[@]}" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb=2048 -detect_leaks=0 \
         -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 2>"$build/$target.log" || status=$?
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|ERROR|SUMMARY" "$build/$target.log" || true
     # Without coverage feedback a run proves little: refuse to call it a pass.
@@ -163,7 +167,7 @@ for target in $targets; do
     if [[ $keep_corpus == 1 ]]; then
         before=$(find "$kept" -type f | wc -l)
         ASAN_OPTIONS=detect_leaks=0 PUSHSEAL_FUZZ_VECTORS=$vectors "$binary" -merge=1 -max_len="$max_len" \
-            -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 "$kept" "$build/corpus-$target" 2>"$build/$target-merge.log"
+            -timeout="$timeout" -rss_limit_mb=2048 -detect_leaks=0 "$kept" "$build/corpus-$target" 2>"$build/$target-merge.log"
         echo "fuzz: $target's kept corpus: $before inputs, now $(find "$kept" -type f | wc -l) ($(du -sk "$kept" | cut -f1) KB)"
     fi
 done
