@@ -31,14 +31,19 @@ package struct OutboxDelivery: Sendable, Equatable {
     /// True when, as it was claimed, its device was marked unregistered for this address
     /// (another push's answer): it is not sent.
     package let addressIsGone: Bool
+    /// The user of its device, for a Web Push delivery: the Web Push workers share their lanes to
+    /// push services by user (`OriginLanes`). Nil for an APNs delivery, and for a device deleted
+    /// since.
+    package let user: String?
 
     /// A value of these members.
     package init(
         id: Int64, app: AppID, pushID: String, deviceID: String, kind: DeliveryKind, address: String,
         environment: APNsEnvironment?,
         headers: [(name: String, value: String)], body: [UInt8], expiration: Int64?, attempts: Int, acceptedAt: Int64,
-        addressIsGone: Bool
+        addressIsGone: Bool, user: String? = nil
     ) {
+        self.user = user
         self.id = id
         self.app = app
         self.pushID = pushID

@@ -206,10 +206,12 @@ package final class MockPushService: @unchecked Sendable {
     /// Starts the mock, decrypting with the receiver keys in `receiverFile` (webpush-v1.md's JSON
     /// form) and, when given, accepting only tokens whose `k` is `vapidPublicKey`; with `http1`, it
     /// speaks HTTP/1.1 only (closing a connection idle for `idleCloseMilliseconds`, when given);
-    /// `maximumStreams` limits an HTTP/2 connection's concurrent streams.
+    /// `maximumStreams` limits an HTTP/2 connection's concurrent streams; with `alsoListen` N, it
+    /// is N more origins, on 127.0.0.2 to 127.0.0.(N + 1) (``endpoint(_:_:address:)``).
     package init(
         receiverFile: String, vapidPublicKey: String? = nil, slowMilliseconds: Int? = nil, http1: Bool = false,
-        idleCloseMilliseconds: Int? = nil, maximumStreams: Int? = nil, in directory: TemporaryDirectory
+        idleCloseMilliseconds: Int? = nil, maximumStreams: Int? = nil, alsoListen: Int = 0,
+        in directory: TemporaryDirectory
     ) throws {
         log = directory.file(http1 ? "mock-push-http1-requests.jsonl" : "mock-push-requests.jsonl")
         var options = ["serve", "--receiver", receiverFile, "--log", log, "--lifetime", "300"]
@@ -218,6 +220,7 @@ package final class MockPushService: @unchecked Sendable {
         if let maximumStreams { options += ["--max-streams", "\(maximumStreams)"] }
         if let vapidPublicKey { options += ["--vapid-public-key", vapidPublicKey] }
         if let slowMilliseconds { options += ["--slow-ms", "\(slowMilliseconds)"] }
+        if alsoListen > 0 { options += ["--also-listen", "\(alsoListen)"] }
         server = try LocalServer(script: "mock_push_service.py", options, in: directory)
     }
 
@@ -232,6 +235,12 @@ package final class MockPushService: @unchecked Sendable {
     /// An endpoint on this mock that answers as `script` says.
     package func endpoint(_ script: String, _ name: String = RandomName.make()) -> String {
         "\(server.url)/push/\(script)/\(name)"
+    }
+
+    /// An endpoint at the origin `https://127.0.0.<address>:PORT` of this mock (2 to its
+    /// `alsoListen` + 1), which answers as `script` says.
+    package func endpoint(_ script: String, _ name: String, address: Int) -> String {
+        endpoint(script, name).replacingOccurrences(of: "https://127.0.0.1:", with: "https://127.0.0.\(address):")
     }
 
     /// Stops the mock.

@@ -209,6 +209,42 @@ struct GatewayWebPushTests {
     }
 
     @Test(
+        "one user's 200 push services that take TLS and never answer, 1,000 deliveries: another user's delivery to a healthy service leaves within a second",
+        arguments: GatewayBackend.allCases, [1, 2])
+    func stalledOriginsHoldOnlyTheirUser(_ backend: GatewayBackend, workers: Int) throws {
+        let stalledDirectory = TemporaryDirectory()
+        let receiver = try WebPushReceiver.generate()
+        let stalled = try MockPushService(
+            receiverFile: try stalledDirectory.write("receiver.json", JSONWriter.string(.object(receiver.json))),
+            alsoListen: 200, in: stalledDirectory)
+        defer { stalled.stop() }
+        let world = try GatewayWorld(
+            backend, webPush: true, pushCertificates: [stalled.certificate], webPushWorkers: workers)
+        for address in 2...201 {
+            let subscription = try receiver.subscription(
+                endpoint: stalled.endpoint("stall", "m\(address)", address: address))
+            #expect(try world.registerSubscription("mallory-\(address)", user: "mallory", subscription).status == 201)
+        }
+        try world.registerSubscription("laptop", user: "alice", service: 0)
+        for _ in 0..<5 { _ = try Self.push(world, #"{"to":{"user":"mallory"},"payload":\#(Self.alert)}"#) }
+        // The workers hold what they took of mallory's deliveries, unanswered.
+        #expect(world.eventually(15) { stalled.requests().count >= workers })
+        Thread.sleep(forTimeInterval: 1)
+        let started = Date()
+        let id = try Self.push(world, #"{"to":{"user":"alice"},"payload":\#(Self.alert)}"#)
+        _ = try world.eventually(20) { try world.store.push(id: id, in: .default)?.deliveries.first?.status == .sent }
+        let took = Date().timeIntervalSince(started)
+        let stalledOrigins = Set(stalled.requests().compactMap { $0["path"] as? String }).count
+        print(
+            "stalled origins, \(backend), \(workers) workers: alice's delivery left after \(took) s; \(stalledOrigins) stalled"
+        )
+        #expect(took < 1, "alice's delivery left \(took) s after it was accepted")
+        #expect(
+            stalledOrigins <= OriginLanes.Limits().perUser * workers,
+            "mallory's deliveries held \(stalledOrigins) lanes")
+    }
+
+    @Test(
         "without allow_local_destinations, an endpoint whose name resolves to loopback is refused as it is connected to",
         arguments: GatewayBackend.allCases)
     func localDestinationRefusedAtConnect(_ backend: GatewayBackend) throws {

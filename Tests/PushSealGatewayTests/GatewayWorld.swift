@@ -72,11 +72,12 @@ final class GatewayWorld: @unchecked Sendable {
     ///   - appSettings: more members of each app (at the top level without `otherApp`).
     ///   - otherKeyRefused: with `otherApp`, give that app a `.p8` the mock does not know, so
     ///     that APNs refuses its provider tokens (403 `InvalidProviderToken`).
+    ///   - webPushWorkers: with `webPush`, `webpush.workers`.
     init(
         _ backend: GatewayBackend = .sqlite, contract: String? = nil, listen: String = "127.0.0.1:0",
         settings: String? = nil, apnsHost: (url: String, certificate: String)? = nil, webPush: Bool = false,
         pushCertificates: [String] = [], pushServiceHosts: [String]? = nil, vapidKey: Bool = false,
-        otherApp: AppID? = nil, appSettings: String? = nil, otherKeyRefused: Bool = false
+        otherApp: AppID? = nil, appSettings: String? = nil, otherKeyRefused: Bool = false, webPushWorkers: Int = 2
     ) throws {
         self.backend = backend
         database = try backend.newDatabase()
@@ -113,7 +114,7 @@ final class GatewayWorld: @unchecked Sendable {
             webPushMember = """
                 , "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com",
                               "allow_local_destinations": true, "ca_file": "push-services.pem",
-                              "navigate": "https://shop.example.com/notifications"\(allowedHosts ?? "")}
+                              "navigate": "https://shop.example.com/notifications", "workers": \(webPushWorkers)\(allowedHosts ?? "")}
                 """
         } else {
             receivers = []

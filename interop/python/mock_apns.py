@@ -442,9 +442,11 @@ async def serve_http1_connection(behaviour: Behaviour, reader, writer) -> None:
 
 
 def self_signed_certificate(
-    directory: str, names: tuple[str, ...] = ("localhost",), address: bool = True, stem: str = "mock-apns"
+    directory: str, names: tuple[str, ...] = ("localhost",), address: bool = True, stem: str = "mock-apns",
+    more_addresses: tuple[str, ...] = (),
 ) -> tuple[str, str]:
-    """A fresh self-signed P-256 certificate for the DNS `names` (and 127.0.0.1 if `address`).
+    """A fresh self-signed P-256 certificate for the DNS `names` (and 127.0.0.1 if `address`, and
+    each of `more_addresses`).
 
     Its subject names the process, so that a client trusting the certificates of several mocks
     in one file (a gateway reaching two push services) finds each by its own name."""
@@ -463,6 +465,7 @@ def self_signed_certificate(
             x509.SubjectAlternativeName(
                 [x509.DNSName(name) for name in names]
                 + ([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))] if address else [])
+                + [x509.IPAddress(ipaddress.ip_address(extra)) for extra in more_addresses]
             ),
             critical=False,
         )

@@ -29,6 +29,12 @@ Answers are scripted by the endpoint's path, `/push/<script>/<anything>`:
               the connection is closed unanswered (a server that closed an idle connection as the
               request came); then as ok
     dropfresh HTTP/1.1 only: a connection's first request on this path is closed unanswered, always
+    stall     HTTP/2 only: read and logged (`"stalled": true`), never answered, the connection kept
+              open: a push service that takes TLS and then says nothing
+
+With `--also-listen N` it listens on 127.0.0.2 to 127.0.0.(N + 1) as well, the same port, its
+certificate naming each address: N + 1 origins (`https://127.0.0.7:PORT`) in one process, as
+wildcard DNS makes origins free for whoever registers subscriptions.
 
 Each request appends one JSON line to the log: path, status, ttl, urgency, topic, the VAPID
 claims, the decrypted content (base64url) and the connection's number.
@@ -193,6 +199,9 @@ async def serve_connection(service: Service, reader, writer, arguments) -> None:
                     connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                 elif isinstance(event, h2.events.StreamEnded):
                     stream = streams.pop(event.stream_id)
+                    if "/stall/" in stream["headers"].get(":path", ""):
+                        service.write({"path": stream["headers"][":path"], "stalled": True, "connection": number})
+                        continue
                     status, extra, body, record = service.answer(stream["headers"], stream["body"])
                     record.update({"status": status, "connection": number})
                     service.write(record)
@@ -266,18 +275,24 @@ async def serve(arguments) -> None:
         os.makedirs(arguments.inbox, exist_ok=True)
     service = Service(arguments)
     directory = arguments.cert_dir or tempfile.mkdtemp(prefix="mock-push-")
-    certificate, key = self_signed_certificate(directory, stem="mock-push")
+    more = tuple(f"127.0.0.{number}" for number in range(2, arguments.also_listen + 2))
+    certificate, key = self_signed_certificate(directory, stem="mock-push", more_addresses=more)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(certificate, key)
     context.set_alpn_protocols(["http/1.1"] if arguments.http1 else ["h2"])
     handler = serve_http1_connection if arguments.http1 else serve_connection
-    server = await asyncio.start_server(
-        lambda reader, writer: handler(service, reader, writer, arguments),
-        "127.0.0.1", arguments.port, ssl=context,
-    )
+
+    def connected(reader, writer):
+        return handler(service, reader, writer, arguments)
+
+    server = await asyncio.start_server(connected, "127.0.0.1", arguments.port, ssl=context)
     port = server.sockets[0].getsockname()[1]
+    # The other addresses on the port the first one got: the same service at more origins.
+    others = await asyncio.start_server(connected, list(more), port, ssl=context) if more else None
     service.origin = f"https://127.0.0.1:{port}"
     await serve_until_done(server, port, certificate, arguments.ready, arguments.lifetime)
+    if others is not None:
+        others.close()
 
 
 def main() -> None:
@@ -296,6 +311,8 @@ def main() -> None:
     serve_command.add_argument("--http1", action="store_true", help="speak HTTP/1.1 only, as a service without HTTP/2")
     serve_command.add_argument("--idle-close-ms", type=float, help="HTTP/1.1: close a connection idle this long")
     serve_command.add_argument("--max-streams", type=int, help="HTTP/2: concurrent streams allowed per connection")
+    serve_command.add_argument(
+        "--also-listen", type=int, default=0, metavar="N", help="listen on 127.0.0.2 to 127.0.0.(N + 1) too")
     arguments = parser.parse_args()
     asyncio.run(serve(arguments))
 

@@ -10,9 +10,14 @@ internal import PushSealCore
 /// start within a bound of time: it keeps an estimate of the seconds each delivery costs there
 /// (what its runs took, and how long the run under way has gone without an answer), and holds at
 /// most ``Limits/budget`` of them by that estimate, and never more than ``Limits/perOrigin``.
-/// What a lane has no room for goes back to the outbox, due once the lane should have drained
+/// At most ``Limits/lanes`` origins are served at once, and since an origin is a URL anyone can
+/// make up (a subscription is a URL; wildcard DNS makes origins free), the lanes are shared out:
+/// one user's deliveries hold at most ``Limits/perUser`` of them, and one push's at most
+/// ``Limits/perPush``, so that whoever controls many stalled origins holds only their own
+/// deliveries, and another user's delivery still finds a lane at once. What has no room goes back
+/// to the outbox, due once the lane (or the user's, or the push's lanes) should have drained
 /// (``admit(_:to:at:run:)`` says when), without counting as an attempt: the outbox is the queue,
-/// not memory. At most ``Limits/lanes`` origins are served at once.
+/// not memory.
 final class OriginLanes: @unchecked Sendable {
     /// A lane's bounds.
     struct Limits: Sendable {
@@ -22,8 +27,23 @@ final class OriginLanes: @unchecked Sendable {
         var budget = Duration.seconds(10)
         /// The most origins with deliveries at once (each holds a thread while it sends).
         var lanes = 32
+        /// The most lanes holding one user's deliveries at once: a person's browsers and phones
+        /// are at a few push services.
+        var perUser = 4
+        /// The most lanes holding one push's deliveries at once: half, so that a push to many
+        /// users at many services leaves room for every other push.
+        var perPush = 16
         /// The shortest and longest wait of a delivery sent back for want of room.
         var deferral = Duration.seconds(1)...Duration.seconds(60)
+    }
+
+    /// Whose a delivery is: the lanes are shared out by user and by push.
+    struct Owner: Hashable, Sendable {
+        /// The user of its device, one key for each app's user (the device when it has none:
+        /// deleted since).
+        let user: String
+        /// Its push.
+        let push: String
     }
 
     /// One origin's deliveries.
@@ -31,15 +51,31 @@ final class OriginLanes: @unchecked Sendable {
         let queue: DispatchQueue
         /// Deliveries taken and not yet answered.
         var outstanding = 0
-        /// When the run under way began, and how many of its deliveries were answered.
-        var run: (began: ContinuousClock.Instant, answered: Int)?
+        /// Those deliveries, by user and by push.
+        var users: [String: Int] = [:]
+        var pushes: [String: Int] = [:]
+        /// The run under way.
+        var run: Run?
 
         init(origin: String) { queue = DispatchQueue(label: "pushseal-gateway.webpush.\(origin)") }
+    }
+
+    /// One `run` call of a lane: when it began, and its deliveries not answered yet, by index.
+    /// Read and changed under the lanes' lock only.
+    private final class Run: @unchecked Sendable {
+        let began = ContinuousClock.now
+        var answered = 0
+        var unanswered: [Int: Owner]
+
+        init(_ deliveries: [Int: Owner]) { unanswered = deliveries }
     }
 
     private let limits: Limits
     private let condition = NSCondition()
     private var lanes: [String: Lane] = [:]
+    /// How many lanes hold deliveries of each user, and of each push.
+    private var lanesOfUser: [String: Int] = [:]
+    private var lanesOfPush: [String: Int] = [:]
     /// Each origin's seconds per delivery, as its finished runs measured them (forgotten as a
     /// whole once it holds ``estimateMemory`` origins).
     private var estimates: [String: Double] = [:]
@@ -57,14 +93,15 @@ final class OriginLanes: @unchecked Sendable {
         return lanes.isEmpty
     }
 
-    /// Takes those of `count` deliveries to `origin` that its lane has room for, in order; the
-    /// rest are deferred. The taken ones are run on the lane's thread, as one `run` call that
-    /// calls `answered` once for each of them (from any thread) as its answer comes.
-    /// - Returns: how many were taken (the first ones), and when the rest are due again.
+    /// Takes those of the deliveries to `origin` (whose owners are `owners`, in order) that its
+    /// lane has room for, and whose user and push may hold one more lane; the rest are deferred.
+    /// The taken ones are run on the lane's thread, as one `run` call with their indices (in
+    /// order), which calls `answered` with each index once (from any thread) as its answer comes.
+    /// - Returns: the indices taken, and each deferred one with when it is due again.
     func admit(
-        _ count: Int, to origin: String, at now: Int64,
-        run: @escaping @Sendable (_ taken: Int, _ answered: @escaping @Sendable () -> Void) -> Void
-    ) -> (taken: Int, deferredUntil: Int64) {
+        _ owners: [Owner], to origin: String, at now: Int64,
+        run: @escaping @Sendable (_ taken: [Int], _ answered: @escaping @Sendable (Int) -> Void) -> Void
+    ) -> (taken: [Int], deferred: [(index: Int, until: Int64)]) {
         condition.lock()
         defer { condition.unlock() }
         let lane: Lane
@@ -74,25 +111,91 @@ final class OriginLanes: @unchecked Sendable {
             lane = Lane(origin: origin)
             lanes[origin] = lane
         } else {
-            return (0, now + Self.milliseconds(limits.deferral.lowerBound))
+            let until = now + Self.milliseconds(limits.deferral.lowerBound)
+            return ([], owners.indices.map { ($0, until) })
         }
         let perDelivery = estimate(origin, lane)
         let room = perDelivery > 0 ? Int(limits.budget.seconds / perDelivery) : limits.perOrigin
-        let taken = max(0, min(count, min(limits.perOrigin, max(1, room)) - lane.outstanding))
-        lane.outstanding += taken
-        let backlog = Duration.seconds(perDelivery * Double(lane.outstanding))
-        let wait = min(max(backlog, limits.deferral.lowerBound), limits.deferral.upperBound)
-        let deferredUntil = now + Self.milliseconds(wait) * Int64.random(in: 100...125) / 100
-        if taken > 0 {
-            lane.queue.async { [self] in
-                begin(origin)
-                run(taken) { [self] in answered(origin) }
-                end(origin, taken: taken)
+        let free = max(0, min(limits.perOrigin, max(1, room)) - lane.outstanding)
+        var taken: [Int] = []
+        var deferred: [(index: Int, until: Int64)] = []
+        for (index, owner) in owners.enumerated() {
+            guard taken.count < free else {
+                deferred.append((index, 0))
+                continue
+            }
+            guard mayJoin(lane, owner) else {
+                deferred.append(
+                    (index, now + jittered(drainTime { $0.users[owner.user] != nil || $0.pushes[owner.push] != nil })))
+                continue
+            }
+            hold(owner, in: lane)
+            taken.append(index)
+        }
+        // What the origin had no room for is due once its lane should have drained.
+        let backlog = jittered(.seconds(perDelivery * Double(lane.outstanding)))
+        deferred = deferred.map { $0.until == 0 ? ($0.index, now + backlog) : $0 }
+        if !taken.isEmpty {
+            let state = Run(Dictionary(uniqueKeysWithValues: taken.map { ($0, owners[$0]) }))
+            lane.queue.async { [self, taken] in
+                begin(origin, state)
+                run(taken) { [self] index in answered(origin, state, index) }
+                end(origin, state)
             }
         } else if lane.outstanding == 0 {
             lanes[origin] = nil
         }
-        return (taken, deferredUntil)
+        return (taken, deferred)
+    }
+
+    /// With the lock held: whether `owner`'s delivery may go into `lane`: its user and its push
+    /// are there already, or may hold one more lane.
+    private func mayJoin(_ lane: Lane, _ owner: Owner) -> Bool {
+        (lane.users[owner.user] != nil || lanesOfUser[owner.user, default: 0] < limits.perUser)
+            && (lane.pushes[owner.push] != nil || lanesOfPush[owner.push, default: 0] < limits.perPush)
+    }
+
+    /// With the lock held: `owner`'s delivery is in `lane` from now.
+    private func hold(_ owner: Owner, in lane: Lane) {
+        lane.outstanding += 1
+        if lane.users[owner.user, default: 0] == 0 { lanesOfUser[owner.user, default: 0] += 1 }
+        lane.users[owner.user, default: 0] += 1
+        if lane.pushes[owner.push, default: 0] == 0 { lanesOfPush[owner.push, default: 0] += 1 }
+        lane.pushes[owner.push, default: 0] += 1
+    }
+
+    /// With the lock held: `owner`'s delivery in `lane` is answered, or given up.
+    private func release(_ owner: Owner, in lane: Lane) {
+        lane.outstanding -= 1
+        Self.decrement(&lane.users, owner.user, emptied: { Self.decrement(&lanesOfUser, owner.user) })
+        Self.decrement(&lane.pushes, owner.push, emptied: { Self.decrement(&lanesOfPush, owner.push) })
+    }
+
+    /// Lowers `counts[key]` by one, removing it at zero (then calling `emptied`).
+    private static func decrement(_ counts: inout [String: Int], _ key: String, emptied: () -> Void = {}) {
+        guard let count = counts[key] else { return }
+        if count > 1 {
+            counts[key] = count - 1
+        } else {
+            counts[key] = nil
+            emptied()
+        }
+    }
+
+    /// With the lock held: how long until the first of the lanes that `holds` is likely to have
+    /// drained (its estimate times what it holds), within ``Limits/deferral``.
+    private func drainTime(of holds: (Lane) -> Bool) -> Duration {
+        let soonest =
+            lanes.filter { holds($0.value) }.map { estimate($0.key, $0.value) * Double($0.value.outstanding) }
+            .min() ?? 0
+        return .seconds(soonest)
+    }
+
+    /// `wait` within ``Limits/deferral``, lengthened at random by up to a quarter, in milliseconds:
+    /// deliveries sent back together do not all come back together.
+    private func jittered(_ wait: Duration) -> Int64 {
+        let bounded = min(max(wait, limits.deferral.lowerBound), limits.deferral.upperBound)
+        return Self.milliseconds(bounded) * Int64.random(in: 100...125) / 100
     }
 
     /// With the lock held: the seconds a delivery to `origin` costs by now, the larger of what
@@ -104,34 +207,35 @@ final class OriginLanes: @unchecked Sendable {
         return max(measured, (ContinuousClock.now - run.began).seconds / Double(run.answered + 1))
     }
 
-    private func begin(_ origin: String) {
+    private func begin(_ origin: String, _ run: Run) {
         condition.lock()
-        lanes[origin]?.run = (.now, 0)
+        lanes[origin]?.run = run
         condition.unlock()
     }
 
-    private func answered(_ origin: String) {
+    /// The delivery `index` of `run` was answered: it is no longer held.
+    private func answered(_ origin: String, _ run: Run, _ index: Int) {
         condition.lock()
-        if let lane = lanes[origin] {
-            lane.outstanding -= 1
-            lane.run?.answered += 1
+        if let lane = lanes[origin], let owner = run.unanswered.removeValue(forKey: index) {
+            release(owner, in: lane)
+            run.answered += 1
         }
         condition.unlock()
     }
 
-    /// A run of `taken` deliveries ended: its time per answer becomes the origin's estimate
-    /// (averaged with the last), any delivery it left unanswered is no longer held, and an
-    /// emptied lane is closed.
-    private func end(_ origin: String, taken: Int) {
+    /// `run` ended: its time per answer becomes the origin's estimate (averaged with the last),
+    /// any delivery it left unanswered is no longer held, and an emptied lane is closed.
+    private func end(_ origin: String, _ run: Run) {
         condition.lock()
         defer { condition.unlock() }
-        guard let lane = lanes[origin], let run = lane.run else { return }
+        guard let lane = lanes[origin] else { return }
         if run.answered > 0 {
             let measured = (ContinuousClock.now - run.began).seconds / Double(run.answered)
             if estimates.count >= Self.estimateMemory && estimates[origin] == nil { estimates = [:] }
             estimates[origin] = estimates[origin].map { ($0 + measured) / 2 } ?? measured
         }
-        lane.outstanding -= max(0, taken - run.answered)
+        for owner in run.unanswered.values { release(owner, in: lane) }
+        run.unanswered = [:]
         lane.run = nil
         if lane.outstanding <= 0 {
             lanes[origin] = nil

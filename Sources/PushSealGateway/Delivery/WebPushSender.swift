@@ -80,25 +80,36 @@ struct WebPushSender: OutboxSender {
             }
         }
         for (origin, pending) in byOrigin {
-            let admitted = lanes.admit(pending.count, to: origin, at: now) { taken, answered in
+            let admitted = lanes.admit(pending.map(Self.owner), to: origin, at: now) { taken, answered in
                 // Each app's deliveries go through its client, which signs with its VAPID key.
-                var byApp: [AppID: [Pending]] = [:]
-                for one in pending.prefix(taken) { byApp[one.delivery.app, default: []].append(one) }
+                var byApp: [AppID: [Int]] = [:]
+                for index in taken { byApp[pending[index].delivery.app, default: []].append(index) }
                 for group in byApp.values {
-                    let results = group[0].client.deliverOnThisThread(group.map(\.job), isCancelled: isStopping)
+                    let results = pending[group[0]].client.deliverOnThisThread(
+                        group.map { pending[$0].job }, isCancelled: isStopping)
                     let time = GatewayClock.milliseconds()
-                    for (one, result) in zip(group, results) {
-                        let attempts = one.delivery.attempts + result.attempts
-                        record(one.delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
-                        answered()
+                    for (index, result) in zip(group, results) {
+                        let delivery = pending[index].delivery
+                        let attempts = delivery.attempts + result.attempts
+                        record(delivery, Self.outcome(result, attempts: attempts, at: time), attempts)
+                        answered(index)
                     }
                 }
             }
-            for delivery in pending.dropFirst(admitted.taken).map(\.delivery) {
-                record(
-                    delivery, .retry(at: admitted.deferredUntil, reason: .gateway(.pushServiceBusy)), delivery.attempts)
+            for (index, until) in admitted.deferred {
+                let delivery = pending[index].delivery
+                record(delivery, .retry(at: until, reason: .gateway(.pushServiceBusy)), delivery.attempts)
             }
         }
+    }
+
+    /// Whose `pending` is, as the lanes share themselves out: its app's user (`app/user`: an app
+    /// name holds no `/`), or its device when that has none (`app#device`: deleted since the
+    /// claim), and its push.
+    private static func owner(_ pending: Pending) -> OriginLanes.Owner {
+        let delivery = pending.delivery
+        let user = delivery.user.map { "\(delivery.app.name)/\($0)" } ?? "\(delivery.app.name)#\(delivery.deviceID)"
+        return OriginLanes.Owner(user: user, push: delivery.pushID)
     }
 
     /// What a push service's answer means for the outbox: 2xx sent; 404 and 410 gone (the

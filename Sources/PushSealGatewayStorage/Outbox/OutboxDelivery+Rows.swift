@@ -5,7 +5,7 @@ extension OutboxDelivery {
     /// gone for this address.
     package enum Column: Int, StoredColumns {
         case id, pushID, deviceID, kind, address, environment, headers, body, expiration, attempts, acceptedAt
-        case addressIsGone, app
+        case addressIsGone, app, user
 
         package var sql: String {
             switch self {
@@ -24,6 +24,10 @@ extension OutboxDelivery {
                 "EXISTS (SELECT 1 FROM devices WHERE devices.id = d.device_id AND devices.app = d.app "
                     + "AND devices.unregistered_at IS NOT NULL AND (devices.token = d.address OR devices.endpoint = d.address))"
             case .app: "d.app"
+            // Looked up for Web Push deliveries alone: an APNs claim pays nothing for it.
+            case .user:
+                "CASE WHEN d.kind = 'webpush' THEN "
+                    + "(SELECT user_id FROM devices WHERE devices.id = d.device_id AND devices.app = d.app) END"
             }
         }
     }
@@ -45,6 +49,7 @@ extension OutboxDelivery {
             kind: kind, address: row[.address].text ?? "", environment: environment,
             headers: OutboxHeaders.parse(row[.headers].text ?? ""), body: row[.body].blob ?? [],
             expiration: row[.expiration].integer, attempts: Int(row[.attempts].integer ?? 0),
-            acceptedAt: row[.acceptedAt].integer ?? 0, addressIsGone: row[.addressIsGone].integer == 1)
+            acceptedAt: row[.acceptedAt].integer ?? 0, addressIsGone: row[.addressIsGone].integer == 1,
+            user: row[.user].text)
     }
 }
