@@ -26,7 +26,8 @@ public func fuzzRelay(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let status = RelayChecks.messageStatus(headers: headers, body: Array(rest))
     precondition([201, 400, 413].contains(status), "a status outside the contract: \(status)")
     if status == 201 {
-        let payload = ForwardedWebPush.payload(message: Array(rest), placeholder: ("New notification", "Open the app"))
+        let payload = ForwardedWebPush.payload(
+            message: Array(rest), endpoint: "AAAAAAAA", placeholder: RelayChecks.placeholder)
         precondition(JSONWriter.bytes(.object(payload)).count <= ForwardedWebPush.apnsLimit, "over APNs' limit")
         precondition((try? ForwardedWebPush.message(in: payload)) == Array(rest), "the message does not read back")
     }

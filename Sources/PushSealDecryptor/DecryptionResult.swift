@@ -25,6 +25,9 @@ public struct DecryptionResult: Sendable {
     /// The identity of the forwarded Web Push message opened (`WebPushMessage.replayIdentity`),
     /// which ``Decryptor/record(_:)`` records to tell a replay; nil otherwise.
     var webPushMessageID: String?
+    /// The ledger's key for a forwarded message's `event_id`, scoped by its relay endpoint
+    /// (``RelayedContent/ledgerEventID``); nil otherwise.
+    var relayedEventID: String?
     /// True when the content was fetched, as decrypted content referred to it
     /// (envelope-v1.md, "Fetched content").
     public internal(set) var fetched = false
@@ -50,13 +53,16 @@ public struct DecryptionResult: Sendable {
     }
 
     /// A forwarded Web Push message `messageID` opened by the receiver `kid`, its content mapped
-    /// to `payload`.
-    static func decryptedWebPush(_ payload: JSONObject, receiver kid: String, messageID: String) -> DecryptionResult {
+    /// and kept apart as `content` says.
+    static func decryptedWebPush(_ content: RelayedContent, receiver kid: String, messageID: String)
+        -> DecryptionResult
+    {
         var result = DecryptionResult(
-            status: .decrypted, reason: nil, header: nil, notification: NotificationContent(payload: payload),
+            status: .decrypted, reason: nil, header: nil, notification: NotificationContent(payload: content.payload),
             duplicate: false)
         result.webPushReceiver = kid
         result.webPushMessageID = messageID
+        result.relayedEventID = content.ledgerEventID
         return result
     }
 

@@ -204,9 +204,11 @@ public struct Decryptor: Sendable {
             guard let messageID = try? WebPushMessage.replayIdentity(message) else {
                 return unopened(payload, reason: .malformedEnvelope)
             }
-            var result = DecryptionResult.decryptedWebPush(mapped, receiver: receiver.kid, messageID: messageID)
-            if let contract { result.route = PushRoute(content: mapped, contract: contract) }
-            return result
+            // Apart from the backend's members; the contract's routes are the backend's, and a
+            // relayed message takes none.
+            return .decryptedWebPush(
+                RelayedContent(mapped: mapped, endpoint: ForwardedWebPush.endpoint(in: payload)),
+                receiver: receiver.kid, messageID: messageID)
         }
         return unopened(payload, reason: .decryptionFailed)
     }
@@ -245,9 +247,11 @@ public struct Decryptor: Sendable {
             if let messageID = result.webPushMessageID {
                 recorded.duplicate = (try? ledger.record(messageID: messageID)) == .duplicate
             }
-            if let eventID = Self.eventID(result.notification.userInfo),
-                (try? ledger.record(eventID: eventID)) == .duplicate
-            {
+            // A relayed message's event id is its sender's, scoped by its endpoint; never read
+            // where the backend's is.
+            let eventID =
+                result.webPushMessageID == nil ? Self.eventID(result.notification.userInfo) : result.relayedEventID
+            if let eventID, (try? ledger.record(eventID: eventID)) == .duplicate {
                 recorded.duplicate = true
             }
         }

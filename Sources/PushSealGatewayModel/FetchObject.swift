@@ -9,6 +9,11 @@ package struct FetchObject: Sendable, Equatable {
     package let app: AppID
     /// The device it is for, an id within ``app``.
     package let deviceID: String
+    /// Who made it: the app's own pushes (``appSource``), or one relay endpoint (its id's
+    /// SHA-256, as the endpoint is stored). Each source of a device keeps its own newest
+    /// ``perDeviceLimit``, so that one sender flooding a phone never evicts the app's pending
+    /// content, nor another sender's.
+    package let source: String
     /// SHA-256 of the capability that alone fetches it.
     package let capabilityHash: [UInt8]
     /// The sealed content.
@@ -24,19 +29,22 @@ package struct FetchObject: Sendable, Equatable {
     package static let fetchedGrace: Int64 = 60_000
     /// How many wrong capabilities end an object: it is deleted at the fifth.
     package static let refusalLimit = 5
-    /// How many objects one device has kept at most: a newer one deletes the oldest beyond, as
-    /// APNs itself keeps only a phone's last notification while it is off, so that a sender
-    /// posting to a phone that never fetches fills no disk.
+    /// How many objects one device keeps at most of each source: a newer one deletes the
+    /// source's oldest beyond, as APNs itself keeps only a phone's last notification while it is
+    /// off, so that a sender posting to a phone that never fetches fills no disk.
     package static let perDeviceLimit = 100
+    /// The ``source`` of the app's own pushes.
+    package static let appSource = "app"
 
     /// A value of these members.
     package init(
-        id: String, app: AppID, deviceID: String, capabilityHash: [UInt8], body: [UInt8], createdAt: Int64,
-        expiresAt: Int64
+        id: String, app: AppID, deviceID: String, source: String, capabilityHash: [UInt8], body: [UInt8],
+        createdAt: Int64, expiresAt: Int64
     ) {
         self.id = id
         self.app = app
         self.deviceID = deviceID
+        self.source = source
         self.capabilityHash = capabilityHash
         self.body = body
         self.createdAt = createdAt

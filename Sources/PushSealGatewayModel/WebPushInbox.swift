@@ -48,7 +48,8 @@ package struct WebPushInbox: Sendable, Equatable {
         let id = Base64URL.encode(secret)
         return (
             WebPushInbox(
-                idHash: hash(id), idPrefix: String(id.prefix(8)), app: device.app, deviceID: device.id,
+                idHash: hash(id), idPrefix: String(id.prefix(ForwardedWebPush.endpointPrefixLength)), app: device.app,
+                deviceID: device.id,
                 vapidKey: vapidKey, createdAt: time, removedAt: nil),
             id
         )

@@ -13,6 +13,9 @@ package enum Base64URL {
         return table
     }()
 
+    /// Whether `byte` is a character of the alphabet (`A–Z a–z 0–9 - _`).
+    package static func isAlphabetCharacter(_ byte: UInt8) -> Bool { values[Int(byte)] != 0xFF }
+
     /// The encoded length of `byteCount` bytes.
     package static func encodedCount(_ byteCount: Int) -> Int {
         (byteCount * 4 + 2) / 3

@@ -34,11 +34,15 @@ struct ForwardedWebPushTests {
             }
         }
 
-        /// The forwarded payload of `content` sealed for this phone.
-        func forwarded(_ content: String, paddingBlock: Int = WebPushMessage.defaultPaddingBlock) throws -> JSONObject {
+        /// The forwarded payload of `content` sealed for this phone, posted to the relay endpoint
+        /// named `endpoint`.
+        func forwarded(
+            _ content: String, endpoint: String? = "Xk3v9QaZ", paddingBlock: Int = WebPushMessage.defaultPaddingBlock
+        ) throws -> JSONObject {
             let message = try WebPushMessage.seal(
                 Array(content.utf8), for: try subscription, paddingBlock: paddingBlock)
-            return ForwardedWebPush.payload(message: message, placeholder: ForwardedWebPushTests.placeholder)
+            return ForwardedWebPush.payload(
+                message: message, endpoint: endpoint, placeholder: ForwardedWebPushTests.placeholder)
         }
 
         func decryptor(mapping: @escaping WebPushContent.Mapping = WebPushContent.standard) -> Decryptor {
@@ -59,7 +63,8 @@ struct ForwardedWebPushTests {
         #expect(try phone.store.loadKeyRing().deviceKeys.isEmpty, "a receiver is no envelope key")
     }
 
-    @Test("a Mastodon notification opens: its title and body shown, the rest in userInfo, a repeat recorded once")
+    @Test(
+        "a Mastodon notification opens: its title and body shown, the rest in userInfo.relayed, a repeat recorded once")
     func mastodon() throws {
         let phone = try Phone()
         let payload = try phone.forwarded(Self.mastodon)
@@ -67,8 +72,12 @@ struct ForwardedWebPushTests {
         #expect(result.status == .decrypted && result.reason == nil && result.webPushReceiver == phone.keys.kid)
         #expect(result.notification.title == "Ada mentioned you")
         #expect(result.notification.body == "@you the parcel code is 7734-XQ")
-        #expect(result.notification.userInfo["notification_type"] == .string("mention"))
-        #expect(result.notification.userInfo["event_id"] == .string("4207"), "notification_id becomes event_id")
+        let relayed = try #require(result.notification.userInfo[RelayedContent.member]?.objectValue)
+        #expect(relayed["notification_type"] == .string("mention") && relayed["endpoint"] == .string("Xk3v9QaZ"))
+        #expect(relayed["event_id"] == .string("4207"), "notification_id becomes the sender's event_id")
+        #expect(
+            result.notification.userInfo.members.map(\.name).filter { $0 != "aps" } == [RelayedContent.member],
+            "nothing else at the top")
         #expect(result.notification.userInfo["webpush"] == nil, "the outer payload is dropped")
         #expect(result.json["format"] == .string("webpush") && result.json["kid"] == .string(phone.keys.kid))
         #expect(!result.duplicate)
@@ -89,10 +98,12 @@ struct ForwardedWebPushTests {
         let shown = result.notification
         #expect(shown.title == "Order 1042" && shown.body == "Arrives Thursday")
         #expect(shown.badge == 3 && shown.sound == nil && shown.threadIdentifier == "order-1042")
-        #expect(shown.userInfo["navigate"] == .string("https://shop.example.com/orders/1042"), "for the app's router")
-        #expect(shown.userInfo["lang"] == .string("en-GB") && shown.userInfo["dir"] == .string("ltr"))
-        #expect(shown.userInfo["order"] == .number(JSONNumber(1042)) && shown.userInfo["event_id"] == .string("e-1042"))
-        #expect(shown.userInfo["web_push"] == nil && shown.userInfo["notification"] == nil, "read, not passed on")
+        let relayed = try #require(shown.userInfo[RelayedContent.member]?.objectValue)
+        #expect(relayed["navigate"] == .string("https://shop.example.com/orders/1042"), "for the app's router")
+        #expect(relayed["lang"] == .string("en-GB") && relayed["dir"] == .string("ltr"))
+        #expect(relayed["order"] == .number(JSONNumber(1042)) && relayed["event_id"] == .string("e-1042"))
+        #expect(relayed["web_push"] == nil && relayed["notification"] == nil, "read, not passed on")
+        #expect(shown.userInfo.members.map(\.name).filter { $0 != "aps" } == [RelayedContent.member])
         #expect(phone.decryptor().open(try phone.forwarded(gateway)).duplicate, "its data's event_id: a repeat")
 
         // As the Push API places them: app_badge and mutable at the top level (WebKit's badge a
@@ -104,7 +115,9 @@ struct ForwardedWebPushTests {
         #expect(placed.title == "Ada" && placed.body == nil)
         #expect(placed.badge == 12, "the top level's first")
         #expect(placed.sound == .string("default") && placed.threadIdentifier == nil)
-        #expect(placed.userInfo["data"] == .array([.number(JSONNumber(1)), .number(JSONNumber(2))]))
+        #expect(
+            placed.userInfo[RelayedContent.member]?.objectValue?["data"]
+                == .array([.number(JSONNumber(1)), .number(JSONNumber(2))]))
 
         // Not declarative: another marker, or no notification object; read as any other object.
         for content in [
@@ -135,7 +148,7 @@ struct ForwardedWebPushTests {
         var message = try #require(try ForwardedWebPush.message(in: payload))
         message.replaceSubrange(16..<20, with: [0, 0, 0x0F, 0xFF])
         let resized = phone.decryptor().open(
-            ForwardedWebPush.payload(message: message, placeholder: Self.placeholder))
+            ForwardedWebPush.payload(message: message, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder))
         #expect(resized.status == .decrypted && resized.duplicate, "another record size is the same message")
         #expect(!phone.decryptor().open(try phone.forwarded("You have 3 new messages")).duplicate, "a new salt")
         let counts = try phone.store.ledger.outcomeCounts()
@@ -169,6 +182,40 @@ struct ForwardedWebPushTests {
         #expect(unmapped.notification.title == "You have a notification", "the placeholder, as it arrived")
     }
 
+    @Test(
+        "what a relay sender sets stays apart from the backend's: no member, event_id, media or route of the app's; each endpoint's ids its own"
+    )
+    func relayedApart() throws {
+        let phone = try Phone()
+        let contract = try PayloadContract(
+            json: Array(#"{"schema_versions":[1],"routes":{"order":{"id":"uuid"}}}"#.utf8))
+        let decryptor = Decryptor(keyStore: phone.store, ledger: phone.store.ledger, contract: contract)
+        // An APNs-shaped message as a backend's: its alert is shown, its members kept apart.
+        let lookalike = #"""
+            {"aps":{"alert":{"title":"Order shipped","body":"Track it"}},"type":"order","id":"0b5f7e1c-3c5a-4a39-9d63-4a3f4c1e2b7d","schema_version":1,"event_id":"e-1","media":{"url":"https://tracker.example/p.psm"}}
+            """#
+        let result = decryptor.open(try phone.forwarded(lookalike, endpoint: "AAAAaaaa"))
+        #expect(result.status == .decrypted && result.notification.title == "Order shipped")
+        #expect(result.notification.userInfo["type"] == nil && result.notification.userInfo["event_id"] == nil)
+        #expect(result.notification.userInfo["media"] == nil, "no media fetched for a relay sender")
+        #expect(result.route == nil, "the backend's contract routes no relayed message")
+        let relayed = try #require(result.notification.userInfo[RelayedContent.member]?.objectValue)
+        #expect(relayed["type"] == .string("order") && relayed["endpoint"] == .string("AAAAaaaa"))
+        // The backend's own push with that event_id is not the sender's repeat, nor the reverse.
+        let ledger = phone.store.ledger
+        #expect(try ledger.record(eventID: "e-1") == .new, "the backend's e-1 is new")
+        // Two servers, each counting its notifications from 1: both shown; a repeat of one is one.
+        let first = decryptor.open(try phone.forwarded(#"{"title":"A","notification_id":1}"#, endpoint: "server-a"))
+        let second = decryptor.open(try phone.forwarded(#"{"title":"B","notification_id":1}"#, endpoint: "server-b"))
+        #expect(!first.duplicate && !second.duplicate, "another sender's id 1 is not a repeat")
+        let again = decryptor.open(try phone.forwarded(#"{"title":"A","notification_id":1}"#, endpoint: "server-a"))
+        #expect(again.duplicate, "the same sender's id 1 again")
+        // A relay before 1.4.0 names no endpoint: still apart from the backend's ids.
+        let unnamed = decryptor.open(try phone.forwarded(#"{"title":"C","notification_id":"e-1"}"#, endpoint: nil))
+        #expect(
+            !unnamed.duplicate && unnamed.notification.userInfo[RelayedContent.member]?.objectValue?["endpoint"] == nil)
+    }
+
     @Test("tampered, truncated, re-ordered, foreign and malformed messages degrade with their reasons")
     func failures() throws {
         let phone = try Phone()
@@ -176,7 +223,8 @@ struct ForwardedWebPushTests {
         let payload = try phone.forwarded(Self.mastodon)
         let message = try #require(try ForwardedWebPush.message(in: payload))
         func reason(_ bytes: [UInt8], _ decryptor: Decryptor? = nil) -> PushSealError.Code? {
-            let forwarded = ForwardedWebPush.payload(message: bytes, placeholder: Self.placeholder)
+            let forwarded = ForwardedWebPush.payload(
+                message: bytes, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder)
             let result = (decryptor ?? phone.decryptor()).open(forwarded)
             #expect(result.status == .degraded && result.notification.body == "Tap to open it")
             return result.reason
@@ -200,7 +248,8 @@ struct ForwardedWebPushTests {
         #expect(phone.decryptor().open(padded).reason == .malformedEnvelope, "empty")
 
         _ = try phone.store.changePolicy { $0.requireSealed = true }
-        let neutral = phone.decryptor().open(ForwardedWebPush.payload(message: tampered, placeholder: Self.placeholder))
+        let neutral = phone.decryptor().open(
+            ForwardedWebPush.payload(message: tampered, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder))
         #expect(
             neutral.status == .degraded && neutral.notification.title == StorePolicy(requireSealed: true).neutralTitle)
         #expect(phone.decryptor().open(payload).status == .decrypted, "a message that opens counts as sealed")
@@ -217,15 +266,16 @@ struct ForwardedWebPushTests {
             let content = #"{"body":""# + String(repeating: "x", count: contentCount - 11) + #""}"#
             let message = try WebPushMessage.seal(Array(content.utf8), for: try phone.subscription, paddingBlock: block)
             #expect(message.count == WebPushMessage.headerByteCount + 16 + plaintext, "padding \(block)")
-            let payload = ForwardedWebPush.payload(message: message, placeholder: Self.placeholder)
+            let payload = ForwardedWebPush.payload(
+                message: message, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder)
             #expect(JSONWriter.bytes(.object(payload)).count <= ForwardedWebPush.apnsLimit)
             #expect(phone.decryptor().open(payload).notification.body?.count == contentCount - 11)
         }
         let over = ForwardedWebPush.payload(
-            message: [UInt8](repeating: 7, count: limit + 1), placeholder: Self.placeholder)
+            message: [UInt8](repeating: 7, count: limit + 1), endpoint: "Xk3v9QaZ", placeholder: Self.placeholder)
         #expect(JSONWriter.bytes(.object(over)).count > ForwardedWebPush.apnsLimit, "one byte more does not fit")
         let documented = ForwardedWebPush.maximumMessageByteCount(
             placeholder: ("New notification", "Open the app to view it."))
-        #expect(documented == 2_987, "webpush-v1.md states the limit for its example placeholder: \(documented)")
+        #expect(documented == 2_964, "webpush-v1.md states the limit for its example placeholder: \(documented)")
     }
 }

@@ -12,11 +12,12 @@ struct FetchObjectStoreTests {
     static let wrong: [UInt8] = Array(repeating: 2, count: 32)
 
     static func object(
-        _ id: String, app: AppID = .default, device: String = "phone", createdAt: Int64 = 1_000, expiresAt: Int64
+        _ id: String, app: AppID = .default, device: String = "phone", source: String = FetchObject.appSource,
+        createdAt: Int64 = 1_000, expiresAt: Int64
     ) -> FetchObject {
         FetchObject(
-            id: id, app: app, deviceID: device, capabilityHash: capability, body: Array(id.utf8), createdAt: createdAt,
-            expiresAt: expiresAt)
+            id: id, app: app, deviceID: device, source: source, capabilityHash: capability, body: Array(id.utf8),
+            createdAt: createdAt, expiresAt: expiresAt)
     }
 
     @Test(
@@ -94,5 +95,26 @@ struct FetchObjectStoreTests {
             try store.fetchObjectBody(id: "tablet-0", capabilityHash: Self.capability, at: 800) == nil,
             "a deleted device's content goes with it")
         #expect(try store.fetchObjectBody(id: "phone-new", capabilityHash: Self.capability, at: 800) != nil)
+    }
+
+    @Test(
+        "each source keeps its own newest 100: a relay sender's flood evicts only its own, never the app's content nor another sender's",
+        arguments: GatewayBackend.allCases)
+    func perSource(_ backend: GatewayBackend) throws {
+        let directory = TemporaryDirectory()
+        let store = try GatewayStoreTests.store(backend, in: directory)
+        try store.addFetchObject(Self.object("app-0", createdAt: 1, expiresAt: 1_000_000))
+        try store.addFetchObject(
+            Self.object("other-sender-0", source: "endpoint-b", createdAt: 2, expiresAt: 1_000_000))
+        var evicted = 0
+        for index in 0..<(FetchObject.perDeviceLimit + 5) {
+            evicted += try store.addFetchObject(
+                Self.object("flood-\(index)", source: "endpoint-a", createdAt: Int64(10 + index), expiresAt: 1_000_000))
+        }
+        #expect(evicted == 5, "the flood evicts its own oldest: \(evicted)")
+        for id in ["app-0", "other-sender-0", "flood-5", "flood-104"] {
+            #expect(try store.fetchObjectBody(id: id, capabilityHash: Self.capability, at: 600) != nil, "\(id)")
+        }
+        #expect(try store.fetchObjectBody(id: "flood-4", capabilityHash: Self.capability, at: 600) == nil)
     }
 }

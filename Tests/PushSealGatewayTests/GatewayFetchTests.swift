@@ -80,6 +80,11 @@ struct GatewayFetchTests {
         #expect(opened["status"] == .string("decrypted"), "\(opened)")
         #expect(opened["fetched"] == .bool(true) && opened["format"] == .string("webpush"), "\(opened)")
         #expect(opened["notification"]?.objectValue?["body"] == .string(text))
+        let name = String(try #require(endpoint.public.split(separator: "/").last).prefix(8))
+        #expect(payload["webpush_endpoint"] == .string(name), "the endpoint in clear, as forwarded inline")
+        #expect(
+            opened["notification"]?.objectValue?["userInfo"]?.objectValue?["relayed"]?.objectValue?["endpoint"]
+                == .string(name), "the fetched message is kept apart by its endpoint too")
         let again = try fronted.open(body)
         #expect(again["status"] == .string("decrypted"), "fetched again within the minute's grace: \(again)")
 

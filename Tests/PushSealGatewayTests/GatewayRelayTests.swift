@@ -141,15 +141,19 @@ struct GatewayRelayTests {
         #expect(!body.contains("7734-XQ") && !body.contains("Ada"), "the relay forwards ciphertext only")
         let outer = try #require(try JSONParser.parse(Array(body.utf8)).objectValue)
         #expect(outer["aps"]?.objectValue?["mutable-content"] == .number(JSONNumber(1)))
+        let endpointName = String(try #require(endpoint.public.split(separator: "/").last).prefix(8))
+        #expect(outer["webpush_endpoint"] == .string(endpointName), "the endpoint it was posted to, by its prefix")
         let opened = try relay.decrypt(body)
         #expect(opened["status"] == .string("decrypted") && opened["format"] == .string("webpush"), "\(opened)")
         #expect(opened["kid"] == relay.keys["kid"])
         let notification = try #require(opened["notification"]?.objectValue)
         #expect(notification["title"] == .string("Ada mentioned you"))
         #expect(notification["body"] == .string("@you the parcel code is 7734-XQ"))
-        let userInfo = try #require(notification["userInfo"]?.objectValue)
+        // What the sender set is handed to the app apart from what the backend sets.
+        let relayed = try #require(notification["userInfo"]?.objectValue?["relayed"]?.objectValue)
         let original = try #require(try JSONParser.parse(Array(Self.mastodon.utf8)).objectValue)
-        for member in original.members { #expect(userInfo[member.name] == member.value, "\(member.name)") }
+        for member in original.members { #expect(relayed[member.name] == member.value, "\(member.name)") }
+        #expect(relayed["endpoint"] == .string(endpointName))
 
         let low = try relay.send(#"{"title":"t","body":"b"}"#, to: endpoint.local, ttl: 0, headers: ["Urgency": "low"])
         #expect(low.status == 201)
@@ -167,7 +171,9 @@ struct GatewayRelayTests {
         let declared = try #require(shown["notification"]?.objectValue)
         #expect(declared["title"] == .string("Ada") && declared["body"] == .string("Mentioned you"), "\(declared)")
         #expect(declared["badge"] == .number(JSONNumber(2)), "\(declared)")
-        #expect(declared["userInfo"]?.objectValue?["navigate"] == .string("https://social.example/n/7"))
+        #expect(
+            declared["userInfo"]?.objectValue?["relayed"]?.objectValue?["navigate"]
+                == .string("https://social.example/n/7"))
     }
 
     @Test(
@@ -208,6 +214,9 @@ struct GatewayRelayTests {
                 #expect(try relay.decrypt(body)["status"] == .string("decrypted"))
             } else {
                 #expect(payload["webpush"] == nil && payload["enc"] != nil, "a reference, sealed to the device")
+                let name = String(try #require(endpoint.public.split(separator: "/").last).prefix(8))
+                #expect(payload["webpush_endpoint"] == .string(name), "the endpoint in clear, as forwarded inline")
+
             }
         }
     }

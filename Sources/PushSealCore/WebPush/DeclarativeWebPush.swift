@@ -19,8 +19,9 @@
 /// - `silent: true` makes no sound; otherwise the default sound plays, as a web notification's
 ///   does unless it is silent.
 /// - `navigate` (the page a tap opens), `lang` and `dir` are kept at the top level of the
-///   payload, where the app's router reads them from `userInfo`; `data`'s members join them when
-///   it is an object (its `event_id` so records a repeat once), else it is kept as `data`.
+///   payload, which the extension hands the app under `userInfo["relayed"]`; `data`'s members
+///   join them when it is an object (its `event_id` so records a repeat once), else it is kept as
+///   `data`.
 /// - `mutable` (which asks a browser to run the service worker first) is accepted at either place
 ///   and changes nothing: the extension is the app's own code already.
 ///

@@ -3,35 +3,58 @@ internal import PushSealPrimitives
 /// A Web Push message forwarded to an iPhone in an APNs payload (webpush-v1.md, "Forwarded to an
 /// iPhone"): the `aes128gcm` body exactly as its sender posted it, in base64url without padding
 /// under ``member``, beside a placeholder alert and `mutable-content: 1` so that the Notification
-/// Service Extension runs. The relay that made it holds no key that opens it.
+/// Service Extension runs, and the relay endpoint it was posted to (``endpointMember``, the first
+/// 8 characters of its id) so that each sender's notifications stay apart on the phone. The
+/// relay that made it holds no key that opens it.
 ///
 /// ```json
 /// {"aps": {"alert": {"title": "New notification", "body": "Open the app to view it."},
 ///          "mutable-content": 1},
-///  "webpush": "<base64url of the aes128gcm message>"}
+///  "webpush": "<base64url of the aes128gcm message>", "webpush_endpoint": "Xk3v9QaZ"}
 /// ```
 public enum ForwardedWebPush {
     /// The member that carries the message.
     public static let member = "webpush"
+    /// The member that names the relay endpoint the message was posted to (from 1.4.0).
+    public static let endpointMember = "webpush_endpoint"
+    /// The characters of an endpoint's id that name it: enough to tell one device's endpoints
+    /// apart, and what the relay's logs show, never enough to post to it.
+    public static let endpointPrefixLength = 8
     /// APNs' limit on an alert push's payload.
     public static let apnsLimit = 4096
 
-    /// The APNs payload that forwards `message` with `placeholder` (each member only when given,
-    /// and `aps.alert` only when there is text). Compact JSON, as APNs receives it.
-    public static func payload(message: [UInt8], placeholder: (title: String?, body: String?)) -> JSONObject {
+    /// The APNs payload that forwards `message` posted to the endpoint `endpoint` (its id's first
+    /// ``endpointPrefixLength`` characters) with `placeholder` (each member only when given, and
+    /// `aps.alert` only when there is text). Compact JSON, as APNs receives it.
+    public static func payload(
+        message: [UInt8], endpoint: String?, placeholder: (title: String?, body: String?)
+    ) -> JSONObject {
         var alert = JSONObject()
         if let title = placeholder.title { alert["title"] = .string(title) }
         if let body = placeholder.body { alert["body"] = .string(body) }
         var aps = JSONObject()
         if !alert.members.isEmpty { aps["alert"] = .object(alert) }
         aps["mutable-content"] = .number(JSONNumber(1))
-        return JSONObject([("aps", .object(aps)), (member, .string(Base64URL.encode(message)))])
+        var payload = JSONObject([("aps", .object(aps)), (member, .string(Base64URL.encode(message)))])
+        if let endpoint { payload[endpointMember] = .string(endpoint) }
+        return payload
     }
 
-    /// The longest message that fits APNs' 4,096 bytes once forwarded with `placeholder`: the
-    /// payload's size without the message, then base64url's 4 characters for every 3 bytes.
+    /// The relay endpoint a forwarded payload names (``endpointMember``): 1 to 64 base64url
+    /// characters, else nil (a payload from a relay before 1.4.0, or one that names none).
+    public static func endpoint(in payload: JSONObject) -> String? {
+        guard let text = payload[endpointMember]?.stringValue, (1...64).contains(text.utf8.count),
+            text.utf8.allSatisfy(Base64URL.isAlphabetCharacter)
+        else { return nil }
+        return text
+    }
+
+    /// The longest message that fits APNs' 4,096 bytes once forwarded with `placeholder` and an
+    /// endpoint's prefix: the payload's size without the message, then base64url's 4 characters
+    /// for every 3 bytes.
     public static func maximumMessageByteCount(placeholder: (title: String?, body: String?)) -> Int {
-        let fixed = JSONWriter.bytes(.object(payload(message: [], placeholder: placeholder))).count
+        let endpoint = String(repeating: "A", count: endpointPrefixLength)
+        let fixed = JSONWriter.bytes(.object(payload(message: [], endpoint: endpoint, placeholder: placeholder))).count
         let characters = max(0, apnsLimit - fixed)
         // n bytes take ceil(4n / 3) characters unpadded: the largest n whose encoding fits.
         var count = characters * 3 / 4

@@ -1,15 +1,17 @@
 /// What a forwarded Web Push message's content becomes in a notification
 /// (webpush-v1.md, "Forwarded to an iPhone"), as the extension shows it: the standard mapping
-/// every sender gets unless the app gives its own.
+/// every sender gets unless the app gives its own. The extension shows the payload's `aps`, and
+/// hands the app every other member under `userInfo["relayed"]`, apart from what the app's
+/// backend sets (`RelayedContent`).
 ///
 /// - A JSON object with an `aps` object is an APNs payload already (what PushSeal's own senders
 ///   put in): it is shown as it is.
 /// - A Declarative Web Push message (`{"web_push": 8030, "notification": {…}}`) is read as
 ///   ``DeclarativeWebPush`` says: its title, body, badge, sound and thread, with `navigate`,
-///   `lang`, `dir` and its `data` in `userInfo`.
+///   `lang`, `dir` and its `data` beside `aps`.
 /// - Any other JSON object (Mastodon's `{"title", "body", "icon", "notification_id",
 ///   "notification_type", …}`, and most senders'): its string `title` and `body` become the
-///   alert, every member stays in `userInfo`, and its `notification_id` becomes `event_id` when
+///   alert, every member stays beside `aps`, and its `notification_id` becomes `event_id` when
 ///   it has none, so that a repeat is recorded once.
 /// - Text that is not JSON becomes the body; bytes that are not UTF-8 map to nothing
 ///   (`malformed-content`).

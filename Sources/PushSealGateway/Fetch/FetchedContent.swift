@@ -19,15 +19,16 @@ enum FetchedContent {
     /// delete it before the phone fetches it), as for a relay endpoint's id.
     static func loggedID(_ id: String) -> String { String(id.prefix(8)) }
 
-    /// Keeps `body` for `device` to fetch at `<publicURL>/v1/fetch/<id>`, for `ttl` seconds, at
-    /// least ``minimumLifetime`` and at most `retentionHours`; the device's objects beyond
-    /// `FetchObject.perDeviceLimit` go, with a warning in `log`. Call it before the push that
+    /// Keeps `body` from `source` (`FetchObject.appSource`, or a relay endpoint's id hash) for
+    /// `device` to fetch at `<publicURL>/v1/fetch/<id>`, for `ttl` seconds, at least
+    /// ``minimumLifetime`` and at most `retentionHours`; the device's objects of that source
+    /// beyond `FetchObject.perDeviceLimit` go, with a warning in `log`. Call it before the push that
     /// refers to it is accepted: a crash between the two leaves an object that expires unfetched,
     /// never a push that refers to nothing.
     /// - Returns: the object's id, and the reference to seal into the push.
     static func keep(
-        _ body: [UInt8], format: FetchReference.Format, for device: Device, publicURL: String, ttl: Int,
-        retentionHours: Int, store: any GatewayStore, log: EventLog, at now: Int64
+        _ body: [UInt8], format: FetchReference.Format, from source: String, for device: Device, publicURL: String,
+        ttl: Int, retentionHours: Int, store: any GatewayStore, log: EventLog, at now: Int64
     ) throws -> (id: String, reference: FetchReference) {
         let lifetime = min(max(Int64(ttl) * 1_000, minimumLifetime), Int64(retentionHours) * 3_600_000)
         let id = Base64URL.encode(SecureRandom.bytes(idByteCount))
@@ -36,8 +37,8 @@ enum FetchedContent {
             url: "\(publicURL)/v1/fetch/\(id)", expires: expiresAt / 1_000, content: body, format: format)
         let evicted = try store.addFetchObject(
             FetchObject(
-                id: id, app: device.app, deviceID: device.id, capabilityHash: capabilityHash, body: body,
-                createdAt: now, expiresAt: expiresAt))
+                id: id, app: device.app, deviceID: device.id, source: source, capabilityHash: capabilityHash,
+                body: body, createdAt: now, expiresAt: expiresAt))
         if evicted > 0 {
             log.write(
                 "fetch-objects-evicted",

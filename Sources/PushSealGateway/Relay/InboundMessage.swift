@@ -1,4 +1,5 @@
 internal import PushSealCore
+internal import PushSealDelivery
 
 /// A message a Web Push sender posted to an endpoint (RFC 8030 §5), checked as a push service
 /// checks it before storing anything: `Content-Encoding: aes128gcm` with a well-formed header,
@@ -47,7 +48,7 @@ struct InboundMessage: Sendable {
                 400, "Urgency \(APIError.quoted(value)) is not very-low, low, normal or high (RFC 8030 §5.3)")
         }
         if let topic = request.header("topic") {
-            guard (1...32).contains(topic.utf8.count), topic.utf8.allSatisfy(Self.isBase64URL) else {
+            guard WebPushJob.isValidTopic(topic) else {
                 throw .webPush(400, "Topic must be 1 to 32 base64url characters (RFC 8030 §5.4)")
             }
             self.topic = topic
@@ -78,11 +79,6 @@ struct InboundMessage: Sendable {
             seconds = min(seconds * 10 + Int(byte - 0x30), maximumTTL)
         }
         return seconds
-    }
-
-    private static func isBase64URL(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 
     /// APNs' priority for the urgency: 10 (at once) for `high` and `normal`, 5 (when the device

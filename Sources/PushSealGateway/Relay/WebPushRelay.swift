@@ -134,19 +134,22 @@ struct WebPushRelay: Sendable {
             let payload = JSONWriter.bytes(
                 .object(
                     ForwardedWebPush.payload(
-                        message: message.body,
+                        message: message.body, endpoint: inbox.idPrefix,
                         placeholder: (title: settings.placeholder.title, body: settings.placeholder.body))))
             let apns = try APNsRequest(body: payload, pushType: .alert, options: options)
             delivery = NewDelivery(
                 device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
         } else {
             let (id, reference) = try FetchedContent.keep(
-                message.body, format: .webPush, for: device, publicURL: settings.publicURL, ttl: message.ttl,
+                message.body, format: .webPush, from: inbox.idHash, for: device, publicURL: settings.publicURL,
+                ttl: message.ttl,
                 retentionHours: retentionHours, store: store, log: log, at: now)
             fetchID = id
+            // The endpoint stays in clear beside the envelope, as in a message forwarded in the push.
             delivery = try sealer.referenceDelivery(
-                reference, placeholder: settings.placeholder, to: device, options: options,
-                expiration: Int64(expiration))
+                reference, placeholder: settings.placeholder,
+                clear: JSONObject([(ForwardedWebPush.endpointMember, .string(inbox.idPrefix))]), to: device,
+                options: options, expiration: Int64(expiration))
         }
         let pushID = TimeOrderedUUID.make(milliseconds: now)
         _ = try store.acceptPush(

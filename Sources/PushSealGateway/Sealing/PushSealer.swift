@@ -208,12 +208,13 @@ final class PushSealer: Sendable {
     }
 
     /// The APNs delivery to `device` of a relay message kept to fetch as `reference`, with the
-    /// relay's `placeholder` (``reference(to:for:recipient:encryption:clearFrom:options:expiration:)``).
+    /// relay's `placeholder` and the members of `clear` left in clear beside the envelope (the
+    /// relay endpoint's name) (``reference(to:for:recipient:encryption:clearFrom:options:expiration:)``).
     /// - Throws: ``APIError`` 422 when the device's key cannot be sealed for (a row changed by
     ///   hand: keys are checked when they register).
     func referenceDelivery(
-        _ reference: FetchReference, placeholder: (title: String, body: String), to device: Device,
-        options: APNsRequestOptions, expiration: Int64?
+        _ reference: FetchReference, placeholder: (title: String, body: String), clear: JSONObject = JSONObject(),
+        to device: Device, options: APNsRequestOptions, expiration: Int64?
     ) throws(APIError) -> NewDelivery {
         do {
             guard case .apns(_, _, _, let jwk) = device.channel else {
@@ -221,9 +222,10 @@ final class PushSealer: Sendable {
             }
             var encryption = EncryptionOptions()
             encryption.placeholder = .text(title: placeholder.title, body: placeholder.body)
+            encryption.clearMembers = clear.members.map(\.name)
             return try self.reference(
                 to: reference, for: device, recipient: try Recipient(jwk: Array(jwk.utf8)), encryption: encryption,
-                clearFrom: nil, options: options, expiration: expiration)
+                clearFrom: clear, options: options, expiration: expiration)
         } catch {
             throw .unprocessable(nil, "device \(device.id): \(Self.detail(error))")
         }

@@ -142,7 +142,8 @@ final class PushAcceptor: Sendable {
         let ttl = push.expiration.map { max(0, $0 - Int(time / 1_000)) } ?? retentionHours * 3_600
         return { [store, retentionHours, log] envelope, device in
             try FetchedContent.keep(
-                envelope, format: .envelope, for: device, publicURL: fetch.publicURL, ttl: ttl,
+                envelope, format: .envelope, from: FetchObject.appSource, for: device, publicURL: fetch.publicURL,
+                ttl: ttl,
                 retentionHours: retentionHours, store: store, log: log, at: time
             ).reference
         }

@@ -4,10 +4,10 @@ internal import PushSealPrimitives
 /// The content kept for devices to fetch (``FetchObject``): stored before the push that refers
 /// to it, served to its capability alone, and deleted once expired (a fetch shortens its life
 /// to ``FetchObject/fetchedGrace``), at its fifth wrong capability, past its app's retention, or
-/// when its device has ``FetchObject/perDeviceLimit`` newer ones.
+/// when its device has ``FetchObject/perDeviceLimit`` newer ones of its source.
 package protocol FetchObjectStore: Sendable {
-    /// Stores `object`, and deletes its device's objects beyond the ``FetchObject/perDeviceLimit``
-    /// newest, in one transaction; how many it deleted.
+    /// Stores `object`, and deletes its device's objects of its source beyond the
+    /// ``FetchObject/perDeviceLimit`` newest, in one transaction; how many it deleted.
     @discardableResult
     func addFetchObject(_ object: FetchObject) throws -> Int
     /// The body of object `id` when it is still served at `time` and `capabilityHash` is its
@@ -28,15 +28,19 @@ extension FetchObjectStore where Self: SQLExecutor {
         let p = placeholder
         return try transaction { sql in
             try sql(
-                "INSERT INTO fetch_objects (id, app, device_id, capability_hash, body, created_at, expires_at) "
-                    + "VALUES (" + (1...7).map(p).joined(separator: ", ") + ")",
+                "INSERT INTO fetch_objects (id, app, device_id, source, capability_hash, body, created_at, expires_at) "
+                    + "VALUES (" + (1...8).map(p).joined(separator: ", ") + ")",
                 [
-                    .text(object.id), .text(object.app.name), .text(object.deviceID), .blob(object.capabilityHash),
-                    .blob(object.body), .integer(object.createdAt), .integer(object.expiresAt),
+                    .text(object.id), .text(object.app.name), .text(object.deviceID), .text(object.source),
+                    .blob(object.capabilityHash), .blob(object.body), .integer(object.createdAt),
+                    .integer(object.expiresAt),
                 ])
             return try sql(
                 FetchObjectStatements.deleteBeyondNewest(dialect),
-                [.text(object.app.name), .text(object.deviceID), .integer(Int64(FetchObject.perDeviceLimit))]
+                [
+                    .text(object.app.name), .text(object.deviceID), .integer(Int64(FetchObject.perDeviceLimit)),
+                    .text(object.source),
+                ]
             ).count
         }
     }

@@ -178,5 +178,13 @@ package enum PostgresMigrations {
             CREATE INDEX fetch_objects_by_age ON fetch_objects (app, created_at);
             CREATE INDEX fetch_objects_by_device ON fetch_objects (app, device_id, created_at);
             """),
+        // Content kept to fetch, bounded for each source apart, as SQLite's schema 12.
+        SchemaMigration(
+            12,
+            """
+            ALTER TABLE fetch_objects ADD COLUMN source TEXT NOT NULL DEFAULT 'app';
+            DROP INDEX fetch_objects_by_device;
+            CREATE INDEX fetch_objects_by_source ON fetch_objects (app, device_id, source, created_at);
+            """),
     ]
 }

@@ -22,7 +22,7 @@ package enum DeviceDeletionStatements {
     }
 
     /// Deletes the content kept for the device to fetch: its pushes no longer go anywhere
-    /// (found through `fetch_objects_by_device`).
+    /// (found through `fetch_objects_by_source`, whose first columns are the app and device).
     package static func fetchObjects(_ dialect: SQLDialect) -> String {
         let p = dialect.placeholder
         return "DELETE FROM fetch_objects WHERE app = \(p(2)) AND device_id = \(p(1))"
