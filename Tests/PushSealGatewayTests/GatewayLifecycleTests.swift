@@ -102,6 +102,46 @@ struct GatewayLifecycleTests {
         world.kill(SIGTERM)
     }
 
+    @Test(
+        "SIGTERM mid-batch with a backlog: one worker finishes its batch and claims no more; every unsent delivery is claimable at once, no lease left"
+    )
+    func drainClaimsNoMore() throws {
+        let world = try GatewayProcessWorld(extra: #", "workers": 1, "drain_seconds": 10"#, apnsDelayMilliseconds: 700)
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        let store = try SQLiteGatewayStore(path: world.directory.file("gateway.db"))
+        let device = try #require(try store.device(id: "phone", in: .default))
+        // A backlog of 400 deliveries, many times what one claim takes: the worker's feed claims
+        // again as its sender takes them.
+        let envelope = Base64URL.encode([1] + [UInt8](repeating: 7, count: 40))
+        let deliveries = (0..<400).map { index in
+            NewDelivery(
+                device: device, headers: [("apns-topic", "com.example.shop"), ("apns-push-type", "alert")],
+                body: Array(#"{"enc":"\#(envelope)","n":\#(index)}"#.utf8), expiration: nil)
+        }
+        #expect(
+            try store.acceptPush(
+                id: "backlog", in: .default, idempotencyKey: nil, requestHash: [], at: GatewayClock.milliseconds(),
+                deliveries: deliveries) == .accepted)
+        // Mid-batch: requests are out, their answers 0.7 s away.
+        #expect(eventually(10) { world.apns.requests().count >= 50 })
+        world.signal(SIGTERM)
+        #expect(world.waitForExit(seconds: 15))
+        let sent = try store.statistics().deliveries[.sent] ?? 0
+        let queued = try store.statistics().deliveries[.queued] ?? 0
+        #expect(sent + queued == 400)
+        #expect(
+            sent <= DeliveryWorkers.streams + 2 * DeliveryWorkers.claimSize,
+            "only the batch in flight was sent after SIGTERM: \(sent)")
+        let now = GatewayClock.milliseconds()
+        let leased = try store.read(
+            "SELECT count(*) FROM deliveries WHERE status = 'queued' AND lease_until > ?1", [.integer(now)])
+        #expect(leased.first?.first?.integer == 0, "no lease left behind")
+        let claimable = try store.claimDeliveries(
+            .apns, from: [.default], limit: 1_000, at: now, leaseMilliseconds: 1_000, owner: "another-instance")
+        #expect(claimable.count == queued && queued > 0, "\(claimable.count) of \(queued) claimable at once")
+    }
+
     @Test("after SIGTERM no worker claims: a delivery queued during the drain is left unclaimed for the next start")
     func noClaimAfterStop() throws {
         let world = try Self.pushing(extra: #", "workers": 2, "drain_seconds": 3"#, apnsDelayMilliseconds: 8_000)

@@ -56,6 +56,15 @@ struct SubscriptionContentTests {
             "a push without an alert still has what the format requires")
     }
 
+    @Test("a badge of 0 clears the app's badge: app_badge 0, never left out; a negative one is left out")
+    func badgeZero() throws {
+        #expect(
+            try Self.content(#"{"aps":{"alert":"Read on another device","badge":0,"sound":"default"}}"#)
+                == #"{"web_push":8030,"notification":{"title":"shop.example.com","body":"Read on another device","navigate":"https://shop.example.com/notifications","app_badge":0,"silent":false,"data":{}}}"#
+        )
+        #expect(try !Self.content(#"{"aps":{"alert":"x","badge":-1}}"#).contains("app_badge"))
+    }
+
     @Test("service-worker-1.3 keeps 1.3's shape: title, body, tag, data, and nothing of web")
     func formOf13() throws {
         var web = WebPushOptions()

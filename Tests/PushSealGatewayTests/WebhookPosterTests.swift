@@ -75,4 +75,19 @@ struct WebhookPosterTests {
         #expect(ContinuousClock.now - started < .seconds(5), "150 MB were not read")
         #expect(receiver.requests().count == 3)
     }
+
+    @Test(
+        "a reused connection closed after part of the answer's status line: the request is not sent again, the attempt fails"
+    )
+    func partialAnswerNotResent() throws {
+        let secret = WebhookSigner.newSecret()
+        let receiverDirectory = TemporaryDirectory()
+        let receiver = try WebhookReceiver(secrets: [secret], in: receiverDirectory)
+        defer { receiver.stop() }
+        var poster = try poster(receiver, secret: secret, script: "partial")
+        let failures = post(2, spacedBy: 0, with: &poster)
+        #expect(failures.count == 1, "the second, answered in part, failed: \(failures)")
+        let second = receiver.requests().filter { ($0["body"] as? [String: Any])?["id"] as? String == "msg_1" }
+        #expect(second.count == 1, "the receiver may have acted on it: sent once, \(second.count) times")
+    }
 }

@@ -12,6 +12,10 @@ Answers are scripted by the path:
     /hooks/down/<name>      500 always
     /hooks/slow/<name>      204 after --slow-seconds (3)
     /hooks/huge/<name>      200 with a body of 50 MB, to prove a client stops reading
+    /hooks/partial/<name>   204 for a connection's first request; a later one on the same
+                            connection is read and logged, then gets `HTTP/1.1 2` (part of a
+                            status line) and the connection closes: a client must not send it
+                            again, since the receiver may have acted on it
 
 With `--http10` it is Python's stock `http.server` as it comes: it answers `HTTP/1.0` and closes
 the connection after every answer, without saying `Connection: close`. With `--idle-timeout S`
@@ -83,6 +87,12 @@ def main() -> None:
                 status = 500
             elif len(parts) >= 2 and parts[1] == "huge":
                 status = 200
+            # Requests answered on this connection before this one.
+            served = getattr(self, "served", 0)
+            self.served = served + 1
+            partial = len(parts) >= 2 and parts[1] == "partial" and served > 0
+            if partial:
+                status = None
             try:
                 parsed = json.loads(body)
             except ValueError:
@@ -90,6 +100,11 @@ def main() -> None:
             line = {"path": self.path, "status": status, "headers": headers, "verified": verified, "body": parsed}
             with lock, open(arguments.log, "a") as log:
                 log.write(json.dumps(line) + "\n")
+            if partial:
+                self.wfile.write(b"HTTP/1.1 2")
+                self.wfile.flush()
+                self.close_connection = True
+                return
             if len(parts) >= 2 and parts[1] == "slow":
                 time.sleep(arguments.slow_seconds)
             if len(parts) >= 2 and parts[1] == "huge":
