@@ -45,20 +45,25 @@ enum DescriptorBudget {
     }
 
     /// The HTTP connections the server may hold: the configured number, or fewer when the
-    /// process's `descriptors`, less those `open` already and the reserve for `workers` and
-    /// `databaseConnections`, allow fewer.
+    /// process's `descriptors`, less those `open` already, the reserve for `workers` and
+    /// `databaseConnections`, and the server's room for connections being closed
+    /// (`HTTPServer.closingRoom(for:)`), allow fewer.
     /// - Throws: ``GatewayError`` when fewer than ``minimumConnections`` would be left.
     static func connections(
         configured: Int, descriptors: Int, open: Int, workers: Int, databaseConnections: Int
     ) throws(GatewayError) -> Int {
         let reserve = baseReserve + workers * perWorker + databaseConnections + open
-        let available = descriptors - reserve
-        guard available >= minimumConnections else {
+        // The most connections that fit with their room for closing: at most a fifth fewer
+        // than what is left, so the search is short (once, at start).
+        let left = descriptors - reserve
+        var held = min(configured, left)
+        while held > 0 && held + HTTPServer.closingRoom(for: held) > left { held -= 1 }
+        guard held >= minimumConnections else {
+            let needed = reserve + minimumConnections + HTTPServer.closingRoom(for: minimumConnections)
             throw GatewayError(
                 "the process may open \(descriptors) files, \(open) are open, and the gateway keeps \(reserve - open) "
-                    + "for its workers and database: raise the limit (ulimit -n) to at least "
-                    + "\(reserve + minimumConnections)")
+                    + "for its workers and database: raise the limit (ulimit -n) to at least \(needed)")
         }
-        return min(configured, available)
+        return held
     }
 }

@@ -38,6 +38,13 @@ final class HTTPServer: @unchecked Sendable {
     static let idleSeconds: UInt32 = 30
     /// Connections the kernel may hold completed before the server accepts them.
     static let acceptBacklog: Int32 = 4_096
+
+    /// The connections libmicrohttpd may hold beyond the `connections` the guard shares out: those
+    /// the guard closed for room whose threads have not finished closing them. A client that
+    /// reopens each connection as it is dropped closes and opens them in waves, and were
+    /// libmicrohttpd's own limit `connections`, a new client arriving in a wave would be turned
+    /// away by it before the guard could make room. A quarter, at least 32.
+    static func closingRoom(for connections: Int) -> Int { max(32, connections / 4) }
     /// The stack of each connection's thread.
     static let threadStackBytes = 1 << 20
     /// Each connection's memory in libmicrohttpd (its default is 32 KiB), where it reads the
@@ -51,7 +58,8 @@ final class HTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - limits: the head and body times and the connections per address.
     ///   - connections: the most connections at once (the configured one, lowered to fit the
-    ///     process's descriptors).
+    ///     process's descriptors), which the guard keeps to; libmicrohttpd's own limit has
+    ///     ``closingRoom(for:)`` more for those being closed.
     ///   - maximumBodyBytes: longer bodies are not kept; the handler sees ``HTTPRequest/bodyTooLarge``.
     ///   - onEarlyClose: counts each connection closed for its slowness.
     init(
@@ -70,7 +78,7 @@ final class HTTPServer: @unchecked Sendable {
         if host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let options: [any CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, listener,
-            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(connections),
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(connections + Self.closingRoom(for: connections)),
             MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(limits.connectionsPerAddress),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, Self.idleSeconds,
             MHD_OPTION.THREAD_STACK_SIZE.rawValue, Self.threadStackBytes,
