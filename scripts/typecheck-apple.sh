@@ -4,7 +4,8 @@
 #     UNMutableNotificationContent and PushSealNotificationService, with the module's real
 #     sources, in Swift 6 mode, against this toolchain's corelibs Foundation (whose URLSession API
 #     is Apple's) and stand-ins of UserNotifications and of the SDK's SQLite3 module
-#     (Tests/AppleStandIns: Apple's names and signatures, each naming its documentation symbol);
+#     (Tests/AppleStandIns: Apple's names and signatures, each naming its documentation symbol
+#     and availability), once as for iOS and once as for macOS;
 #   - the example app's two targets, examples/ios (the extension, and the app's delegate and
 #     registration), against that module and a UIKit stand-in; and the app's reading of its
 #     provisioning profile is run on sample profiles (Tests/ExampleChecks).
@@ -40,6 +41,17 @@ swiftc -emit-module -swift-version 6 -warnings-as-errors -module-name PushSealDe
     "${features[@]}" -D PUSHSEAL_TYPECHECK_APPLE -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" \
     -emit-module-path "$out/PushSealDecryptor.swiftmodule" Sources/PushSealDecryptor/*.swift
 
+# Again as a macOS build compiles it (Package.swift declares macOS 14, where iOS engineers build
+# and test): the stand-ins then make what Apple's SDK marks API_UNAVAILABLE(macos) unavailable,
+# and the decryptor's `#if os(macOS)` branches are taken (PUSHSEAL_TYPECHECK_MACOS).
+mac="$out/macos"
+mkdir -p "$mac"
+swiftc -emit-module -swift-version 5 -module-name UserNotifications -D PUSHSEAL_STANDIN_MACOS \
+    -emit-module-path "$mac/UserNotifications.swiftmodule" Tests/AppleStandIns/UserNotifications.swift
+swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name PushSealDecryptor -package-name "$package" \
+    "${features[@]}" -D PUSHSEAL_TYPECHECK_APPLE -D PUSHSEAL_TYPECHECK_MACOS -I "$mac" -I .build/debug/Modules \
+    "${maps[@]}" "${apple_maps[@]}" Sources/PushSealDecryptor/*.swift
+
 # The example's two targets, each as Xcode compiles it: the extension, and the app's registration.
 swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name NotificationServiceExtension \
     -I "$out" -I .build/debug/Modules "${maps[@]}" "${apple_maps[@]}" examples/ios/NotificationService/*.swift
@@ -49,4 +61,4 @@ swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name ExampleApp \
 swiftc -swift-version 6 -warnings-as-errors -o "$out/aps-environment-check" \
     examples/ios/App/APSEnvironment.swift Tests/ExampleChecks/APSEnvironment/main.swift
 "$out/aps-environment-check"
-echo "typecheck-apple: the Apple-only sources and examples/ios type-check (corelibs Foundation, UIKit, UserNotifications and SQLite3 stand-ins)"
+echo "typecheck-apple: the Apple-only sources (as for iOS and for macOS) and examples/ios type-check (corelibs Foundation, UIKit, UserNotifications and SQLite3 stand-ins)"

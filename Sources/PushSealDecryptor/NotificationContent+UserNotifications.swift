@@ -6,7 +6,8 @@
     /// The adapters to Apple's types. Every decision is ``NotificationPresentation``'s, which Linux
     /// compiles and tests; what is left here is one assignment per member. Built on Apple
     /// platforms, and type-checked on Linux against stand-ins of the UserNotifications API it
-    /// calls (`scripts/typecheck-apple.sh`, run by `make test`).
+    /// calls (`scripts/typecheck-apple.sh`, run by `make test`, once as for iOS and once as for
+    /// macOS, where the stand-ins make what Apple's SDK marks unavailable there unavailable).
     extension UNMutableNotificationContent {
         /// Content with every member of `content` where Apple documents it: the texts literal or
         /// localized, the sound (critical ones included), the badge, launch image, thread,
@@ -21,7 +22,10 @@
             body = Self.string(presentation.body)
             badge = presentation.badge.map { NSNumber(value: $0) }
             sound = presentation.sound.map(Self.sound)
-            launchImageName = presentation.launchImageName
+            // API_UNAVAILABLE(macos, tvos) in Apple's SDK: a Mac shows no launch image.
+            #if !os(macOS) && !os(tvOS) && !PUSHSEAL_TYPECHECK_MACOS
+                launchImageName = presentation.launchImageName
+            #endif
             threadIdentifier = presentation.threadIdentifier
             categoryIdentifier = presentation.categoryIdentifier
             targetContentIdentifier = presentation.targetContentIdentifier

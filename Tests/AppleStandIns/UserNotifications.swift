@@ -1,7 +1,11 @@
 // A stand-in for Apple's UserNotifications framework, for `scripts/typecheck-apple.sh` alone: it
 // declares exactly the API that PushSeal's Apple-only files and docs/ios.md's extension call,
 // with Apple's names and signatures, so that those files type-check on Linux. Each declaration
-// names the symbol of Apple's documentation it stands for. Nothing here runs: every body traps.
+// names the symbol of Apple's documentation it stands for, and its availability as the iPhoneOS
+// SDK's headers declare it (API_AVAILABLE, API_UNAVAILABLE; none: as its class). Compiled with
+// PUSHSEAL_STANDIN_MACOS, what those headers mark unavailable on macOS is unavailable, so that
+// the script's second pass, as for macOS, refuses code that would not build on a Mac. Nothing
+// here runs: every body traps.
 
 import Foundation
 
@@ -15,28 +19,33 @@ public struct UNNotificationSoundName: RawRepresentable, Hashable, Sendable {
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
-/// Documentation: UserNotifications/UNNotificationSound.
+/// Documentation: UserNotifications/UNNotificationSound. API_AVAILABLE(macos(10.14), ios(10.0),
+/// watchos(3.0)) API_UNAVAILABLE(tvos).
 open class UNNotificationSound: NSObject {
     /// UNNotificationSound.default.
     open class var `default`: UNNotificationSound { fatalError("stand-in") }
-    /// UNNotificationSound.init(named:).
+    /// UNNotificationSound.init(named:). API_UNAVAILABLE(watchos, tvos).
     public convenience init(named name: UNNotificationSoundName) { fatalError("stand-in") }
-    /// UNNotificationSound.defaultCriticalSound(withAudioVolume:).
+    /// UNNotificationSound.defaultCriticalSound(withAudioVolume:). API_AVAILABLE(ios(12.0),
+    /// watchos(5.0)) API_UNAVAILABLE(tvos).
     open class func defaultCriticalSound(withAudioVolume volume: Float) -> UNNotificationSound {
         fatalError("stand-in")
     }
-    /// UNNotificationSound.criticalSoundNamed(_:withAudioVolume:).
+    /// UNNotificationSound.criticalSoundNamed(_:withAudioVolume:). API_AVAILABLE(ios(12.0))
+    /// API_UNAVAILABLE(watchos, tvos).
     open class func criticalSoundNamed(_ name: UNNotificationSoundName, withAudioVolume volume: Float)
         -> UNNotificationSound
     { fatalError("stand-in") }
 }
 
-/// Documentation: UserNotifications/UNNotificationInterruptionLevel.
+/// Documentation: UserNotifications/UNNotificationInterruptionLevel. API_AVAILABLE(macos(12.0),
+/// ios(15.0), watchos(8.0), tvos(15.0)).
 public enum UNNotificationInterruptionLevel: UInt, Sendable {
     case passive, active, timeSensitive, critical
 }
 
-/// Documentation: UserNotifications/UNNotificationAttachment.
+/// Documentation: UserNotifications/UNNotificationAttachment. API_AVAILABLE(macos(10.14), ios(10.0),
+/// watchos(3.0)) API_UNAVAILABLE(tvos).
 open class UNNotificationAttachment: NSObject {
     /// UNNotificationAttachment.init(identifier:url:options:).
     public convenience init(identifier: String, url URL: URL, options: [AnyHashable: Any]? = nil) throws {
@@ -44,52 +53,65 @@ open class UNNotificationAttachment: NSObject {
     }
 }
 
-/// Documentation: UserNotifications/UNNotificationContent.
+/// Documentation: UserNotifications/UNNotificationContent. API_AVAILABLE(macos(10.14), ios(10.0),
+/// watchos(3.0), tvos(10.0)).
 open class UNNotificationContent: NSObject {
-    /// UNNotificationContent.userInfo.
+    /// UNNotificationContent.userInfo. API_UNAVAILABLE(tvos).
     open var userInfo: [AnyHashable: Any] { fatalError("stand-in") }
 }
 
-/// Documentation: UserNotifications/UNMutableNotificationContent.
+/// Documentation: UserNotifications/UNMutableNotificationContent. API_AVAILABLE(macos(10.14),
+/// ios(10.0), watchos(3.0), tvos(10.0)).
 open class UNMutableNotificationContent: UNNotificationContent {
-    /// UNMutableNotificationContent.title, subtitle, body.
+    /// UNMutableNotificationContent.title, subtitle, body. API_UNAVAILABLE(tvos).
     open var title = ""
     open var subtitle = ""
     open var body = ""
     /// UNMutableNotificationContent.badge.
     open var badge: NSNumber?
-    /// UNMutableNotificationContent.sound.
+    /// UNMutableNotificationContent.sound. API_UNAVAILABLE(tvos).
     open var sound: UNNotificationSound?
-    /// UNMutableNotificationContent.launchImageName.
-    open var launchImageName = ""
-    /// UNMutableNotificationContent.threadIdentifier.
+    /// UNMutableNotificationContent.launchImageName. API_UNAVAILABLE(macos, tvos).
+    #if PUSHSEAL_STANDIN_MACOS
+        @available(*, unavailable, message: "API_UNAVAILABLE(macos, tvos)")
+    #endif
+    open var launchImageName: String {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    /// UNMutableNotificationContent.threadIdentifier. API_UNAVAILABLE(tvos).
     open var threadIdentifier = ""
-    /// UNMutableNotificationContent.categoryIdentifier.
+    /// UNMutableNotificationContent.categoryIdentifier. API_UNAVAILABLE(tvos).
     open var categoryIdentifier = ""
-    /// UNMutableNotificationContent.targetContentIdentifier.
+    /// UNMutableNotificationContent.targetContentIdentifier. API_AVAILABLE(ios(13.0)).
     open var targetContentIdentifier: String?
-    /// UNMutableNotificationContent.interruptionLevel.
+    /// UNMutableNotificationContent.interruptionLevel. API_AVAILABLE(macos(12.0), ios(15.0),
+    /// watchos(8.0), tvos(15.0)).
     open var interruptionLevel = UNNotificationInterruptionLevel.active
-    /// UNMutableNotificationContent.relevanceScore.
+    /// UNMutableNotificationContent.relevanceScore. API_AVAILABLE(macos(12.0), ios(15.0),
+    /// watchos(8.0), tvos(15.0)).
     open var relevanceScore = 0.0
-    /// UNMutableNotificationContent.filterCriteria.
+    /// UNMutableNotificationContent.filterCriteria. API_AVAILABLE(macos(13.0), ios(16.0),
+    /// watchos(9.0)).
     open var filterCriteria: String?
-    /// UNMutableNotificationContent.attachments.
+    /// UNMutableNotificationContent.attachments. API_UNAVAILABLE(tvos).
     open var attachments: [UNNotificationAttachment] = []
-    /// UNMutableNotificationContent.userInfo (settable here).
+    /// UNMutableNotificationContent.userInfo (settable here). API_UNAVAILABLE(tvos).
     open override var userInfo: [AnyHashable: Any] {
         get { fatalError("stand-in") }
         set { fatalError("stand-in") }
     }
 }
 
-/// Documentation: UserNotifications/UNNotificationRequest.
+/// Documentation: UserNotifications/UNNotificationRequest. API_AVAILABLE(macos(10.14), ios(10.0),
+/// watchos(3.0), tvos(10.0)).
 open class UNNotificationRequest: NSObject {
     /// UNNotificationRequest.content.
     open var content: UNNotificationContent { fatalError("stand-in") }
 }
 
-/// Documentation: UserNotifications/UNNotificationServiceExtension.
+/// Documentation: UserNotifications/UNNotificationServiceExtension. API_AVAILABLE(macos(10.14),
+/// ios(10.0), watchos(6.0)) API_UNAVAILABLE(tvos).
 open class UNNotificationServiceExtension: NSObject {
     /// UNNotificationServiceExtension.didReceive(_:withContentHandler:).
     open func didReceive(
@@ -101,7 +123,8 @@ open class UNNotificationServiceExtension: NSObject {
 
 extension NSString {
     /// Documentation: Foundation/NSString/localizedUserNotificationString(forKey:arguments:),
-    /// declared by UserNotifications.
+    /// declared by UserNotifications. API_AVAILABLE(macos(10.14), ios(10.0), watchos(3.0))
+    /// API_UNAVAILABLE(tvos).
     public class func localizedUserNotificationString(forKey key: String, arguments: [Any]?) -> String {
         fatalError("stand-in")
     }
@@ -115,7 +138,8 @@ extension FileManager {
     }
 }
 
-/// Documentation: UserNotifications/UNAuthorizationOptions.
+/// Documentation: UserNotifications/UNAuthorizationOptions. API_AVAILABLE(macos(10.14), ios(10.0),
+/// watchos(3.0), tvos(10.0)).
 public struct UNAuthorizationOptions: OptionSet, Sendable {
     /// The options' bits.
     public let rawValue: UInt
@@ -130,6 +154,7 @@ public struct UNAuthorizationOptions: OptionSet, Sendable {
 }
 
 /// Documentation: UserNotifications/UNUserNotificationCenter (Sendable in Apple's SDK).
+/// API_AVAILABLE(macos(10.14), ios(10.0), watchos(3.0), tvos(10.0)).
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// UNUserNotificationCenter.current().
     open class func current() -> UNUserNotificationCenter { fatalError("stand-in") }
