@@ -24,4 +24,21 @@ public struct ExtensionConfiguration: Sendable {
     public init(appGroup: String) {
         self.appGroup = appGroup
     }
+
+    /// The decryptor of an extension whose App Group's container is at `container`: the store,
+    /// its ledger and the media folder in it, the contract, the policy and the mapping. With no
+    /// container (nil: the group is misnamed, or not in the extension's entitlement) every push
+    /// degrades with `key-store-unavailable` under the policy, and nothing is counted, since the
+    /// ledger is in the container.
+    public func decryptor(container: String?) -> Decryptor {
+        guard let container else {
+            return Decryptor(
+                keyStore: MissingContainer(appGroup: appGroup), policy: policy, webPushMapping: webPushMapping)
+        }
+        let store = FileKeyStore(directory: "\(container)/\(storeFolder)")
+        return Decryptor(
+            keyStore: store, ledger: store.ledger, contract: contract,
+            media: mediaFolder.map { MediaFetcher(directory: "\(container)/\($0)") }, policy: policy,
+            webPushMapping: webPushMapping)
+    }
 }

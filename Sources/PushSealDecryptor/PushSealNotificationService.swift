@@ -15,13 +15,20 @@
     /// The rules are inside: the content handler is called exactly once (``ExtensionSession``),
     /// with the decrypted content and its media when they are ready in time, with the decrypted
     /// text alone when the time runs out during the download, and otherwise with the notification
-    /// as it arrived (or the policy's neutral text). A container that cannot be found, or a
-    /// payload that is not JSON, delivers the notification as it arrived.
+    /// as it arrived (or the policy's neutral text). An App Group with no container (misnamed, or
+    /// not in the extension's entitlement) degrades every push with `key-store-unavailable`
+    /// (``ExtensionConfiguration/decryptor(container:)``); a payload that is not JSON (never a
+    /// remote notification's) is delivered as it arrived.
     open class PushSealNotificationService: UNNotificationServiceExtension {
         private var session: ExtensionSession?
 
         /// The extension's app group and options; a subclass overrides it.
         open var configuration: ExtensionConfiguration { ExtensionConfiguration(appGroup: "") }
+
+        /// Called with what is about to be shown, once per push, before the content handler: a
+        /// subclass logs `result.status` and `result.reason` while it integrates (a misnamed App
+        /// Group is `key-store-unavailable`). Does nothing by default.
+        open func willDeliver(_ result: DecryptionResult) {}
 
         /// Opens the envelope of `request` and hands the content to `contentHandler`, exactly once.
         open override func didReceive(
@@ -29,26 +36,20 @@
             withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
         ) {
             let configuration = configuration
-            guard
-                let container = FileManager.default.containerURL(
-                    forSecurityApplicationGroupIdentifier: configuration.appGroup),
-                let payload = JSONObject(userInfo: request.content.userInfo)
-            else {
+            guard let payload = JSONObject(userInfo: request.content.userInfo) else {
                 contentHandler(request.content)
                 return
             }
-            let store = FileKeyStore(directory: container.appendingPathComponent(configuration.storeFolder).path)
-            let media = configuration.mediaFolder.map {
-                MediaFetcher(directory: container.appendingPathComponent($0).path)
-            }
-            let decryptor = Decryptor(
-                keyStore: store, ledger: store.ledger, contract: configuration.contract, media: media,
-                policy: configuration.policy, webPushMapping: configuration.webPushMapping)
+            let container = FileManager.default.containerURL(
+                forSecurityApplicationGroupIdentifier: configuration.appGroup)
+            let decryptor = configuration.decryptor(container: container?.path)
             // Apple's handler is not Sendable (nor, in some SDKs, its content); the session calls
             // the handler once, from one thread.
             let deliver = Unchecked(contentHandler)
             let original = Unchecked(request.content)
+            let service = Unchecked(self)
             let session = ExtensionSession(payload: payload, decryptor: decryptor) { result in
+                service.value.willDeliver(result)
                 guard result.status != .plain else { return deliver.value(original.value) }
                 let content = UNMutableNotificationContent(result.notification)
                 if let file = result.attachment?.file,
