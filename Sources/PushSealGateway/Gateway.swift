@@ -76,7 +76,8 @@ public final class Gateway: Sendable {
             status: StatusReport(
                 store: store, instance: housekeeping.instance.id, apps: configuration.apps.map(\.id),
                 webhookEndpoints: configuration.webhooks.map { ($0.app, $0.settings.name) },
-                providerTokenIssuedAt: { keys.oldestIssuedAt(of: $0) }, isDraining: { metrics.isDraining }),
+                providerTokenIssuedAt: { keys.oldestIssuedAt(of: $0) }, isDraining: { metrics.isDraining },
+                configurationWarnings: configuration.appWarnings),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),

@@ -21,6 +21,40 @@ struct GatewayOperationsTests {
         try CLIRunner.run(executable: gateway, arguments, input: Data(), in: directory.path)
     }
 
+    @Test(
+        "a 1.3 configuration, every member 1.3 documented and none of 1.4's, starts and serves; its webpush without navigate keeps 1.3's content, with a warning at start and on the status page"
+    )
+    func configurationOf13Starts() throws {
+        let world = try GatewayProcessWorld(
+            extra: #"""
+                , "workers": 2, "lease_seconds": 30, "max_deliveries_per_push": 500, "retention_hours": 48,
+                "drain_seconds": 5, "access_log": true, "test_push": {"title": "Test", "body": "It works"},
+                "limits": {"requests_per_second": 100, "requests_burst": 200},
+                "relay": {"public_url": "https://push.example.com"},
+                "http": {"connections": 512, "connections_per_address": 128, "head_seconds": 10, "body_seconds": 30},
+                "webpush": {"vapid_key_file": "vapid.jwk", "subject": "mailto:ops@example.com", "workers": 1}
+                """#)
+        let vapid = try CLIRunner.run(
+            ["keys", "generate", "--suite", "p256", "--out", "vapid.jwk"], in: world.directory.path)
+        #expect(vapid.status == 0, "\(vapid.errors)")
+        try world.start()
+        #expect(try world.registerDevice() == 201)
+        let pushed = try GatewayHTTP.send(
+            "POST", "http://127.0.0.1:\(world.port)/v1/pushes",
+            body: Data(#"{"to":{"user":"u"},"payload":\#(Self.alert)}"#.utf8),
+            token: world.token)
+        #expect(pushed?.status == 202, "\(pushed.map { String(decoding: $0.body, as: UTF8.self) } ?? "")")
+        #expect(eventually(10) { world.apns.requests().count == 1 }, "it serves as 1.3 did")
+        let warnings = world.logLines().filter { $0["event"] == .string("configuration-warning") }
+        #expect(
+            warnings.count == 1 && warnings.first?["path"] == .string("$.webpush.navigate")
+                && warnings.first?["level"] == .string("warning"), "\(warnings)")
+        let status = try #require(
+            try GatewayHTTP.send("GET", "http://127.0.0.1:\(world.port)/v1/status", token: world.token))
+        let attention = String(decoding: status.body, as: UTF8.self)
+        #expect(status.status == 200 && attention.contains("$.webpush.navigate is missing"), "\(attention)")
+    }
+
     @Test("help and version print and exit 0; migrate says what it did; a bad command line names its fault")
     func commandLine() throws {
         let directory = TemporaryDirectory()

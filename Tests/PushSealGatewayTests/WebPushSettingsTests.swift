@@ -26,20 +26,27 @@ struct WebPushContentSettingsTests {
         return try WebPushSettings(object, at: JSONPath.root.member("webpush"), resolve: { $0 })
     }
 
-    @Test("declarative by default, which needs navigate: without it the gateway does not start, and says both ways out")
+    @Test(
+        "declarative by default, which needs navigate; a 1.3 webpush (neither member) keeps 1.3's content with a warning; declarative named without navigate is refused"
+    )
     func navigateRequired() throws {
         let declarative = try Self.settings(#", "navigate": "https://shop.example.com/n""#)
         #expect(
             declarative.content.form == .declarative && declarative.content.navigate == "https://shop.example.com/n")
+        #expect(declarative.warning == nil)
+        // As 1.3 wrote it: an upgrade must not stop the gateway.
+        let unchanged = try Self.settings("")
+        #expect(unchanged.content.form == .serviceWorker13 && unchanged.content.navigate == nil)
+        let warning = try #require(unchanged.warning)
+        #expect(warning.path == "$.webpush.navigate" && warning.message.contains(#""service-worker-1.3""#))
         do {
-            _ = try Self.settings("")
-            Issue.record("a declarative webpush without navigate started")
+            _ = try Self.settings(#", "content": "declarative""#)
+            Issue.record("a declarative webpush named without navigate started")
         } catch {
-            let message = "\(error)"
-            #expect(message.contains("$.webpush.navigate is missing") && message.contains(#""service-worker-1.3""#))
+            #expect("\(error)".contains("$.webpush.navigate is missing"), "\(error)")
         }
         let kept = try Self.settings(#", "content": "service-worker-1.3""#)
-        #expect(kept.content.form == .serviceWorker13 && kept.content.navigate == nil)
+        #expect(kept.content.form == .serviceWorker13 && kept.content.navigate == nil && kept.warning == nil)
     }
 
     @Test("a content of another name, or a navigate that is not an https URL, is refused naming the member")

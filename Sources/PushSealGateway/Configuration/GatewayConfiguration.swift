@@ -74,6 +74,15 @@ public struct GatewayConfiguration: Sendable {
     /// nil when no app has `webpush`.
     public let webPushWorkers: Int?
 
+    /// What the operator should change, though the gateway serves as it is (every app's), in
+    /// configuration order: logged at start and shown on the status page.
+    public var warnings: [ConfigurationWarning] { appWarnings.map(\.warning) }
+
+    /// ``warnings``, each with its app.
+    var appWarnings: [(app: AppID, warning: ConfigurationWarning)] {
+        apps.compactMap { app in app.webPush?.warning.map { (app.id, $0) } }
+    }
+
     /// Every app's webhook endpoints, each with its app, in configuration order.
     var webhooks: [(app: AppID, settings: WebhookSettings)] {
         apps.flatMap { app in app.webhooks.map { (app.id, $0) } }

@@ -26,6 +26,9 @@ public struct WebPushSettings: Sendable {
     /// How a subscription's content is made: its shape, and the URL a notification opens when
     /// the push names none.
     let content: SubscriptionContent
+    /// What the operator should change, though the gateway serves as it is: a configuration of
+    /// 1.3 with neither `content` nor `navigate` keeps 1.3's content until `navigate` is set.
+    let warning: ConfigurationWarning?
 
     /// Reads the `webpush` member `object` (at `path`); relative files go through `resolve`.
     /// - Throws: ``GatewayError`` naming the member at fault.
@@ -59,12 +62,17 @@ public struct WebPushSettings: Sendable {
         }
         allowsLocalDestinations = try GatewayConfiguration.flag(object, "allow_local_destinations", at: path)
         caFile = try GatewayConfiguration.file(object, "ca_file", at: path, resolve: resolve)
-        content = try Self.content(object, at: path)
+        (content, warning) = try Self.content(object, at: path)
     }
 
     /// The `content` and `navigate` members: the declarative form (the default) needs a URL to
-    /// open, and 1.3's form is kept for service workers written for it.
-    private static func content(_ object: JSONObject, at path: JSONPath) throws(GatewayError) -> SubscriptionContent {
+    /// open, and 1.3's form is kept for service workers written for it. A configuration that names
+    /// neither (1.3's, unchanged by an upgrade) keeps 1.3's form, with a warning, so that a minor
+    /// upgrade never stops a working gateway; `content: "declarative"` without `navigate` is
+    /// refused.
+    private static func content(_ object: JSONObject, at path: JSONPath) throws(GatewayError) -> (
+        SubscriptionContent, ConfigurationWarning?
+    ) {
         let forms = SubscriptionContent.Form.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         var form = SubscriptionContent.Form.declarative
         if let value = object["content"] {
@@ -83,13 +91,22 @@ public struct WebPushSettings: Sendable {
             navigate = url
         }
         if form == .declarative && navigate == nil {
-            throw GatewayConfiguration.invalid(
-                path.member("navigate"),
-                "is missing: the https URL a notification opens when a push names none (gateway-v1.md, \"Web Push\"), "
-                    + "which Declarative Web Push requires; or set \"content\": \"service-worker-1.3\" to keep "
-                    + "1.3's content for service workers that read title at the top")
+            guard object["content"] == nil else {
+                throw GatewayConfiguration.invalid(
+                    path.member("navigate"),
+                    "is missing: the https URL a notification opens when a push names none (gateway-v1.md, "
+                        + "\"Web Push\"), which Declarative Web Push requires")
+            }
+            let warning = ConfigurationWarning(
+                path: path.member("navigate"),
+                message:
+                    "is missing: subscriptions get 1.3's content until it is set. Set it to the https URL a "
+                    + "notification opens when a push names none, with a service worker that reads the declarative "
+                    + "form (web.md), or set \"content\": \"service-worker-1.3\" to keep 1.3's (gateway-v1.md, "
+                    + "\"Web Push\")")
+            return (SubscriptionContent(form: .serviceWorker13, navigate: nil), warning)
         }
-        return SubscriptionContent(form: form, navigate: navigate)
+        return (SubscriptionContent(form: form, navigate: navigate), nil)
     }
 
     /// A host name (letters, digits, `-` and `.`), or `*.` and a domain of two labels or more,

@@ -26,6 +26,9 @@ extension EventLog {
             members.append(("metrics_listen", .string("\(address.host):\(operationsPort)")))
         }
         write("started", members)
+        for warning in configuration.warnings {
+            write("configuration-warning", [("path", .string(warning.path)), ("detail", .string(warning.message))])
+        }
     }
 
     /// The `stopped` line: the pushes accepted and the attempts' outcomes since the start, whether

@@ -34,6 +34,7 @@ struct EventLog: Sendable {
         "store-error": "error", "apns-error": "error", "invalid-delivery": "error",
         "failed": "warning", "drain-deadline": "warning", "webhook-failed": "warning", "webhook-expired": "warning",
         "delivery-not-configured": "warning", "abandoned-deliveries": "warning", "store-retry": "warning",
+        "configuration-warning": "warning",
         "webhook-disabled": "error",
     ]
 

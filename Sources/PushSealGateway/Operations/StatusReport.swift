@@ -22,6 +22,9 @@ struct StatusReport: Sendable {
     let providerTokenIssuedAt: @Sendable (AppID?) -> Int?
     /// Whether this instance is stopping.
     let isDraining: @Sendable () -> Bool
+    /// What this instance's configuration should change (``ConfigurationWarning``), each with the
+    /// app it belongs to: a warning in `attention` while it stands.
+    var configurationWarnings: [(app: AppID, warning: ConfigurationWarning)] = []
 
     /// The report as of `now` (milliseconds since the epoch) on `app`, or on every app when nil:
     /// an app's report counts its own deliveries, devices, webhook endpoints and keys alone (the
@@ -92,6 +95,9 @@ struct StatusReport: Sendable {
         }
         let appRows = try appRows(statistics, in: app, now: now, attention: &attention)
         if isDraining() { attention.append(Attention(.warning, "this instance is draining")) }
+        for (warned, warning) in configurationWarnings where app == nil || warned == app {
+            attention.append(Attention(.warning, "the configuration of instance \(instance): \(warning)"))
+        }
         let tokenAge: JSONValue =
             providerTokenIssuedAt(app).map { .number(JSONNumber(max(0, Int(now / 1_000) - $0))) } ?? .null
         return .object(
