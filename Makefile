@@ -1,7 +1,7 @@
 # PushSeal: the README's two commands are `make demo` and `make test`; both install what is missing.
 
 SWIFT ?= swift
-APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind nodejs jq nginx prometheus dpkg-dev lintian
+APT_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev ca-certificates pkg-config python3-venv time curl libpq-dev postgresql systemd chromium openssl wrk valgrind nodejs jq nginx prometheus dpkg-dev lintian libfuse2 fuse3
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv

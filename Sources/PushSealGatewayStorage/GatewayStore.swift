@@ -11,6 +11,11 @@ package protocol GatewayStore: AccessTokenStore, DeviceStore, OutboxStore, Relay
 
     /// True when the database answers a query.
     func isReachable() -> Bool
+
+    /// Whether the database can write now, as its writes have found it (on a quiet gateway, the
+    /// heartbeat's, every 10 s): readiness needs it, and the status page and
+    /// `pushseal_gateway_store_writable` report it.
+    var writeHealth: StoreWriteHealth { get }
 }
 
 extension GatewayStore where Self: SQLExecutor {

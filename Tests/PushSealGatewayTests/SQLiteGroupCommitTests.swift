@@ -68,6 +68,62 @@ struct SQLiteGroupCommitTests {
         #expect(busySeconds >= 0.3, "the writer was busy at least while the leader slept: \(busySeconds) s")
     }
 
+    @Test(
+        "a commit that does not end: its caller gives up after commitWait, the writer reports it stalled, the next caller gives up after callWait; the write lands once it ends"
+    )
+    func stalledCommit() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file("stalled.db"))
+        try database.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY)")
+        #expect(database.writeHealth == .writable)
+        let ended = DispatchSemaphore(value: 0)
+        let clock = ContinuousClock()
+        let began = clock.now
+        // A transaction that holds the writer 5 s, as a frozen disk holds its fsync.
+        let stuck = Result {
+            try database.transaction { sql in
+                try sql.query("INSERT INTO rows (id) VALUES (1)")
+                Thread.sleep(forTimeInterval: 5)
+                ended.signal()
+            }
+        }
+        let gaveUp = clock.now - began
+        #expect(throws: (any Error).self) { try stuck.get() }
+        #expect(
+            "\(stuck)".contains("may still be committed") && gaveUp >= SQLiteGroupCommit.commitWait
+                && gaveUp < SQLiteGroupCommit.commitWait + .seconds(1), "\(gaveUp): \(stuck)")
+        guard case .stalled = database.writeHealth else {
+            Issue.record("the writer is not reported stalled: \(database.writeHealth)")
+            return
+        }
+        let next = clock.now
+        #expect(throws: (any Error).self) { try database.query("INSERT INTO rows (id) VALUES (2)") }
+        #expect(clock.now - next < SQLiteDatabase.callWait + .milliseconds(500), "the next caller waits callWait")
+        #expect(ended.wait(timeout: .now() + 6) == .success)
+        #expect(eventually(5) { database.writeHealth == .writable })
+        #expect(try database.read("SELECT id FROM rows").compactMap { $0.first?.integer } == [1], "it landed")
+    }
+
+    @Test("a write refused for a full disk makes the writer report it failing until a write commits again")
+    func fullDisk() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file("full.db"))
+        try database.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, filler BLOB)")
+        // The writer's file may not grow past its pages now: SQLite answers SQLITE_FULL.
+        let pages = try #require(try database.read("PRAGMA page_count").first?.first?.integer)
+        try database.execute("PRAGMA max_page_count = \(pages)")
+        let refused = Result { try database.query("INSERT INTO rows (filler) VALUES (zeroblob(100000))") }
+        guard case .failure(let failure) = refused else {
+            Issue.record("the write passed")
+            return
+        }
+        #expect(storeFailureCause(failure) == .full)
+        #expect(database.writeHealth == .failing(.full))
+        try database.execute("PRAGMA max_page_count = 1073741823")
+        try database.query("INSERT INTO rows (filler) VALUES (zeroblob(100000))")
+        #expect(database.writeHealth == .writable)
+    }
+
     /// What each follower's transaction returned.
     final class OutcomeLog: @unchecked Sendable {
         private let lock = NSLock()

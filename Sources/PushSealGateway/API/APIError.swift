@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 
 /// An error answer of the API: one JSON shape for all of them,
 /// `{"error": {"code": …, "message": …, "path": "$.payload.aps.alert"}}` (`path` when a member of
@@ -175,10 +176,20 @@ struct APIError: Error, Sendable {
             path: JSONPath.root.member("idempotency_key").description)
     }
 
-    /// 503: the database cannot be used; retry later.
-    static let unavailable = APIError(
-        status: 503, headers: [("Retry-After", "1")], code: "unavailable",
-        message: "the gateway cannot reach its database; retry later", path: nil)
+    /// 503: the database cannot be used, for the cause `error` gives (gateway-v1.md, "Storage
+    /// faults"); retry later, or, when a commit did not end in time, with the same idempotency
+    /// key, since the write may still be stored.
+    static func unavailable(_ error: any Error) -> APIError {
+        let cause = storeFailureCause(error)
+        let advice =
+            isOutcomeUnknownStoreFailure(error)
+            ? ", and what was written may still be stored: retry with the same idempotency_key"
+            : "; retry later"
+        return APIError(
+            status: 503, headers: [("Retry-After", "1")], code: "unavailable",
+            message: "\(cause == .other ? StoreFailureCause.unreachable.explanation : cause.explanation)\(advice)",
+            path: nil)
+    }
 
     /// 503: the gateway is stopping (after SIGTERM); another instance takes the request.
     static let draining = APIError(

@@ -81,8 +81,8 @@ final class GatewayAPI: Sendable {
         } catch let error as APIError {
             response = error.response
         } catch {
-            log.write("store-error", [("detail", .string("\(error)"))])
-            response = APIError.unavailable.response
+            log.storeError(error, counting: metrics)
+            response = APIError.unavailable(error).response
         }
         let seconds = started.duration(to: clock.now).seconds
         let route = endpoint?.template ?? "other"
@@ -254,14 +254,19 @@ final class GatewayAPI: Sendable {
             if draining.load(ordering: .sequentiallyConsistent) {
                 return .json(503, .object(JSONObject([("status", .string("draining"))])))
             }
-            let ready = isReady() && store.isReachable()
-            return .json(ready ? 200 : 503, .object(JSONObject([("status", .string(ready ? "ready" : "not-ready"))])))
+            // The database must answer, and its last write must have passed: a full, broken or
+            // frozen disk still answers `SELECT 1` from its cache.
+            let health = store.writeHealth
+            let ready = isReady() && store.isReachable() && health.isWritable
+            var answer = JSONObject([("status", .string(ready ? "ready" : "not-ready"))])
+            if let problem = health.problem { answer["database"] = .string(problem) }
+            return .json(ready ? 200 : 503, .object(answer))
         case ("GET", .metrics):
             return .text(
                 200,
                 metrics.exposition(
                     try? store.statistics(), providerTokens: providerTokens(),
-                    agreements: agreements,
+                    agreements: agreements, storeWritable: store.writeHealth.isWritable,
                     store: store.metrics, now: GatewayClock.milliseconds()),
                 contentType: "text/plain; version=0.0.4")
         case ("GET", .statusPage):

@@ -123,7 +123,7 @@ final class DeliveryWorkers: Sendable {
             do {
                 first = try claim(owner: owner, recorder: recorder)
             } catch {
-                log.write("store-error", [("detail", .string("\(error)"))])
+                log.storeError(error, counting: metrics)
                 _ = wake.wait(timeout: .now() + 1)
                 continue
             }
@@ -141,7 +141,7 @@ final class DeliveryWorkers: Sendable {
                 do {
                     return try claim(owner: owner, recorder: recorder)
                 } catch {
-                    log.write("store-error", [("detail", .string("\(error)"))])
+                    log.storeError(error, counting: metrics)
                     return []
                 }
             }
@@ -238,7 +238,7 @@ final class DeliveryWorkers: Sendable {
                 wait = min(wait * 2, Self.longestRecordingRetry)
                 tries += 1
             } catch {
-                log.write("store-error", [("detail", .string("\(error)"))])
+                log.storeError(error, counting: metrics)
                 return
             }
         }

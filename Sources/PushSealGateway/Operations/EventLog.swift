@@ -1,5 +1,6 @@
 internal import PushSealCore
 internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
 
 #if canImport(Glibc)
     import Glibc
@@ -47,6 +48,14 @@ struct EventLog: Sendable {
                 ("level", .string(Self.levels[event] ?? "info")), ("event", .string(event)),
             ] + members)
         sink(JSONWriter.bytes(.object(object)) + [0x0A])
+    }
+
+    /// Logs `store-error` for `error`, a store's failure, with its cause, and counts it in
+    /// `metrics` (`pushseal_gateway_store_errors_total{cause}`).
+    func storeError(_ error: any Error, counting metrics: Metrics) {
+        let cause = storeFailureCause(error)
+        metrics.storeError(cause)
+        write("store-error", [("cause", .string(cause.rawValue)), ("detail", .string("\(error)"))])
     }
 
     /// The first 8 digits of a device token: enough to find it, not enough to use it.

@@ -90,7 +90,7 @@ final class Housekeeping: @unchecked Sendable {
         do {
             try store.forgetInstance(id: instance.id)
         } catch {
-            log.write("store-error", [("detail", .string("\(error)"))])
+            log.storeError(error, counting: metrics)
         }
     }
 
@@ -105,7 +105,7 @@ final class Housekeeping: @unchecked Sendable {
         do {
             try store.heartbeat(beat, serving: apps, forgetBefore: now - Self.forgetInstancesAfter)
         } catch {
-            log.write("store-error", [("detail", .string("\(error)"))])
+            log.storeError(error, counting: metrics)
         }
     }
 
@@ -123,7 +123,7 @@ final class Housekeeping: @unchecked Sendable {
                 }
             }
         } catch {
-            log.write("store-error", [("detail", .string("\(error)"))])
+            log.storeError(error, counting: metrics)
         }
         metrics.retentionDeleted(deleted.deliveries + deleted.abandonedDeliveries, from: "deliveries")
         metrics.retentionDeleted(deleted.pushes, from: "pushes")

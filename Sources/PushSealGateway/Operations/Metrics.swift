@@ -21,6 +21,7 @@ final class Metrics: Sendable {
         var webPushReceived: [Int: Int] = [:]
         var fetches: [Int: Int] = [:]
         var claims: [ClaimLabel: Int] = [:]
+        var storeErrors: [StoreFailureCause: Int] = [:]
         var draining = false
     }
 
@@ -38,6 +39,10 @@ final class Metrics: Sendable {
         appSet = Set(apps)
         self.webhookEndpoints = webhookEndpoints
     }
+
+    /// Counts a store failure of `cause`, wherever it happened (a request, a worker, the
+    /// heartbeat, the sweep).
+    func storeError(_ cause: StoreFailureCause) { state.withLock { $0.storeErrors[cause, default: 0] += 1 } }
 
     /// Counts a push accepted in `app`.
     func pushAccepted(in app: AppID) {
@@ -126,7 +131,7 @@ final class Metrics: Sendable {
     /// (`storeMetrics`: on SQLite, what its writer did).
     func exposition(
         _ statistics: GatewayStatistics?, providerTokens: Int, agreements: HPKE.SenderAgreements? = nil,
-        store storeMetrics: [StoreMetric] = [], now: Int64
+        storeWritable: Bool = true, store storeMetrics: [StoreMetric] = [], now: Int64
     ) -> String {
         let state = state.withLock { $0 }
         let name = "pushseal_gateway_"
@@ -135,6 +140,14 @@ final class Metrics: Sendable {
             ["{version=\"\(GatewayVersion.number)\",api=\"\(GatewayVersion.api)\"} 1"])
         lines += Self.family(
             name + "draining", "gauge", "1 once SIGTERM started the drain.", [" \(state.draining ? 1 : 0)"])
+        lines += Self.family(
+            name + "store_writable", "gauge",
+            "1 while the database's last write passed (on a quiet gateway, the heartbeat's, every 10 s); 0 when the disk is full, fails, or does not answer.",
+            [" \(storeWritable ? 1 : 0)"])
+        lines += Self.family(
+            name + "store_errors_total", "counter",
+            "Failures of the database, wherever they happened, by cause (gateway-v1.md, \"Storage faults\").",
+            StoreFailureCause.allCases.map { "{cause=\"\($0.rawValue)\"} \(state.storeErrors[$0] ?? 0)" })
         lines += Self.family(
             name + "pushes_accepted_total", "counter", "Pushes accepted by POST /v1/pushes, by app.",
             apps.map { "{app=\"\($0)\"} \(state.pushesAccepted[$0] ?? 0)" })

@@ -95,6 +95,9 @@ struct StatusReport: Sendable {
         }
         let appRows = try appRows(statistics, in: app, now: now, attention: &attention)
         if isDraining() { attention.append(Attention(.warning, "this instance is draining")) }
+        if let problem = store.writeHealth.problem {
+            attention.append(Attention(.critical, "instance \(instance) cannot write to the database: \(problem)"))
+        }
         for (warned, warning) in configurationWarnings where app == nil || warned == app {
             attention.append(Attention(.warning, "the configuration of instance \(instance): \(warning)"))
         }

@@ -99,7 +99,7 @@ final class WebhookWorkers: Sendable {
                     expireBefore: now - Int64(settings.retryHours) * 3_600_000,
                     leaseMilliseconds: Self.leaseMilliseconds, owner: owner)
             } catch {
-                log.write("store-error", [("detail", .string("\(error)"))])
+                log.storeError(error, counting: metrics)
                 _ = wake.wait(timeout: .now() + 1)
                 continue
             }
@@ -138,7 +138,7 @@ final class WebhookWorkers: Sendable {
                     unsent: attempt == .delivered && !isStopping ? [] : rest.map(\.rowID), at: now,
                     disableBefore: now - Int64(settings.disableAfterHours) * 3_600_000)
             } catch {
-                log.write("store-error", [("detail", .string("\(error)"))])
+                log.storeError(error, counting: metrics)
                 return
             }
             metrics.webhookRequest(settings.name, delivered: attempt == .delivered)

@@ -36,12 +36,31 @@
             package var isTransient: Bool {
                 connectionLost || sqlState.map { $0.hasPrefix("08") || Self.transientStates.contains($0) } ?? false
             }
+
+            /// What the SQLSTATE says: a lost connection or a connection exception is unreachable,
+            /// the transient states busy, `disk_full` (53100) full, `io_error` (58030) an I/O error,
+            /// `data_corrupted` and `index_corrupted` (XX001, XX002) corrupt, and
+            /// `read_only_sql_transaction` (25006) read-only.
+            package var cause: StoreFailureCause {
+                if connectionLost || sqlState?.hasPrefix("08") == true { return .unreachable }
+                switch sqlState {
+                case let state? where Self.transientStates.contains(state): return .busy
+                case "53100"?: return .full
+                case "58030"?: return .io
+                case "XX001"?, "XX002"?: return .corrupt
+                case "25006"?: return .readOnly
+                default: return .other
+                }
+            }
         }
 
         private let handle: OpaquePointer
         /// The statements prepared on this connection, by their SQL: their server-side name and
         /// when they were last used (``uses`` at the time).
         private var prepared: [String: (name: String, lastUse: Int)] = [:]
+        /// Rows the statements run on this connection inserted, updated or deleted so far
+        /// (PostgreSQL's command tag), whether or not their transaction committed.
+        package private(set) var rowsChanged = 0
         /// Statements run so far, and statements prepared so far (each gets a name of its own).
         private var uses = 0
         private var preparations = 0
@@ -118,6 +137,7 @@
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+            rowsChanged += Self.rowsChanged(by: result)
             return try (0..<PQntuples(result)).map { row in
                 try (0..<PQnfields(result)).map { column in try Self.value(result, row, column) }
             }
@@ -185,6 +205,15 @@
             let state = result.flatMap { PQresultErrorField($0, Self.sqlStateField) }.map { String(cString: $0) }
             return Failure(
                 description: Self.message(message), connectionLost: PQstatus(handle) != CONNECTION_OK, sqlState: state)
+        }
+
+        /// The rows a statement's result says it inserted, updated or deleted (its command tag:
+        /// `INSERT 0 3`, `UPDATE 2`, `DELETE 1`); 0 for any other command, a SELECT's rows included.
+        private static func rowsChanged(by result: OpaquePointer) -> Int {
+            guard let tag = PQcmdStatus(result).map({ String(cString: $0) }),
+                ["INSERT ", "UPDATE ", "DELETE ", "MERGE "].contains(where: { tag.hasPrefix($0) })
+            else { return 0 }
+            return PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
         }
 
         /// libpq's `PG_DIAG_SQLSTATE`, the field of an error result holding its SQLSTATE: the

@@ -78,7 +78,7 @@ package import PushSealGatewayModel
         package var dialect: SQLDialect { .postgres }
 
         package func read(_ statement: String, _ parameters: [DatabaseValue]) throws -> [[DatabaseValue]] {
-            try pool.withConnection { try $0.query(statement, parameters) }
+            try pool.withConnection(writing: false) { try $0.query(statement, parameters) }
         }
 
         @discardableResult
@@ -86,15 +86,17 @@ package import PushSealGatewayModel
             try pool.withConnection { try $0.query(statement, parameters) }
         }
 
-        package func transaction<Result>(_ body: (StatementRunner) throws -> Result) throws -> Result {
+        package func transaction<Result>(_ body: @escaping (StatementRunner) throws -> Result) throws -> Result {
             try pool.transaction { try body(Self.runner($0)) }
         }
 
         /// A transaction that only reads: one snapshot of the database (READ COMMITTED takes one
         /// per statement, so several statements that must agree share a transaction).
         package func readTransaction<Result>(_ body: (StatementRunner) throws -> Result) throws -> Result {
-            try pool.transaction { try body(Self.runner($0)) }
+            try pool.transaction(writing: false) { try body(Self.runner($0)) }
         }
+
+        package var writeHealth: StoreWriteHealth { pool.writes.health }
 
         /// Statements on `connection`, in its open transaction.
         private static func runner(_ connection: PostgresConnection) -> StatementRunner {

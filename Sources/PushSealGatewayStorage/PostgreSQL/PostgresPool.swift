@@ -12,6 +12,9 @@
         package struct Unavailable: StoreFailure, CustomStringConvertible {
             /// Why.
             package let description: String
+            /// Unreachable: no connection could be made, or it was lost; busy: every connection
+            /// stayed taken.
+            package var cause = StoreFailureCause.unreachable
 
             /// Always: a connection may be had again.
             package var isTransient: Bool { true }
@@ -19,6 +22,13 @@
 
         /// How long a caller waits for a free connection.
         package static let acquireTimeout: Double = 2
+        /// How long a write may run before the pool calls it stalled: PostgreSQL's own
+        /// `statement_timeout`, past which it cancels a statement that runs (a commit that waits on
+        /// a disk that does not answer, it does not).
+        package static let stallAfter = Duration.milliseconds(PostgresConnection.statementTimeoutMilliseconds)
+
+        /// Follows the pool's writes: whether the database can write now.
+        package let writes = WriteHealthTracker(stallAfter: stallAfter)
 
         private let url: String
         private let passwordFile: String?
@@ -46,9 +56,31 @@
             }
         }
 
-        /// Runs `body` with a connection of the pool.
+        /// Runs `body` with a connection of the pool; unless it only reads (`writing` false), its
+        /// outcome is followed by ``writes``.
         @discardableResult
-        package func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+        package func withConnection<Result>(writing: Bool = true, _ body: (PostgresConnection) throws -> Result)
+            throws -> Result
+        {
+            guard writing else { return try withAnyConnection(body) }
+            let changed = RowsChanged()
+            return try writes.following(
+                {
+                    try withAnyConnection { connection in
+                        let before = connection.rowsChanged
+                        defer { changed.count = connection.rowsChanged - before }
+                        return try body(connection)
+                    }
+                }, changed: { changed.count > 0 })
+        }
+
+        /// The rows a followed write changed, carried out of its connection's call.
+        private final class RowsChanged {
+            var count = 0
+        }
+
+        /// Runs `body` with a connection of the pool, dropping one that broke.
+        private func withAnyConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
             let connection = try acquire()
             do {
                 let result = try body(connection)
@@ -65,8 +97,10 @@
 
         /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
         @discardableResult
-        package func transaction<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
-            try withConnection { connection in
+        package func transaction<Result>(writing: Bool = true, _ body: (PostgresConnection) throws -> Result) throws
+            -> Result
+        {
+            try withConnection(writing: writing) { connection in
                 try connection.execute("BEGIN")
                 do {
                     let result = try body(connection)
@@ -106,7 +140,8 @@
                     condition.unlock()
                     throw Unavailable(
                         description:
-                            "no database connection was free within \(Self.acquireTimeout) s (\(size) in the pool)")
+                            "no database connection was free within \(Self.acquireTimeout) s (\(size) in the pool)",
+                        cause: .busy)
                 }
             }
         }

@@ -10,8 +10,11 @@ package protocol SQLExecutor: Sendable {
     /// Runs one statement that writes, a transaction of its own; its rows (`RETURNING`).
     @discardableResult
     func write(_ statement: String, _ parameters: [DatabaseValue]) throws -> [[DatabaseValue]]
-    /// Runs `body`'s statements in one write transaction: all of them, or none if it throws.
-    func transaction<Result>(_ body: (StatementRunner) throws -> Result) throws -> Result
+    /// Runs `body`'s statements in one write transaction: all of them, or none if it throws. The
+    /// body may run on another thread than the caller's (SQLite's writer), and may still be held
+    /// there after the call gave up waiting for a commit that does not end: it keeps what it
+    /// captures, and leaves nothing of the caller's to write.
+    func transaction<Result>(_ body: @escaping (StatementRunner) throws -> Result) throws -> Result
     /// Runs `body`'s statements in one transaction that only reads: one snapshot.
     func readTransaction<Result>(_ body: (StatementRunner) throws -> Result) throws -> Result
 }

@@ -33,6 +33,8 @@ package final class SQLiteDatabase: Sendable {
         package let description: String
         /// SQLite's extended result code, when SQLite gave one.
         package var code: Int32? = nil
+        /// True when the caller gave up on a commit that had not ended: it may still commit.
+        package var outcomeUnknown = false
 
         /// A failure of SQLite's own, with its message and code.
         init(sqlite handle: OpaquePointer) {
@@ -48,6 +50,20 @@ package final class SQLiteDatabase: Sendable {
 
         /// A call that waited out its time for the writer or a connection: `SQLITE_BUSY`.
         static func busy(_ description: String) -> Failure { Failure(description: description, code: SQLITE_BUSY) }
+
+        /// What SQLite's primary result code says: busy or locked, full, an I/O error, a malformed
+        /// (or not a database) file, read-only, a file that cannot be opened.
+        package var cause: StoreFailureCause {
+            switch code.map({ $0 & 0xFF }) {
+            case SQLITE_BUSY?, SQLITE_LOCKED?: .busy
+            case SQLITE_FULL?: .full
+            case SQLITE_IOERR?: .io
+            case SQLITE_CORRUPT?, SQLITE_NOTADB?: .corrupt
+            case SQLITE_READONLY?: .readOnly
+            case SQLITE_CANTOPEN?: .unreachable
+            default: .other
+            }
+        }
 
         /// A call that waited out its time for the writer, the connection or SQLite's lock
         /// (`SQLITE_BUSY`, `SQLITE_LOCKED`).
@@ -74,9 +90,11 @@ package final class SQLiteDatabase: Sendable {
         self.writer = writer
         groupCommit = SQLiteGroupCommit { batch, deadline in
             try writer.use(until: deadline) { handle in
+                let before = sqlite3_total_changes64(handle)
                 try Self.transaction("BEGIN IMMEDIATE", on: handle) {
                     try SQLiteGroupCommit.run(batch, transaction: $0)
                 }
+                return sqlite3_total_changes64(handle) != before
             }
         }
         // Readers are made read-only by query_only: a write through one is an error.
@@ -145,20 +163,33 @@ package final class SQLiteDatabase: Sendable {
         package func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
             try SQLiteDatabase.query(sql, parameters, on: handle)
         }
+
+        /// Whether the transaction is still open: SQLite rolls back the whole transaction itself
+        /// on some errors (a full disk, an I/O error), and its savepoints with it.
+        package var isOpen: Bool { sqlite3_get_autocommit(handle) == 0 }
     }
 
     /// Runs `body` as one transaction on the writer: committed when it returns (perhaps with
     /// others' in the same commit, ``SQLiteGroupCommit``), and rolled back when it throws. It
     /// returns only once its writes are committed.
-    package func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        var result: Result?
-        try groupCommit.perform { result = try body($0) }
-        guard let result else { throw Failure(description: "a transaction ended without its result") }
+    package func transaction<Result>(_ body: @escaping (Transaction) throws -> Result) throws -> Result {
+        // The writer's thread runs the body, and may still hold it after this call gave up.
+        let box = ResultBox<Result>()
+        try groupCommit.perform { box.value = try body($0) }
+        guard let result = box.value else { throw Failure(description: "a transaction ended without its result") }
         return result
+    }
+
+    /// The result of a transaction the writer's thread ran, handed to its caller.
+    private final class ResultBox<Value> {
+        var value: Value?
     }
 
     /// The writer's commits, transactions and busy time so far (``SQLiteGroupCommit/activity``).
     package var writerActivity: SQLiteGroupCommit.Activity { groupCommit.activity }
+
+    /// Whether the writer can write now (``SQLiteGroupCommit/health``).
+    package var writeHealth: StoreWriteHealth { groupCommit.health }
 
     /// Runs `body` in one read transaction on a reader: every statement sees the same snapshot,
     /// and no write lock is taken.

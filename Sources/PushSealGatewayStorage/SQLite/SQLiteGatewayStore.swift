@@ -40,13 +40,15 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
         try database.query(statement, parameters)
     }
 
-    package func transaction<Result>(_ body: (StatementRunner) throws -> Result) throws -> Result {
+    package func transaction<Result>(_ body: @escaping (StatementRunner) throws -> Result) throws -> Result {
         try database.transaction { try body(Self.runner($0)) }
     }
 
     package func readTransaction<Result>(_ body: (StatementRunner) throws -> Result) throws -> Result {
         try database.readTransaction { try body(Self.runner($0)) }
     }
+
+    package var writeHealth: StoreWriteHealth { database.writeHealth }
 
     /// Statements in the open transaction `sql`.
     private static func runner(_ sql: SQLiteDatabase.Transaction) -> StatementRunner {
@@ -56,7 +58,7 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
     // MARK: What SQLite does its own way
 
     package func putDevice(_ device: Device) throws -> Bool {
-        try database.transaction { sql in
+        try database.transaction { [dialect] sql in
             let existed =
                 !(try sql.query(
                     "SELECT 1 FROM devices WHERE id = ?1 AND app = ?2", [.text(device.id), .text(device.app.name)]))
@@ -99,7 +101,7 @@ package final class SQLiteGatewayStore: GatewayStore, SQLExecutor {
         _ kind: DeliveryKind, from apps: [AppID], limit: Int, at time: Int64, leaseMilliseconds: Int64,
         owner: String
     ) throws -> [OutboxDelivery] {
-        try database.transaction { sql in
+        try database.transaction { [self] sql in
             var claimed: [OutboxDelivery] = []
             for app in apps where claimed.count < limit {
                 try claim(
