@@ -83,55 +83,69 @@ struct DeploymentFilesTests {
         #expect(!alerts.isEmpty && alerts == covered, "alerts without a test: \(alerts.subtracting(covered))")
     }
 
-    @Test("nginx -t takes the TLS front, and requests go through it: the API and probes, never /metrics, no 70 KB body")
-    func nginxFront() throws {
-        guard let openssl = Self.tool("/usr/bin/openssl") else { return }
-        let world = try GatewayWorld()
-        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+    /// The documented nginx front, running on a free loopback port with a certificate of its own
+    /// before the gateway instances on `upstreams` (ports on loopback); nil where the tool is missing.
+    final class Front {
         let directory = TemporaryDirectory()
-        let made = try CLIRunner.run(
-            executable: openssl,
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
-                "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
-                "subjectAltName=IP:127.0.0.1",
-            ], input: Data(), in: directory.path)
-        #expect(made.status == 0, "\(made.errors)")
-        let port = try ChildProcess.freeLoopbackPort()
-        var site = try String(
-            contentsOf: Self.deploy.appendingPathComponent("nginx-pushseal-gateway.conf"), encoding: .utf8)
-        site = try Self.replacing("server 127.0.0.1:8080;", with: "server 127.0.0.1:\(world.gateway.port);", in: site)
-        site = try Self.replacing("listen 443 ssl http2;", with: "listen 127.0.0.1:\(port) ssl http2;", in: site)
-        site = try Self.replacing("listen [::]:443 ssl http2;", with: "", in: site)
-        site = try Self.replacing("/etc/ssl/push.example.com/fullchain.pem", with: directory.file("cert.pem"), in: site)
-        site = try Self.replacing("/etc/ssl/push.example.com/privkey.pem", with: directory.file("key.pem"), in: site)
-        _ = try directory.write("site.conf", site)
-        let main = try directory.write(
-            "nginx.conf",
-            """
-            pid \(directory.file("nginx.pid"));
-            error_log \(directory.file("error.log"));
-            events {}
-            http {
-                access_log \(directory.file("access.log"));
-                client_body_temp_path \(directory.file("body"));
-                proxy_temp_path \(directory.file("proxy"));
-                include \(directory.file("site.conf"));
-            }
-            """)
-        let nginx = "/usr/sbin/nginx"
-        guard let checked = try Self.runTool(nginx, ["-t", "-c", main, "-p", directory.path], in: directory.path),
-            let serve = Self.deployTool(
-                nginx, ["-c", main, "-p", directory.path, "-g", "daemon off;"], in: directory.path)
-        else { return }
-        #expect(checked.status == 0 && checked.errors.contains("syntax is ok"), "\(checked.errors)")
-        // No warning but the one nginx 1.25.1 and later give for "listen … http2", which 1.22 needs.
-        let warnings = checked.errors.split(separator: "\n").filter { $0.contains("[warn]") }
-        #expect(
-            warnings.allSatisfy { $0.contains(#"the "listen ... http2" directive is deprecated"#) }, "\(warnings)")
-        let server = try ChildProcess.start(serve, errors: directory.file("nginx.err"))
-        defer { ChildProcess.stop(server) }
-        let base = "https://127.0.0.1:\(port)"
+        let port: UInt16
+        /// `nginx -t`'s outcome.
+        let checked: CLIRunner.Result
+        private let server: Int32
+
+        init?(upstreams: [UInt16]) throws {
+            guard let openssl = DeploymentFilesTests.tool("/usr/bin/openssl") else { return nil }
+            let made = try CLIRunner.run(
+                executable: openssl,
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
+                    "subjectAltName=IP:127.0.0.1",
+                ], input: Data(), in: directory.path)
+            #expect(made.status == 0, "\(made.errors)")
+            port = try ChildProcess.freeLoopbackPort()
+            var site = try String(
+                contentsOf: DeploymentFilesTests.deploy.appendingPathComponent("nginx-pushseal-gateway.conf"),
+                encoding: .utf8)
+            let servers = upstreams.map { "server 127.0.0.1:\($0);" }.joined(separator: "\n    ")
+            site = try DeploymentFilesTests.replacing("server 127.0.0.1:8080;", with: servers, in: site)
+            site = try DeploymentFilesTests.replacing(
+                "listen 443 ssl http2;", with: "listen 127.0.0.1:\(port) ssl http2;", in: site)
+            site = try DeploymentFilesTests.replacing("listen [::]:443 ssl http2;", with: "", in: site)
+            site = try DeploymentFilesTests.replacing(
+                "/etc/ssl/push.example.com/fullchain.pem", with: directory.file("cert.pem"), in: site)
+            site = try DeploymentFilesTests.replacing(
+                "/etc/ssl/push.example.com/privkey.pem", with: directory.file("key.pem"), in: site)
+            _ = try directory.write("site.conf", site)
+            let main = try directory.write(
+                "nginx.conf",
+                """
+                pid \(directory.file("nginx.pid"));
+                error_log \(directory.file("error.log"));
+                events {}
+                http {
+                    access_log \(directory.file("access.log"));
+                    client_body_temp_path \(directory.file("body"));
+                    proxy_temp_path \(directory.file("proxy"));
+                    include \(directory.file("site.conf"));
+                }
+                """)
+            let nginx = "/usr/sbin/nginx"
+            guard
+                let checked = try DeploymentFilesTests.runTool(
+                    nginx, ["-t", "-c", main, "-p", directory.path], in: directory.path),
+                let serve = DeploymentFilesTests.deployTool(
+                    nginx, ["-c", main, "-p", directory.path, "-g", "daemon off;"], in: directory.path)
+            else { return nil }
+            self.checked = checked
+            server = try ChildProcess.start(serve, errors: directory.file("nginx.err"))
+        }
+
+        deinit { ChildProcess.stop(server) }
+
+        /// `https://127.0.0.1:PORT`.
+        var base: String { "https://127.0.0.1:\(port)" }
+
+        /// curl through the front: the status and HTTP version.
         func curl(_ arguments: [String]) throws -> String {
             try CLIRunner.run(
                 executable: URL(fileURLWithPath: "/usr/bin/curl"),
@@ -142,6 +156,22 @@ struct DeploymentFilesTests {
                     + arguments, input: Data(), in: directory.path
             ).output
         }
+    }
+
+    @Test("nginx -t takes the TLS front, and requests go through it: the API and probes, never /metrics, no 70 KB body")
+    func nginxFront() throws {
+        let world = try GatewayWorld()
+        try world.registerDevice("phone", user: "u1", token: GatewayWorld.deviceToken("00aa", 1))
+        guard let front = try Front(upstreams: [world.gateway.port]) else { return }
+        let checked = front.checked
+        #expect(checked.status == 0 && checked.errors.contains("syntax is ok"), "\(checked.errors)")
+        // No warning but the one nginx 1.25.1 and later give for "listen … http2", which 1.22 needs.
+        let warnings = checked.errors.split(separator: "\n").filter { $0.contains("[warn]") }
+        #expect(
+            warnings.allSatisfy { $0.contains(#"the "listen ... http2" directive is deprecated"#) }, "\(warnings)")
+        let base = front.base
+        let curl = front.curl
+        let directory = front.directory
         #expect(
             world.eventually(10) { (try? curl(["\(base)/healthz"])) == "200 2" },
             "the probe answers through nginx over HTTP/2")
@@ -154,6 +184,30 @@ struct DeploymentFilesTests {
             "--data-binary", "@\(large)", "\(base)/v1/pushes",
         ])
         #expect(refused == "413 2", "nginx refuses a body the gateway would refuse")
+    }
+
+    @Test("two instances on PostgreSQL behind the front, one killed: every request through it answered, none 502")
+    func nginxLosesAnInstance() throws {
+        let database = try GatewayBackend.postgres.newDatabase()
+        let world = try GatewayProcessWorld(
+            extra: #", "http": {"connections_per_address": 1024}"#, database: database, instances: 2)
+        for instance in 0..<2 { try world.start(instance: instance) }
+        #expect(try world.registerDevice() == 201)
+        guard let front = try Front(upstreams: world.ports) else { return }
+        #expect(eventually(10) { (try? front.curl(["\(front.base)/healthz"])) == "200 2" })
+        world.kill(SIGKILL, instance: 1)
+        var statuses: [String: Int] = [:]
+        for index in 0..<60 {
+            let status = try front.curl([
+                "-X", "POST", "-H", "Content-Type: application/json", "-H", "Authorization: Bearer \(world.token)",
+                "--data", #"{"to":{"user":"u"},"payload":{"aps":{"alert":"n"}},"idempotency_key":"k-\#(index)"}"#,
+                "\(front.base)/v1/pushes",
+            ])
+            statuses[status, default: 0] += 1
+            // Past nginx's fail_timeout (10 s), it tries the dead instance again.
+            if index == 30 { Thread.sleep(forTimeInterval: 11) }
+        }
+        #expect(statuses == ["202 2": 60], "\(statuses)")
     }
     /// Every `expr` of the Grafana dashboard, in its panels' order.
     static func dashboardQueries() throws -> [String] {
