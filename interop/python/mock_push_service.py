@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import os
 import ssl
@@ -270,6 +271,28 @@ async def serve_http1_connection(service: Service, reader, writer, arguments) ->
         writer.close()
 
 
+async def listen_on_every_address(connected, more, requested_port, context):
+    """Listens on 127.0.0.1 and on each of `more` at one port, the same service at more origins.
+
+    The port 127.0.0.1 gets may be held on another loopback address (by another test's client
+    socket, say): then all of them are tried again on a new port, up to 20 times.
+    """
+    for _ in range(20):
+        server = await asyncio.start_server(connected, "127.0.0.1", requested_port, ssl=context)
+        port = server.sockets[0].getsockname()[1]
+        if not more:
+            return server, None, port
+        try:
+            others = await asyncio.start_server(connected, list(more), port, ssl=context)
+            return server, others, port
+        except OSError as error:
+            server.close()
+            await server.wait_closed()
+            if error.errno != errno.EADDRINUSE or requested_port != 0:
+                raise
+    raise OSError(errno.EADDRINUSE, "no port free on every loopback address after 20 tries")
+
+
 async def serve(arguments) -> None:
     if arguments.inbox:
         os.makedirs(arguments.inbox, exist_ok=True)
@@ -285,10 +308,7 @@ async def serve(arguments) -> None:
     def connected(reader, writer):
         return handler(service, reader, writer, arguments)
 
-    server = await asyncio.start_server(connected, "127.0.0.1", arguments.port, ssl=context)
-    port = server.sockets[0].getsockname()[1]
-    # The other addresses on the port the first one got: the same service at more origins.
-    others = await asyncio.start_server(connected, list(more), port, ssl=context) if more else None
+    server, others, port = await listen_on_every_address(connected, more, arguments.port, context)
     service.origin = f"https://127.0.0.1:{port}"
     await serve_until_done(server, port, certificate, arguments.ready, arguments.lifetime)
     if others is not None:
