@@ -79,17 +79,24 @@ extension FileKeyStore {
     }
 
     /// Adds a trusted sender public key: from then on the store requires auth mode from a
-    /// trusted sender for that key's suite.
-    /// - Throws: `PushSealError.Code.invalidKey` when any key of the store has the same kid.
+    /// trusted sender for that key's suite. Importing a sender key the store already trusts
+    /// changes nothing and returns its entry, so that a setup script can run again.
+    /// - Throws: `PushSealError.Code.invalidKey` when another key of the store has the same kid.
     @discardableResult
     public func importSender(_ key: PublicKey) throws -> StoredKey {
-        try update { contents in
+        try updateIfChanged { contents in
+            if let trusted = contents.entries.first(where: { $0.kid == key.kid && $0.role == .sender }),
+                let stored = try? PublicKey(jwk: trusted.jwk),
+                stored.suite == key.suite && stored.rawRepresentation == key.rawRepresentation
+            {
+                return (trusted, changed: false)
+            }
             try Self.checkUnused(key.kid, in: contents.entries)
             let entry = StoredKey(
                 kid: key.kid, suite: key.suite, role: .sender, current: false, created: StoredKey.timestamp(),
                 jwk: key.jwk)
             contents.entries.append(entry)
-            return entry
+            return (entry, changed: true)
         }
     }
 
@@ -231,12 +238,19 @@ extension FileKeyStore {
     /// files left by a killed writer are cleared first: only a writer holding the lock creates
     /// them, so under the lock every one of them is abandoned.
     func update<Result>(_ change: (inout Contents) throws -> Result) throws -> Result {
+        try updateIfChanged { contents in (try change(&contents), changed: true) }
+    }
+
+    /// ``update(_:)`` for a change that may find nothing to do: when `change` says it changed
+    /// nothing, the key file is left as it is.
+    func updateIfChanged<Result>(_ change: (inout Contents) throws -> (Result, changed: Bool)) throws -> Result {
         do {
             let store = try StoreDirectory(path: directory)
             return try store.withExclusiveLock(Self.lockName) {
                 for name in try store.names() where Self.isAbandonedTemporaryFile(name) { store.remove(name) }
                 var contents = try self.contents(in: store)
-                let result = try change(&contents)
+                let (result, changed) = try change(&contents)
+                guard changed else { return result }
                 var bytes = Self.serialize(contents)
                 defer { SecureMemory.wipe(&bytes) }
                 try store.replace(Self.keysName, with: bytes)

@@ -72,8 +72,22 @@ struct KeysCommandTests {
         let senderPrivate = try run(["keys", "import", "--store", "s", "--sender"], input: sender)
         #expect(senderPrivate.status == 2 && senderPrivate.errors.contains("public half"))
         let senderPublic = try run(["keys", "public"], input: sender).output
-        #expect(try run(["keys", "import", "--store", "s", "--sender"], input: senderPublic).status == 0)
-        #expect(try run(["keys", "import", "--store", "s", "--sender"], input: senderPublic).status == 2, "duplicate")
+        let trusted = try run(["keys", "import", "--store", "s", "--sender"], input: senderPublic)
+        #expect(trusted.status == 0)
+        // The very same key again, as a setup script run twice does: nothing changes.
+        let keysFile = temporary.file("s/keys.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: keysFile))
+        let again = try run(["keys", "import", "--store", "s", "--sender"], input: senderPublic)
+        #expect(again.status == 0 && again.output == trusted.output, "\(again.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: keysFile)) == before)
+        // Another key under a kid the store holds is refused, as a sender's or as the device's.
+        let otherSender = try run(["keys", "public"], input: try run(["keys", "generate", "--suite", "p256"]).output)
+        let senderKid = try #require(try JSONParser.parse(senderPublic).objectValue?["kid"]?.stringValue)
+        for taken in [senderKid, kid] {
+            let impostor = otherSender.output.replacing(#/"kid":"[^"]*"/#, with: #""kid":"\#(taken)""#)
+            let refused = try run(["keys", "import", "--store", "s", "--sender"], input: impostor)
+            #expect(refused.status == 2 && refused.errors.contains("kids are unique"), "\(taken): \(refused.errors)")
+        }
         let device2 = try run(["keys", "generate", "--suite", "x25519"]).output
         let imported = try run(["keys", "import", "--store", "s"], input: device2)
         #expect(imported.status == 0 && imported.output.contains("\"role\":\"device\""))

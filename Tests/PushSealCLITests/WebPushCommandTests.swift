@@ -27,18 +27,37 @@ struct WebPushCommandTests {
         try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
     }
 
-    @Test("subscribe writes the receiver's keys with mode 0600, prints the subscription, and never overwrites")
+    @Test(
+        "subscribe writes the receiver's keys with mode 0600 and prints the subscription; run again, it keeps and uses them; it never overwrites another file"
+    )
     func subscribe() throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: directory.file("receiver.json"))
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let printed = try object(subscription.trimmingCharacters(in: .newlines))
         let parsed = try WebPushSubscription(json: printed)
         #expect(parsed.endpoint == "https://push.example.net/p/abc")
+        let keys = try Data(contentsOf: URL(fileURLWithPath: directory.file("receiver.json")))
+        // Run again, as a script is: the same keys, the same subscription, the file untouched.
         let again = try run([
-            "webpush", "subscribe", "--endpoint", "https://push.example.net/p/2", "--out", "receiver.json",
+            "webpush", "subscribe", "--endpoint", "https://push.example.net/p/abc", "--out", "receiver.json",
         ])
-        #expect(again.status == 2)
-        #expect(again.errors.contains("never overwritten"))
+        #expect(again.status == 0 && again.output == subscription, "\(again.errors)")
+        #expect(again.errors.contains("already holds a receiver's keys"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("receiver.json"))) == keys)
+        // A file that is not a receiver's keys, or not kept as a secret, is never overwritten.
+        _ = try directory.write("notes.json", #"{"note":"mine"}"#)
+        chmod(directory.file("notes.json"), 0o600)
+        _ = try directory.write("loose.json", String(decoding: keys, as: UTF8.self))
+        chmod(directory.file("loose.json"), 0o644)
+        for (file, reason) in [("notes.json", "invalid-receiver-key"), ("loose.json", "readable by its owner only")] {
+            let refused = try run([
+                "webpush", "subscribe", "--endpoint", "https://push.example.net/p/2", "--out", file,
+            ])
+            #expect(refused.status == 2 && refused.output.isEmpty, "\(file)")
+            #expect(
+                refused.errors.contains("never overwritten") && refused.errors.contains(reason), "\(refused.errors)")
+        }
+        #expect(try String(contentsOfFile: directory.file("notes.json"), encoding: .utf8) == #"{"note":"mine"}"#)
         let insecure = try run([
             "webpush", "subscribe", "--endpoint", "http://push.example.net/p", "--out", "other.json",
         ])

@@ -7,14 +7,37 @@ internal import PushSealPrimitives
 enum WebPushCommand {
     /// `webpush subscribe`: what a browser does on `PushManager.subscribe()`, for tests and for
     /// receivers a backend runs itself. Writes the receiver's keys (0600) and prints the subscription.
+    /// As a browser already subscribed answers with its subscription, an `output` that already
+    /// holds a receiver's keys is kept and used, so that a script can run again; any other
+    /// existing file is refused, never overwritten.
     static func subscribe(endpoint: String, output: String, console: Console) throws(UsageError) -> ExitStatus {
+        let existing = KeyFiles.exists(output)
         let receiver: WebPushReceiver
+        if existing {
+            do {
+                receiver = try Self.receiver(output, secret: true)
+            } catch {
+                throw UsageError(
+                    "cannot write \(output): the file exists and is not a receiver's keys (it is never overwritten): "
+                        + error.message)
+            }
+        } else {
+            do {
+                receiver = try WebPushReceiver.generate()
+            } catch {
+                throw UsageError("webpush subscribe: \(Self.detail(error))")
+            }
+        }
         let subscription: WebPushSubscription
         do {
-            receiver = try WebPushReceiver.generate()
             subscription = try receiver.subscription(endpoint: endpoint)
         } catch {
             throw UsageError("webpush subscribe: \(Self.detail(error))")
+        }
+        if existing {
+            console.output.writeLine(JSONWriter.bytes(.object(subscription.json)))
+            console.errors.writeLine("pushseal: \(output) already holds a receiver's keys: the subscription uses them")
+            return .success
         }
         var keys = JSONWriter.bytes(.object(receiver.json))
         defer { SecureMemory.wipe(&keys) }
@@ -197,9 +220,11 @@ enum WebPushCommand {
             WebPushSubscription.init(json:))
     }
 
-    private static func receiver(_ path: String) throws(UsageError) -> WebPushReceiver {
+    /// The receiver's keys in the file at `path`; with `secret`, the file must also be kept as a
+    /// secret is (``KeyFiles/secretFile(_:)``).
+    private static func receiver(_ path: String, secret: Bool = false) throws(UsageError) -> WebPushReceiver {
         try objectFile(
-            path, kind: "receiver",
+            path, kind: "receiver", secret: secret,
             notAnObject: WebPushError(.invalidReceiverKey, "the receiver's keys are a JSON object"),
             WebPushReceiver.init(json:))
     }
@@ -207,9 +232,10 @@ enum WebPushCommand {
     /// What `make` reads from the JSON object in the file at `path` (which may hold a secret: its
     /// bytes are wiped once parsed); any failure is `bad KIND file PATH: …`, status 2.
     private static func objectFile<Value>(
-        _ path: String, kind: String, notAnObject: WebPushError, _ make: (JSONObject) throws -> Value
+        _ path: String, kind: String, secret: Bool = false, notAnObject: WebPushError,
+        _ make: (JSONObject) throws -> Value
     ) throws(UsageError) -> Value {
-        var bytes = try InputSource(path: path).readAll()
+        var bytes = secret ? try KeyFiles.secretFile(path) : try InputSource(path: path).readAll()
         defer { SecureMemory.wipe(&bytes) }
         do {
             guard let object = try JSONParser.parse(bytes).objectValue else { throw notAnObject }

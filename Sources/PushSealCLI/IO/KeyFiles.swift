@@ -54,6 +54,12 @@ enum KeyFiles {
         }
     }
 
+    /// Whether anything (a file, a directory, a link, even a dangling one) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     /// Writes `bytes` to a new file `path` with mode 0600; an existing file is never overwritten.
     /// A file whose write fails leaves nothing behind, so that a retry is not refused as existing.
     static func writeNew(_ bytes: [UInt8], to path: String) throws(UsageError) {
