@@ -77,7 +77,32 @@ struct ConnectionGuardTests {
         watched.open(61, from: Self.newcomer)
         #expect(watched.closed == [60], "the one waiting on its reader: \(watched.closed)")
         watched.open(62, from: Self.newcomer)
-        #expect(watched.closed == [60, 61], "then the newcomers' own heads, never a handler: \(watched.closed)")
+        #expect(watched.closed == [60], "never a handler, nor a newcomer holding less than its share")
+        // Once one of the attacker's answers is queued, the next arrival closes it.
+        watched.connectionGuard.sending(Watched.connection(1))
+        watched.open(63, from: Self.newcomer)
+        #expect(watched.closed == [60, 1], "\(watched.closed)")
+    }
+
+    @Test(
+        "a steady upload keeps its place while every connection of the client holding the most is being handled"
+    )
+    func uploadKeepsItsPlaceWhileTheMostHeldAreHandled() {
+        let watched = Watched()
+        watched.open(1, from: Self.uploader)
+        watched.connectionGuard.headReceived(Watched.connection(1))
+        for number in Int32(2)...60 {
+            watched.open(number, from: Self.attacker)
+            watched.connectionGuard.headReceived(Watched.connection(number))
+            watched.connectionGuard.handling(Watched.connection(number))
+        }
+        // New clients, one connection each, waiting for their heads: the upload has waited longest.
+        for number in Int32(61)...63 { watched.open(number, from: ClientAddress(ipv4: [192, 0, 2, UInt8(number)])) }
+        #expect(watched.closed.isEmpty, "no one waits of a client at its share: \(watched.closed)")
+        // Many clients of one connection each: every one holds its share, and the oldest gives way.
+        let crowd = Watched()
+        for number in Int32(1)...64 { crowd.open(number, from: ClientAddress(ipv4: [192, 0, 2, UInt8(number)])) }
+        #expect(crowd.closed == [1, 2, 3, 4], "\(crowd.closed)")
     }
 
     @Test("clients are addresses, an IPv6 address's /64, an IPv4 address mapped into IPv6 the IPv4 address")

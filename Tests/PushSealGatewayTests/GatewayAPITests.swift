@@ -121,6 +121,14 @@ struct GatewayAPITests {
             return
         }
         #expect(devices.compactMap { $0.objectValue?["id"]?.stringValue } == ["phone-1", "tablet"])
+        // The listing never answers 404: an unknown user has none, a user id with '/' is no id.
+        let unknown = try world.request("GET", "/v1/users/nobody/devices", token: world.adminToken)
+        #expect(unknown.status == 200 && unknown.json?["devices"] == .array([]))
+        let slashed = try world.request("GET", "/v1/users/u1%2Fx/devices", token: world.adminToken)
+        #expect(
+            slashed.status == 400 && slashed.errorCode == "invalid-request"
+                && String(decoding: slashed.body, as: UTF8.self).contains("path parameter user"),
+            "\(slashed.status) \(String(decoding: slashed.body, as: UTF8.self))")
         #expect(try world.request("DELETE", "/v1/devices/tablet", token: world.adminToken).status == 204)
         #expect(try world.request("GET", "/v1/devices/tablet", token: world.adminToken).status == 404)
         #expect(try world.request("DELETE", "/v1/devices/tablet", token: world.adminToken).status == 404)

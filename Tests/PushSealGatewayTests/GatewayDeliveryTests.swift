@@ -224,6 +224,9 @@ struct GatewayDeliveryTests {
         #expect(
             metrics.contains(
                 #"pushseal_gateway_deliveries_total{app="default",status="queued",reason="InvalidProviderToken"} 2"#))
+        // Logged as an error for the operator, where an ordinary retry is information.
+        let heldLines = world.logged("queued").filter { $0["reason"] == .string("InvalidProviderToken") }
+        #expect(heldLines.count == 2 && heldLines.allSatisfy { $0["level"] == .string("error") }, "\(heldLines)")
         Thread.sleep(forTimeInterval: 1)
         #expect(world.apns.requests().count == 2, "held for 30 s or so, not hammered")
 

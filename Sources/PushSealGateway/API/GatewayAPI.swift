@@ -135,7 +135,10 @@ final class GatewayAPI: Sendable {
             case 2 where parts[0] == "v1" && parts[1] == "devices": self = .devices
             case 3 where parts[0] == "v1" && parts[1] == "devices": self = .device(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "pushes": self = .push(parts[2])
-            case 4 where parts[0] == "v1" && parts[1] == "users" && parts[3] == "devices": self = .userDevices(parts[2])
+            // A user id holding `/` (sent as %2F, which the server decodes) spans segments: the same
+            // route, whose parameter is then refused as no identifier (400), never a 404.
+            case 4... where parts[0] == "v1" && parts[1] == "users" && parts.last == "devices":
+                self = .userDevices(parts[2..<(parts.count - 1)].joined(separator: "/"))
             case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "test": self = .deviceTest(parts[2])
             case 4 where parts[0] == "v1" && parts[1] == "devices" && parts[3] == "webpush":
                 self = .deviceWebPush(parts[2])

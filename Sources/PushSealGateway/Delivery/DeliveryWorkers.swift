@@ -259,7 +259,9 @@ final class DeliveryWorkers: Sendable {
             case .webPush: members.append(("push_service", EventLog.endpointOrigin(delivery.address)))
             }
             if let reason { members.append(("reason", .string(reason.text))) }
-            log.write(status.rawValue, members)
+            // A refused provider token holds every delivery of its key until an operator fixes it.
+            let tokenRefused = reason.map { APNsSender.providerTokenRefusals.contains($0.text) } ?? false
+            log.write(status.rawValue, members, level: tokenRefused ? "error" : nil)
         }
     }
 }

@@ -13,9 +13,11 @@ internal import Synchronization
 /// and a connection that arrives when all but ``roomKept`` are taken closes one that waits on its
 /// client (for a head, for a body, or for the client to read its answer), of the client that
 /// holds the most connections (an IPv4 address, an IPv6 /64: ``ClientAddress``), the one of
-/// those that has waited longest. So a new client always gets in, and a client that shares the
-/// server with one holding hundreds of connections never loses its place to it; a request whose
-/// handler runs is never closed for room.
+/// those that has waited longest; never one of a client holding fewer than its share (the
+/// connections open over the clients holding them), even while every connection of the one
+/// holding the most is being handled. So a new client always gets in, and a client that shares
+/// the server with one holding hundreds of connections never loses its place to it; a request
+/// whose handler runs is never closed for room.
 ///
 /// Waiting to read an answer counts as waiting on the client: a client that pipelines requests
 /// and reads their answers a little at a time keeps its connections busy forever, each always
@@ -98,11 +100,14 @@ final class ConnectionGuard: Sendable {
         }
 
         /// The connection to close for room: of those that wait on their client, one of the client
-        /// holding the most, the one of those that has waited longest.
+        /// holding the most, the one of those that has waited longest; nil when none waits of a
+        /// client holding at least its share (the connections open over the clients holding them),
+        /// so that a client with fewer never gives way while the one holding the most is busy.
         func displaced() -> UInt? {
             var chosen: (key: UInt, held: Int, since: ContinuousClock.Instant)?
             for (key, connection) in entries where !connection.shutDown && connection.phase.waitsOnClient {
                 let held = liveByClient[connection.client] ?? 0
+                guard held * liveByClient.count >= live else { continue }
                 if let best = chosen, (held, best.since) <= (best.held, connection.since) { continue }
                 chosen = (key, held, connection.since)
             }

@@ -39,13 +39,14 @@ struct EventLog: Sendable {
         "webhook-disabled": "error",
     ]
 
-    /// Writes `{"time", "level", "event": name, …members}`.
-    func write(_ event: String, _ members: [(String, JSONValue)] = []) {
+    /// Writes `{"time", "level", "event": name, …members}`, at the event's level of ``levels``
+    /// unless `level` says otherwise (a line whose members make it matter more).
+    func write(_ event: String, _ members: [(String, JSONValue)] = [], level: String? = nil) {
         guard let sink else { return }
         let object = JSONObject(
             [
                 ("time", .string(RFC3339.text(GatewayClock.milliseconds()))),
-                ("level", .string(Self.levels[event] ?? "info")), ("event", .string(event)),
+                ("level", .string(level ?? Self.levels[event] ?? "info")), ("event", .string(event)),
             ] + members)
         sink(JSONWriter.bytes(.object(object)) + [0x0A])
     }
