@@ -17,8 +17,10 @@ What it reads in each Markdown file:
 - A fence with no info string is refused, so that no command can go unrun by being unlabelled:
   a block that is not for the shell names its language (`swift`, `json`, `text`, …).
 
-Each file runs from the repository's root; the guides begin with `make trial` and `cd "$TRIAL"`,
-so what they make lands in a fresh .trial/ directory. A file that leaves anything new in the
+The first file runs from the repository's root. Each file after it starts where the reader who
+followed the one before is left: in its trial's directory, .trial/, when there is one (the guides
+begin with `cd` to the clone's root, then `make trial` and `cd "$TRIAL"`), so what they make lands
+in a fresh .trial/ directory. A file that leaves anything new in the
 checkout outside .trial/ fails. `make trial-stop` ends the trial after the last file.
 `--self-test` first runs this checker on documents of its own that must pass or fail.
 """
@@ -127,9 +129,11 @@ def untracked(root: str) -> set[str]:
 DOCUMENT_SECONDS = 300
 
 
-def run_document(path: str, root: str, skipped: collections.Counter, seconds: float = DOCUMENT_SECONDS) -> tuple[int, int]:
-    """Runs a document's sh blocks, within `seconds`; returns how many ran and how many outputs
-    were checked."""
+def run_document(
+    path: str, root: str, skipped: collections.Counter, seconds: float = DOCUMENT_SECONDS, start: str | None = None
+) -> tuple[int, int]:
+    """Runs a document's sh blocks from `start` (the root by default), within `seconds`; returns
+    how many ran and how many outputs were checked."""
     blocks = [block for block in blocks_of(path) if block.info == "sh"]
     for block in blocks:
         if block.skip:
@@ -139,7 +143,7 @@ def run_document(path: str, root: str, skipped: collections.Counter, seconds: fl
         return 0, 0
     before = untracked(root)
     with tempfile.TemporaryDirectory(prefix="run-docs-") as work:
-        script = ["set -eo pipefail", f"cd {quote(root)}"]
+        script = ["set -eo pipefail", f"cd {quote(start or root)}"]
         for number, block in enumerate(runnable):
             out = os.path.join(work, f"{number}.out")
             err = os.path.join(work, f"{number}.err")
@@ -245,8 +249,11 @@ def main() -> None:
         self_test(root)
     skipped: collections.Counter = collections.Counter()
     try:
-        for document in arguments.documents:
-            ran, checked = run_document(document, root, skipped)
+        for index, document in enumerate(arguments.documents):
+            # Where the previous document left its reader: in its trial, if it made one.
+            trial = os.path.join(root, ".trial")
+            start = trial if index > 0 and os.path.isdir(trial) else root
+            ran, checked = run_document(document, root, skipped, start=start)
             print(f"run-docs: {document}: {ran} blocks run, {checked} outputs checked")
     except DocumentError as failure:
         sys.exit(f"run-docs: {failure}")

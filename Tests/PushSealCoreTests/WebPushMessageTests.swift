@@ -66,6 +66,26 @@ struct WebPushMessageTests {
         #expect(contract.contains(identity), "the contract states the vector")
     }
 
+    @Test("the padding webpush-v1.md states: the shortest content that gives a 4,096-byte message is 3,968 bytes")
+    func fullMessageThreshold() throws {
+        let subscription = try AppendixA.receiver().subscription(endpoint: "https://push.example.net/push/x")
+        func length(_ count: Int) throws -> Int {
+            try WebPushMessage.seal([UInt8](repeating: 0x78, count: count), for: subscription).count
+        }
+        let threshold = try #require(
+            try (3_800...WebPushMessage.maximumContentByteCount).first {
+                try length($0) == WebPushMessage.maximumByteCount
+            })
+        let below = try length(threshold - 1)
+        #expect(threshold == 3_968 && below == 4_070)
+        let contract = try String(
+            contentsOf: TestVectors.packageRoot.appendingPathComponent("docs/webpush-v1.md"), encoding: .utf8)
+        #expect(
+            contract.contains(
+                "contents of \(threshold.formatted(.number)) bytes and more all give a 4,096-byte message"),
+            "webpush-v1.md, \"Padding\", states the threshold")
+    }
+
     @Test("RFC 8291 Appendix A: the receiver opens the RFC's body to its plaintext")
     func appendixAOpens() throws {
         let receiver = try AppendixA.receiver()

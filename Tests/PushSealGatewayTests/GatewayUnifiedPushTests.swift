@@ -45,5 +45,16 @@ struct GatewayUnifiedPushTests {
         let notification = try #require(content["notification"]?.objectValue, "the connector gets the declarative JSON")
         #expect(notification["title"] == .string("Table 12") && notification["body"] == .string("Ready"))
         #expect(notification["data"]?.objectValue?["table"] == .number(JSONNumber(12)))
+
+        // Without priority 10 there is no Urgency, which FCM takes as normal priority (android.md).
+        let plain = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":{"aps":{"alert":"Later"}}}"#,
+            token: world.adminToken)
+        let plainID = try #require(plain.json?["id"]?.stringValue)
+        #expect(try GatewayWebPushTests.states(world, push: plainID)["android-1"]?.status == .sent)
+        let second = try #require(world.pushServices[0].requests().dropFirst().first)
+        #expect(
+            second["status"] as? Int == 201 && second["urgency"] as? String == nil && second["topic"] as? String == nil,
+            "\(second)")
     }
 }

@@ -7,17 +7,26 @@
 // connector's release before you copy it.
 //
 // AndroidManifest.xml:
+//   <uses-permission android:name="android.permission.INTERNET" />
+//   <uses-permission android:name="android.permission.POST_NOTIFICATIONS" />   <!-- Android 13+: ask at run time too -->
 //   <service android:name=".PushSealPushService" android:exported="false">
 //     <intent-filter><action android:name="org.unifiedpush.android.connector.PUSH_EVENT" /></intent-filter>
 //   </service>
+//
+// build.gradle: org.unifiedpush.android:connector, and org.unifiedpush.android:embedded-fcm-distributor
+// for phones without a distributor (3.x needs no Firebase project and no google-services.json).
 package com.example.shop.push
 
+import android.Manifest
+import android.app.Activity
 import android.app.NotificationChannel
 import android.app.NotificationManager
 import android.app.PendingIntent
 import android.content.Context
 import android.content.Intent
 import android.net.Uri
+import android.os.Build
+import androidx.core.app.ActivityCompat
 import androidx.core.app.NotificationCompat
 import org.json.JSONObject
 import org.unifiedpush.android.connector.FailedReason
@@ -75,11 +84,16 @@ class PushSealPushService : PushService() {
     }
 
     companion object {
-        // At start: use the user's distributor (or the embedded FCM one), and register with the
-        // gateway's VAPID public key, which your backend reads from GET /v1/webpush/vapid.
-        fun start(context: Context, vapidPublicKey: String) {
-            UnifiedPush.tryUseCurrentOrDefaultDistributor(context) { found ->
-                if (found) UnifiedPush.register(context, vapid = vapidPublicKey)
+        // At start, from the Activity's onCreate: ask to show notifications (Android 13+), use the
+        // user's distributor (or the embedded FCM one), and register with the gateway's VAPID
+        // public key, which your backend reads from GET /v1/webpush/vapid. The distributor is
+        // chosen with the Activity as context: with the Application's, the first run never registers.
+        fun start(activity: Activity, vapidPublicKey: String) {
+            if (Build.VERSION.SDK_INT >= 33) {
+                ActivityCompat.requestPermissions(activity, arrayOf(Manifest.permission.POST_NOTIFICATIONS), 0)
+            }
+            UnifiedPush.tryUseCurrentOrDefaultDistributor(activity) { found ->
+                if (found) UnifiedPush.register(activity, vapid = vapidPublicKey)
             }
         }
     }
