@@ -16,6 +16,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 python=${PEER_PYTHON:-$root/.build/interop-venv/bin/python}
 gateway_deb=$(ls "$root"/.build/package/pushseal-gateway_*.deb)
 cli_deb=$(ls "$root"/.build/package/pushseal_*.deb)
+# make package installs what a build and its packaging need, never the test tooling (a browser,
+# a database server, …): what it would install is the Makefile's plan, read without running it.
+plan=$(make -s -n -C "$root" package 2> /dev/null)
+for tool in chromium postgresql valgrind nginx prometheus fuse3; do
+    if grep -qw -- "$tool" <<< "$plan"; then
+        echo "package-check: make package would install $tool, a test tool" >&2
+        exit 1
+    fi
+done
 # dpkg and the mount namespace need root: as make deps does, ask sudo when not root.
 if [[ $(id -u) != 0 ]]; then exec sudo --preserve-env=PEER_PYTHON "$0" "$@"; fi
 work=$(mktemp -d)
