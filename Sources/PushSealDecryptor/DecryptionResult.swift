@@ -44,12 +44,22 @@ public struct DecryptionResult: Sendable {
     public internal(set) var attachment: MediaAttachment?
     /// Why the content's media is not attached (the text is shown without it); nil otherwise.
     public internal(set) var mediaFailure: MediaFailure?
+    /// The ticket to report what is shown with (envelope-v1.md, "Receipts"): the display ticket
+    /// of content that opened, else the failure ticket the payload carried beside its envelope;
+    /// nil when the push carries none. Never part of ``notification``'s `userInfo`.
+    public internal(set) var receipt: ReceiptTicket?
 
     /// A decrypted result; ``Decryptor/record(_:)`` sets `duplicate`.
+    /// The content's `pushseal_receipt` member is taken out into ``receipt``: the app never sees
+    /// the capability.
     static func decrypted(_ opened: OpenedEnvelope) -> DecryptionResult {
-        DecryptionResult(
+        var content = opened.content
+        let receipt = ReceiptTicket.taken(from: &content)
+        var result = DecryptionResult(
             status: .decrypted, reason: nil, header: opened.header,
-            notification: NotificationContent(payload: opened.content), duplicate: false)
+            notification: NotificationContent(payload: content), duplicate: false)
+        result.receipt = receipt
+        return result
     }
 
     /// A forwarded Web Push message `messageID` opened by the receiver `kid`, its content mapped
@@ -75,10 +85,15 @@ public struct DecryptionResult: Sendable {
     }
 
     /// The payload as it arrived, with `reason` when it degraded.
+    /// The failure ticket beside the envelope is taken out of what is shown into ``receipt``.
     static func asArrived(_ payload: JSONObject, reason: PushSealError.Code?) -> DecryptionResult {
-        DecryptionResult(
+        var shown = payload
+        let receipt = ReceiptTicket.taken(from: &shown)
+        var result = DecryptionResult(
             status: reason == nil ? .plain : .degraded, reason: reason, header: nil,
-            notification: NotificationContent(payload: payload), duplicate: false)
+            notification: NotificationContent(payload: shown), duplicate: false)
+        result.receipt = receipt
+        return result
     }
 
     /// The CLI's output object: status, reason or kid/suite/mode, duplicate, notification.

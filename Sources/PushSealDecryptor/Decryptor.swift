@@ -123,6 +123,7 @@ public struct Decryptor: Sendable {
                 return unopened(payload, reason: error.code)
             }
         }
+        var displayTicket: ReceiptTicket?
         do {
             let envelope = try Envelope(base64URL: text)
             let opened: OpenedEnvelope
@@ -133,14 +134,28 @@ public struct Decryptor: Sendable {
                 opened = try envelope.open(with: try loadRing())
             }
             if let reference = try FetchReference.reference(in: opened.content) {
-                return try openFetched(reference, payload, deadline: deadline)
+                // The reference's content carries the display ticket: a fetch that fails reports
+                // with it, as the device did open this delivery.
+                var content = opened.content
+                displayTicket = ReceiptTicket.taken(from: &content)
+                var result = try openFetched(reference, payload, deadline: deadline)
+                result.receipt = displayTicket ?? result.receipt
+                return result
             }
             return decrypted(opened)
         } catch let error as PushSealError {
-            return unopened(payload, reason: error.code)
+            return withTicket(unopened(payload, reason: error.code), displayTicket)
         } catch {
-            return unopened(payload, reason: .keyStoreUnavailable)
+            return withTicket(unopened(payload, reason: .keyStoreUnavailable), displayTicket)
         }
+    }
+
+    /// `result`, reporting with `ticket` when there is one (the display ticket of content that
+    /// opened before a later step failed).
+    private func withTicket(_ result: DecryptionResult, _ ticket: ReceiptTicket?) -> DecryptionResult {
+        var result = result
+        if let ticket { result.receipt = ticket }
+        return result
     }
 
     /// The result of an envelope that opened, routed under the contract.
@@ -231,7 +246,10 @@ public struct Decryptor: Sendable {
     /// A store that cannot be read imposes no policy of its own.
     public func unopened(_ payload: JSONObject, reason: PushSealError.Code) -> DecryptionResult {
         if let policy = policy ?? (try? keyStore.loadPolicy()), policy.requireSealed {
-            return .neutral(policy, reason: reason)
+            var result = DecryptionResult.neutral(policy, reason: reason)
+            var arrived = payload
+            result.receipt = ReceiptTicket.taken(from: &arrived)
+            return result
         }
         return .asArrived(payload, reason: reason == .notSealed ? nil : reason)
     }

@@ -1,4 +1,4 @@
-internal import PushSealCore
+package import PushSealCore
 
 /// How an ``Encryptor`` shapes the outer payload.
 public struct EncryptionOptions: Sendable, Hashable {
@@ -7,6 +7,10 @@ public struct EncryptionOptions: Sendable, Hashable {
     /// Members copied into the outer payload in clear: `aps` members among
     /// ``clearableApsMembers`` go into the outer `aps`, any other name is a top-level member.
     public var clearMembers: [String] = []
+    /// Members written into the outer payload in clear that the sealed content does not hold,
+    /// after those of ``clearMembers``: a gateway's failure receipt (`pushseal_receipt`,
+    /// envelope-v1.md "Receipts"). Counted against the size limit like the rest of the outer payload.
+    package var outerMembers = JSONObject()
     /// Alert, background or VoIP.
     public var pushType: PushType = .alert
     /// The padding block in bytes; the padded plaintext is a multiple of it, capped by the limit.
@@ -30,6 +34,9 @@ public struct EncryptionOptions: Sendable, Hashable {
         }
         for name in clearMembers where ["aps", "enc", "alert"].contains(where: { $0.isExactly(name) }) {
             throw PushSealError(.invalidPayload, "\"\(name)\" cannot be left in clear")
+        }
+        for member in outerMembers where ["aps", "enc"].contains(where: { $0.isExactly(member.name) }) {
+            throw PushSealError(.invalidPayload, "\"\(member.name)\" cannot be added to the outer payload")
         }
     }
 }

@@ -32,6 +32,7 @@ struct OuterPayload {
                 outer[name] = value
             }
         }
+        for member in options.outerMembers { outer[member.name] = member.value }
         var bytes: [UInt8] = Array("{".utf8)
         if outerAps.count > 0 {
             bytes += Array("\"aps\":".utf8)

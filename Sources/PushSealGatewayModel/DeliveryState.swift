@@ -13,12 +13,19 @@ package struct DeliveryState: Sendable, Equatable {
     package let reason: String?
     /// Requests made so far.
     package let attempts: Int
+    /// Its id in receipt URLs; nil when it carries no receipt.
+    package var receiptID: String?
+    /// What its receipts said the device showed; nil until one came.
+    package var display: DisplayRecord?
 
     /// A value of these members.
     package init(
-        rowID: Int64 = 0, deviceID: String, status: DeliveryStatus, apnsID: String?, reason: String?, attempts: Int
+        rowID: Int64 = 0, deviceID: String, status: DeliveryStatus, apnsID: String?, reason: String?, attempts: Int,
+        receiptID: String? = nil, display: DisplayRecord? = nil
     ) {
         self.rowID = rowID
+        self.receiptID = receiptID
+        self.display = display
         self.deviceID = deviceID
         self.status = status
         self.apnsID = apnsID

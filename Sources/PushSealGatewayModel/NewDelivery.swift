@@ -10,17 +10,21 @@ package struct NewDelivery: Sendable {
     package let expiration: Int64?
     /// True when the alert body was shortened to fit (the push's `truncate` option).
     package var bodyTruncated: Bool
+    /// What its receipts are checked against; nil when it carries none (the app has no
+    /// `receipts`, or the push said `receipt: false`).
+    package var receipt: ReceiptCredentials?
 
     /// A value of these members.
     package init(
         device: Device, headers: [(name: String, value: String)], body: [UInt8], expiration: Int64?,
-        bodyTruncated: Bool = false
+        bodyTruncated: Bool = false, receipt: ReceiptCredentials? = nil
     ) {
         self.device = device
         self.headers = headers
         self.body = body
         self.expiration = expiration
         self.bodyTruncated = bodyTruncated
+        self.receipt = receipt
     }
 
     /// The kinds of `deliveries`: whose workers a push of them wakes.

@@ -2,5 +2,5 @@
 /// migrations), what `migrate` reports and `pushseal-gateway version` prints.
 package enum GatewaySchema {
     /// The current version.
-    package static let version = 12
+    package static let version = 13
 }

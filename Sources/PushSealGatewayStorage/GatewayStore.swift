@@ -1,9 +1,9 @@
 /// Where the gateway keeps its state: one store per aggregate (access tokens, devices, the outbox,
-/// the relay's endpoints, content kept to fetch, webhooks, operations), each written once over
+/// the relay's endpoints, content kept to fetch, receipts, webhooks, operations), each written once over
 /// ``SQLExecutor``, and the schema. The API and the workers see only these protocols, so that
 /// PostgreSQL takes SQLite's place without touching them. Every method is one transaction.
 package protocol GatewayStore: AccessTokenStore, DeviceStore, OutboxStore, RelayInboxStore, FetchObjectStore,
-    WebhookStore, OperationsStore
+    ReceiptStore, WebhookStore, OperationsStore
 {
     /// Creates or upgrades the schema to this version of the gateway; what it found and did.
     @discardableResult

@@ -25,13 +25,18 @@ struct APIError: Error, Sendable {
     /// The most characters of a request's path or header that a message quotes.
     static let maximumQuotedCharacters = 64
 
-    /// The response carrying it.
-    var response: HTTPResponse {
+    /// The `error` member of the answer: `{"code", "message", "path"}`.
+    var json: JSONObject {
         var error = JSONObject([
             ("code", .string(code)), ("message", .string(Self.clipped(message, to: Self.maximumMessageCharacters))),
         ])
         if let path { error["path"] = .string(Self.clipped(path, to: Self.maximumPathCharacters)) }
-        let response = HTTPResponse.json(status, .object(JSONObject([("error", .object(error))])))
+        return error
+    }
+
+    /// The response carrying it.
+    var response: HTTPResponse {
+        let response = HTTPResponse.json(status, .object(JSONObject([("error", .object(json))])))
         return HTTPResponse(status: status, headers: response.headers + headers, body: response.body)
     }
 

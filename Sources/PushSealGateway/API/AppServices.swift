@@ -23,6 +23,8 @@ struct AppServices: Sendable {
     let testNotification: (title: String, body: String)
     /// The gateway as a Web Push service for its APNs devices, when it has `relay`.
     let relay: WebPushRelay?
+    /// Where its devices report what they showed, when it has `receipts`.
+    let receipts: ReceiptSettings?
 
     /// The services of `app`, with `webPush` its client, over `store`, its sealer keeping its
     /// agreements in the gateway's `agreements`; `onAccepted` wakes the delivery workers of the
@@ -41,8 +43,10 @@ struct AppServices: Sendable {
         limiter = RateLimiter(app.rateLimits) { metrics.rateLimited($0) }
         pushes = PushAcceptor(
             store: store, sealer: sealer, maximumDeliveriesPerPush: app.maximumDeliveriesPerPush, fetch: app.fetch,
+            receipts: app.receipts,
             retentionHours: app.retentionHours, limiter: limiter, metrics: metrics, log: log, onAccepted: onAccepted)
         testNotification = app.testNotification
+        receipts = app.receipts
         let sealer = sealer
         relay = app.relay.map {
             WebPushRelay(

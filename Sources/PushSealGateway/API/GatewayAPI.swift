@@ -117,6 +117,8 @@ final class GatewayAPI: Sendable {
         case deviceWebPush(String)
         case webPushEndpoint(String)
         case fetch(String)
+        case receipts
+        case receipt(String)
         case userDevices(String)
         case push(String)
 
@@ -145,6 +147,8 @@ final class GatewayAPI: Sendable {
             case 3 where parts[0] == "v1" && parts[1] == "webpush" && parts[2] == "vapid": self = .applicationServerKey
             case 3 where parts[0] == "v1" && parts[1] == "webpush": self = .webPushEndpoint(parts[2])
             case 3 where parts[0] == "v1" && parts[1] == "fetch": self = .fetch(parts[2])
+            case 2 where parts[0] == "v1" && parts[1] == "receipts": self = .receipts
+            case 3 where parts[0] == "v1" && parts[1] == "receipts": self = .receipt(parts[2])
             default: return nil
             }
         }
@@ -167,6 +171,8 @@ final class GatewayAPI: Sendable {
             case .webPushEndpoint: "/v1/webpush/{endpoint_id}"
             case .applicationServerKey: "/v1/webpush/vapid"
             case .fetch: "/v1/fetch/{fetch_id}"
+            case .receipts: "/v1/receipts"
+            case .receipt: "/v1/receipts/{delivery}"
             case .userDevices: "/v1/users/{user}/devices"
             case .push: "/v1/pushes/{push_id}"
             }
@@ -177,7 +183,7 @@ final class GatewayAPI: Sendable {
             switch self {
             case .health, .readiness, .metrics, .statusPage, .statusScript, .statusJSON: true
             case .pushes, .device, .deviceTest, .deviceWebPush, .webPushEndpoint, .fetch, .userDevices, .push,
-                .apiStatus, .devices, .applicationServerKey:
+                .apiStatus, .devices, .applicationServerKey, .receipts, .receipt:
                 false
             }
         }
@@ -186,11 +192,12 @@ final class GatewayAPI: Sendable {
         var parameter: (name: String, value: String)? {
             switch self {
             case .health, .readiness, .metrics, .pushes, .statusPage, .statusScript, .statusJSON, .apiStatus,
-                .devices, .applicationServerKey:
+                .devices, .applicationServerKey, .receipts:
                 nil
             case .device(let id), .deviceTest(let id), .deviceWebPush(let id): ("device_id", id)
             case .webPushEndpoint(let id): ("endpoint_id", id)
             case .fetch(let id): ("fetch_id", id)
+            case .receipt(let id): ("delivery", id)
             case .userDevices(let user): ("user", user)
             case .push(let id): ("push_id", id)
             }
@@ -202,7 +209,7 @@ final class GatewayAPI: Sendable {
             case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusScript, .statusJSON,
                 .apiStatus, .devices, .applicationServerKey, .fetch:
                 ["GET"]
-            case .pushes, .deviceTest, .deviceWebPush: ["POST"]
+            case .pushes, .deviceTest, .deviceWebPush, .receipts, .receipt: ["POST"]
             case .webPushEndpoint: ["POST", "DELETE"]
             case .device: ["GET", "PUT", "DELETE"]
             }
@@ -232,7 +239,7 @@ final class GatewayAPI: Sendable {
         // A device fetches with the capability its push carried, in place of a token.
         let takesNoToken: Bool =
             switch (endpoint, request.method) {
-            case (.webPushEndpoint?, "POST"), (.fetch?, "GET"): true
+            case (.webPushEndpoint?, "POST"), (.fetch?, "GET"), (.receipts?, "POST"), (.receipt?, "POST"): true
             default: false
             }
         let token = Self.isUnderV1(request.path) && !takesNoToken ? try authenticate(request) : nil
@@ -321,6 +328,17 @@ final class GatewayAPI: Sendable {
                 id: id, request, relays: relays, store: store, metrics: metrics)
         case ("GET", .fetch(let id)):
             return try FetchedContent.serve(id: id, request, store: store, metrics: metrics)
+        case ("POST", .receipt), ("POST", .receipts):
+            // Without an app that has receipts, there is nothing here, as for an unknown delivery.
+            guard apps.values.contains(where: { $0.receipts != nil }) else {
+                throw APIError.notFound("a delivery with receipts")
+            }
+            if case .receipt(let delivery) = endpoint {
+                return try ReceiptEndpoint.receive(
+                    delivery: delivery, try body(request), authorization: request.header("authorization"),
+                    store: store)
+            }
+            return try ReceiptEndpoint.receiveBatch(try body(request), store: store)
         case ("DELETE", .webPushEndpoint(let id)):
             let services = try authorize(.devices)
             return try Self.relayOrRefusal(services).remove(id: id, in: services.id)
@@ -461,6 +479,17 @@ final class GatewayAPI: Sendable {
         ])
         if let apnsID = delivery.apnsID { object["apns_id"] = .string(apnsID) }
         if let reason = delivery.reason { object["reason"] = .string(reason) }
+        // Only a delivery that carries receipts has an id and a display (gateway-v1.md, "Receipts").
+        if let receiptID = delivery.receiptID {
+            object["id"] = .string(receiptID)
+            object["display"] =
+                delivery.display.map { display in
+                    var record = JSONObject([("outcome", .string(display.outcome))])
+                    if let reason = display.reason { record["reason"] = .string(reason) }
+                    record["at"] = .number(JSONNumber(Int(display.at)))
+                    return .object(record)
+                } ?? .null
+        }
         return .object(object)
     }
 }

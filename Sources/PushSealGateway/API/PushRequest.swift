@@ -32,6 +32,9 @@ struct PushRequest: Sendable {
     /// `options.fetch`: whether an APNs alert push too large for its payload is kept for the
     /// device to fetch (gateway-v1.md, "Fetched content"); nil leaves it to the app's `fetch`.
     let fetch: Bool?
+    /// `options.receipt`: false leaves the push's deliveries without receipts in an app that has
+    /// `receipts` (gateway-v1.md, "Receipts"); nil leaves it to the app.
+    let receipt: Bool?
 
     /// The most users or devices one push may name.
     static let maximumAudience = 1_000
@@ -59,7 +62,7 @@ struct PushRequest: Sendable {
             options,
             [
                 "push_type", "priority", "expiration", "collapse_id", "placeholder", "clear", "media", "truncate",
-                "fetch",
+                "fetch", "receipt",
             ],
             at: optionsPath)
         var encryption = EncryptionOptions()
@@ -82,6 +85,7 @@ struct PushRequest: Sendable {
             encryption.overflow = .truncateBody
         }
         fetch = try RequestReader.optionalBool(options, "fetch", at: optionsPath)
+        receipt = try RequestReader.optionalBool(options, "receipt", at: optionsPath)
         do {
             try encryption.validate()
         } catch {

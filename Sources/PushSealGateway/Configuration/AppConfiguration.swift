@@ -27,6 +27,9 @@ public struct AppConfiguration: Sendable {
     /// The app's own pushes too large for APNs kept for the device to fetch (gateway-v1.md,
     /// "Fetched content"); nil when such a push is refused.
     public let fetch: FetchSettings?
+    /// Where the app's devices report what they showed (gateway-v1.md, "Receipts"); nil when its
+    /// deliveries carry no receipts.
+    public let receipts: ReceiptSettings?
     /// Each of the app's tokens' rates (gateway-v1.md, "Limits"); none by default.
     public let rateLimits: RateLimitSettings
     /// The endpoints that receive the app's events (gateway-v1.md, "Webhooks"); none by default.
@@ -38,7 +41,7 @@ public struct AppConfiguration: Sendable {
     /// The members an app has, at the top level of a one-app configuration or in each of `apps`.
     static let members = [
         "sender_key_files", "apns", "contract_file", "max_deliveries_per_push", "webpush", "test_push", "relay",
-        "fetch", "limits", "webhooks",
+        "fetch", "limits", "webhooks", "receipts",
     ]
 
     /// The members an app of `apps` may have that are also the gateway's, where they are every
@@ -88,6 +91,11 @@ public struct AppConfiguration: Sendable {
             fetch = try FetchSettings(fetchObject, at: path.member("fetch"))
         } else {
             fetch = nil
+        }
+        if let receiptsObject = try GatewayConfiguration.optionalObject(object, "receipts", at: path) {
+            receipts = try ReceiptSettings(receiptsObject, at: path.member("receipts"))
+        } else {
+            receipts = nil
         }
         rateLimits = try RateLimitSettings(object["limits"], at: path.member("limits"))
         webhooks = try WebhookSettings.list(object["webhooks"], at: path.member("webhooks"), resolve: resolve)

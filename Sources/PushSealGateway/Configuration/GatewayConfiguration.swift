@@ -225,13 +225,15 @@ public struct GatewayConfiguration: Sendable {
         return member
     }
 
-    /// The `public_url` member of `object` (at `path`): where phones and senders reach the gateway,
+    /// The member `name` of `object` (at `path`), `public_url` by default: where phones and senders reach the gateway,
     /// an https URL without a path, query or fragment (`https://push.example.com`).
-    static func publicURL(_ object: JSONObject, at path: JSONPath) throws(GatewayError) -> String {
-        guard let url = object["public_url"]?.stringValue, let parsed = try? HTTPSURL(url), parsed.target == "/",
+    static func publicURL(_ object: JSONObject, _ name: String = "public_url", at path: JSONPath) throws(GatewayError)
+        -> String
+    {
+        guard let url = object[name]?.stringValue, let parsed = try? HTTPSURL(url), parsed.target == "/",
             !url.hasSuffix("/"), !url.contains("?"), !url.contains("#")
         else {
-            throw invalid(path.member("public_url"), "must be an https URL without a path, as https://push.example.com")
+            throw invalid(path.member(name), "must be an https URL without a path, as https://push.example.com")
         }
         return url
     }

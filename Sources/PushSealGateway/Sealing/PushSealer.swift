@@ -109,7 +109,18 @@ final class PushSealer: Sendable {
     ///   payload that does not fit once sealed (nor fetched); what `keep` throws.
     func delivery(
         of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device,
-        keep: ((_ envelope: [UInt8], _ device: Device) throws -> FetchReference)? = nil
+        receipt: DeliveryReceipt? = nil, keep: ((_ envelope: [UInt8], _ device: Device) throws -> FetchReference)? = nil
+    ) throws -> NewDelivery {
+        var delivery = try sealedDelivery(
+            of: payload, request, collapseID: collapseID, to: device, receipt: receipt, keep: keep)
+        delivery.receipt = receipt?.credentials
+        return delivery
+    }
+
+    /// ``delivery(of:_:collapseID:to:receipt:keep:)`` before its receipt's credentials are added.
+    private func sealedDelivery(
+        of payload: JSONObject, _ request: PushRequest, collapseID: String?, to device: Device,
+        receipt: DeliveryReceipt?, keep: ((_ envelope: [UInt8], _ device: Device) throws -> FetchReference)?
     ) throws -> NewDelivery {
         let collapseID = request.collapseID ?? collapseID
         let expiration = request.expiration.map(Int64.init)
@@ -117,11 +128,16 @@ final class PushSealer: Sendable {
         case .apns(_, let topic, _, let jwk):
             let options = APNsRequestOptions(
                 topic: topic, collapseID: collapseID, expiration: request.expiration, priority: request.priority)
+            var payload = payload
+            var encryption = request.encryption
+            if let receipt {
+                payload[ReceiptTicket.member] = .object(receipt.display.json)
+                encryption.outerMembers[ReceiptTicket.member] = .object(receipt.failure.json)
+            }
             do {
                 let recipient = try Recipient(jwk: Array(jwk.utf8))
                 let sender = senders.first { $0.suite == recipient.suite }
                 let fetching = keep != nil && request.encryption.pushType == .alert
-                var encryption = request.encryption
                 if fetching { encryption.overflow = .fail }
                 let sealed: SealedPayload
                 do {
@@ -144,10 +160,12 @@ final class PushSealer: Sendable {
                         } catch {
                             throw KeepFailure(error: error)
                         }
+                        var referenceEncryption = request.encryption
+                        referenceEncryption.outerMembers = encryption.outerMembers
                         return try reference(
                             to: kept, for: device, recipient: recipient,
-                            encryption: request.encryption, clearFrom: payload, options: options,
-                            expiration: expiration)
+                            encryption: referenceEncryption, clearFrom: payload, options: options,
+                            expiration: expiration, receipt: receipt?.display)
                     }
                     guard request.encryption.overflow == .truncateBody else {
                         throw PushSealError(
@@ -155,8 +173,9 @@ final class PushSealer: Sendable {
                             "\(error.detail); it is \(content.count) bytes as compact JSON, over the "
                                 + "\(Self.maximumFetchedContentByteCount) a device fetches")
                     }
+                    encryption.overflow = .truncateBody
                     sealed = try Encryptor(
-                        recipient: recipient, sender: sender, options: request.encryption, agreements: agreements
+                        recipient: recipient, sender: sender, options: encryption, agreements: agreements
                     ).seal(payload)
                 }
                 let apns = try APNsRequest(payload: sealed, pushType: request.encryption.pushType, options: options)
@@ -176,9 +195,11 @@ final class PushSealer: Sendable {
                 throw APIError.unprocessable(
                     JSONPath.root.member("to"), "device \(device.id): the gateway has no webpush")
             }
+            // The receipt stands beside `notification`, which a browser's declarative display reads.
             func content(_ payload: JSONObject) -> [UInt8] {
-                JSONWriter.bytes(
-                    .object(subscriptionContent.json(payload: payload, collapseID: collapseID, web: request.web)))
+                var content = subscriptionContent.json(payload: payload, collapseID: collapseID, web: request.web)
+                if let receipt { content[ReceiptTicket.member] = .object(receipt.display.json) }
+                return JSONWriter.bytes(.object(content))
             }
             var message = content(payload)
             let budget = WebPushMessage.maximumContentByteCount
@@ -238,7 +259,8 @@ final class PushSealer: Sendable {
     /// copied from `payload` so that they stay in clear.
     private func reference(
         to reference: FetchReference, for device: Device, recipient: Recipient, encryption: EncryptionOptions,
-        clearFrom payload: JSONObject?, options: APNsRequestOptions, expiration: Int64?
+        clearFrom payload: JSONObject?, options: APNsRequestOptions, expiration: Int64?,
+        receipt: ReceiptTicket? = nil
     ) throws -> NewDelivery {
         var aps = JSONObject([("alert", .object(encryption.placeholder.alert))])
         var content = JSONObject()
@@ -251,6 +273,7 @@ final class PushSealer: Sendable {
         }
         content["aps"] = .object(aps)
         content[FetchReference.member] = .object(reference.json)
+        if let receipt { content[ReceiptTicket.member] = .object(receipt.json) }
         var referenceEncryption = encryption
         referenceEncryption.pushType = .alert
         referenceEncryption.overflow = .fail

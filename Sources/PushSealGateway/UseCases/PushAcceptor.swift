@@ -29,6 +29,8 @@ final class PushAcceptor: Sendable {
     private let maximumDeliveriesPerPush: Int
     /// Where the app's pushes too large for APNs are fetched from; nil when they are refused.
     private let fetch: FetchSettings?
+    /// Where the app's devices report what they showed; nil when its deliveries carry no receipts.
+    private let receipts: ReceiptSettings?
     /// The app's retention, in hours: no content is kept to fetch for longer.
     private let retentionHours: Int
     private let limiter: RateLimiter
@@ -38,14 +40,16 @@ final class PushAcceptor: Sendable {
 
     /// An acceptor storing in `store`, sealing with `sealer`, refusing a push of more than
     /// `maximumDeliveriesPerPush` deliveries, spending them from `limiter`, keeping content too
-    /// large for APNs to fetch as `fetch` says (for `retentionHours` at most); `onAccepted` wakes
-    /// the delivery workers of the kinds given.
+    /// large for APNs to fetch as `fetch` says (for `retentionHours` at most), giving each delivery
+    /// receipts as `receipts` says; `onAccepted` wakes the delivery workers of the kinds given.
     init(
         store: any GatewayStore, sealer: PushSealer, maximumDeliveriesPerPush: Int, fetch: FetchSettings? = nil,
-        retentionHours: Int = GatewayConfiguration.defaultRetentionHours, limiter: RateLimiter, metrics: Metrics,
-        log: EventLog, onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
+        receipts: ReceiptSettings? = nil, retentionHours: Int = GatewayConfiguration.defaultRetentionHours,
+        limiter: RateLimiter, metrics: Metrics, log: EventLog,
+        onAccepted: @escaping @Sendable (Set<DeliveryKind>) -> Void
     ) {
         self.fetch = fetch
+        self.receipts = receipts
         self.retentionHours = retentionHours
         self.store = store
         self.sealer = sealer
@@ -63,6 +67,7 @@ final class PushAcceptor: Sendable {
     ///   an idempotency key used by another request; or the store's error.
     func accept(_ push: PushRequest, in app: AppID, requestBody: JSONObject, token: String) throws -> Accepted {
         let (payload, collapseID) = try sealer.prepare(push)
+        let receipts = try receiptSettings(for: push, payload: payload)
         // The request's hash is compared only when its idempotency key comes again.
         let requestHash = push.idempotencyKey == nil ? [] : RequestHash.of(requestBody)
         if let key = push.idempotencyKey,
@@ -99,7 +104,9 @@ final class PushAcceptor: Sendable {
             // A push refused while sealing (a content too large for one subscription) or storing
             // stores nothing, so the deliveries it spent come back.
             deliveries = try active.map { device in
-                try sealer.delivery(of: payload, push, collapseID: collapseID, to: device, keep: keep)
+                try sealer.delivery(
+                    of: payload, push, collapseID: collapseID, to: device,
+                    receipt: try receipts.map(DeliveryReceipt.make), keep: keep)
             }
             acceptance = try store.acceptPush(
                 id: id, in: app, idempotencyKey: push.idempotencyKey, requestHash: requestHash, at: time,
@@ -121,6 +128,29 @@ final class PushAcceptor: Sendable {
         return Accepted(
             id: id, deliveries: deliveries.count, repeated: false, truncated: deliveries.filter(\.bodyTruncated).count,
             fetched: fetched)
+    }
+
+    /// The receipts `push`'s deliveries carry (gateway-v1.md, "Receipts"): the app's, unless its
+    /// `options.receipt` is false.
+    /// - Throws: ``APIError`` 422 for `options.receipt` in an app without `receipts`, or a payload
+    ///   that sets the member the receipt goes into.
+    private func receiptSettings(for push: PushRequest, payload: JSONObject) throws(APIError) -> ReceiptSettings? {
+        guard let receipts else {
+            guard push.receipt == nil else {
+                throw .unprocessable(
+                    JSONPath.root.member("options").member("receipt"),
+                    "the app has no receipts configuration: nowhere for a device to report to (gateway-v1.md, \"Receipts\")"
+                )
+            }
+            return nil
+        }
+        guard push.receipt ?? true else { return nil }
+        guard payload[ReceiptTicket.member] == nil else {
+            throw .unprocessable(
+                JSONPath.root.member("payload").member(ReceiptTicket.member),
+                "is the gateway's: it puts each delivery's receipt there")
+        }
+        return receipts
     }
 
     /// How `push`'s content is kept when it does not fit an APNs payload (gateway-v1.md,

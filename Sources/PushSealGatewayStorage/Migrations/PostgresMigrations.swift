@@ -186,5 +186,17 @@ package enum PostgresMigrations {
             DROP INDEX fetch_objects_by_device;
             CREATE INDEX fetch_objects_by_source ON fetch_objects (app, device_id, source, created_at);
             """),
+        // Receipts, as SQLite's schema 13.
+        SchemaMigration(
+            13,
+            """
+            ALTER TABLE deliveries ADD COLUMN receipt_id TEXT;
+            ALTER TABLE deliveries ADD COLUMN display_hash BYTEA;
+            ALTER TABLE deliveries ADD COLUMN failure_hash BYTEA;
+            ALTER TABLE deliveries ADD COLUMN display_outcome TEXT;
+            ALTER TABLE deliveries ADD COLUMN display_reason TEXT;
+            ALTER TABLE deliveries ADD COLUMN display_at BIGINT;
+            CREATE UNIQUE INDEX deliveries_by_receipt ON deliveries (receipt_id) WHERE receipt_id IS NOT NULL;
+            """),
     ]
 }

@@ -211,5 +211,19 @@ package enum SQLiteMigrations {
             DROP INDEX fetch_objects_by_device;
             CREATE INDEX fetch_objects_by_source ON fetch_objects (app, device_id, source, created_at);
             """),
+        // Receipts: a delivery that carries them has an id of its own in receipt URLs (unique, found
+        // through its own index), the SHA-256 of its display and failure capabilities, and what the
+        // first receipt (or a displayed one after a degraded one) said the device showed.
+        SchemaMigration(
+            13,
+            """
+            ALTER TABLE deliveries ADD COLUMN receipt_id TEXT;
+            ALTER TABLE deliveries ADD COLUMN display_hash BLOB;
+            ALTER TABLE deliveries ADD COLUMN failure_hash BLOB;
+            ALTER TABLE deliveries ADD COLUMN display_outcome TEXT;
+            ALTER TABLE deliveries ADD COLUMN display_reason TEXT;
+            ALTER TABLE deliveries ADD COLUMN display_at INTEGER;
+            CREATE UNIQUE INDEX deliveries_by_receipt ON deliveries (receipt_id) WHERE receipt_id IS NOT NULL;
+            """),
     ]
 }

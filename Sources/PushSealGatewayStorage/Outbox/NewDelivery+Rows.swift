@@ -6,8 +6,8 @@ extension NewDelivery {
     /// statements without being built again.
     package static let sqliteInsert = """
         INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration,
-            next_attempt_at, accepted_at, status, app)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 'queued', ?10)
+            next_attempt_at, accepted_at, status, app, receipt_id, display_hash, failure_hash)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 'queued', ?10, ?11, ?12, ?13)
         """
 
     /// The parameters of ``sqliteInsert`` that queue this delivery of push `pushID`, accepted at `time`.
@@ -18,6 +18,13 @@ extension NewDelivery {
             .text(pushID), .text(device.id), .text(device.channel.kind.rawValue), .text(device.channel.address),
             environment, .text(OutboxHeaders.text(headers)), .blob(body), expiration.map { .integer($0) } ?? .null,
             .integer(time), .text(device.app.name),
-        ]
+        ] + receiptParameters
+    }
+
+    /// The receipt's columns (`receipt_id`, `display_hash`, `failure_hash`): nulls for a delivery
+    /// that carries none.
+    package var receiptParameters: [DatabaseValue] {
+        guard let receipt else { return [.null, .null, .null] }
+        return [.text(receipt.deliveryID), .blob(receipt.displayHash), .blob(receipt.failureHash)]
     }
 }

@@ -14,20 +14,20 @@ package import PushSealGatewayModel
     /// of the first statement and 1 and 2 of the others. A push whose idempotency key is taken
     /// inserts nothing: its first statement returns no row.
     package enum PostgresPushInsert {
-        /// The most deliveries in one statement: 8 parameters each, well within PostgreSQL's
+        /// The most deliveries in one statement: 11 parameters each, well within PostgreSQL's
         /// 65,535 a statement.
         package static let deliveriesPerStatement = 1_000
 
         /// The columns a delivery row gives, in the order ``rows(_:from:)`` writes them.
-        private static let deliveryColumns = "device_id, kind, address, environment, headers, body, expiration, app"
+        private static let deliveryColumns =
+            "device_id, kind, address, environment, headers, body, expiration, app, receipt_id, display_hash, failure_hash"
         /// ``deliveryColumns`` as the `VALUES` list's, aliased `v`.
         private static let rowColumns = deliveryColumns.split(separator: ", ").map { "v.\($0)" }.joined(separator: ", ")
         private static let insertColumns =
-            "INSERT INTO deliveries (push_id, device_id, kind, address, environment, headers, body, expiration, app, "
-            + "next_attempt_at, accepted_at, status) "
+            "INSERT INTO deliveries (push_id, \(deliveryColumns), next_attempt_at, accepted_at, status) "
 
         /// The first statement, for `count` deliveries (0 to ``deliveriesPerStatement``): parameters
-        /// 1–5 the push (id, idempotency key, time, request hash, app), then 8 per delivery. It returns
+        /// 1–5 the push (id, idempotency key, time, request hash, app), then 11 per delivery. It returns
         /// one row when the push was stored, none when its idempotency key was taken. The texts
         /// for up to ``keptStatements`` deliveries are built once, not for every push.
         package static func push(deliveries count: Int) -> String {
@@ -54,13 +54,13 @@ package import PushSealGatewayModel
         }
 
         /// A further statement, for `count` more deliveries: parameters 1 and 2 the push's id and
-        /// time, then 8 per delivery.
+        /// time, then 11 per delivery.
         package static func moreDeliveries(_ count: Int) -> String {
             "\(insertColumns)SELECT $1, \(rowColumns), $2, $2, 'queued' "
                 + "FROM (VALUES \(rows(count, from: 3))) AS v (\(deliveryColumns))"
         }
 
-        /// The 8 parameters of `delivery`, in the order of the rows' columns.
+        /// The 11 parameters of `delivery`, in the order of the rows' columns.
         package static func parameters(of delivery: NewDelivery) -> [DatabaseValue] {
             let environment: DatabaseValue =
                 if case .apns(_, _, let environment, _) = delivery.device.channel {
@@ -73,15 +73,16 @@ package import PushSealGatewayModel
                 .text(delivery.device.channel.address), environment, .text(OutboxHeaders.text(delivery.headers)),
                 .blob(delivery.body), delivery.expiration.map { .integer($0) } ?? .null,
                 .text(delivery.device.app.name),
-            ]
+            ] + delivery.receiptParameters
         }
 
-        /// `count` rows of 8 typed markers, the first at parameter `first`.
+        /// `count` rows of 11 typed markers, the first at parameter `first`.
         private static func rows(_ count: Int, from first: Int) -> String {
             (0..<count).map { row in
-                let base = first + row * 8
+                let base = first + row * 11
                 return "($\(base)::text, $\(base + 1)::text, $\(base + 2)::text, $\(base + 3)::text, "
-                    + "$\(base + 4)::text, $\(base + 5)::bytea, $\(base + 6)::bigint, $\(base + 7)::text)"
+                    + "$\(base + 4)::text, $\(base + 5)::bytea, $\(base + 6)::bigint, $\(base + 7)::text, "
+                    + "$\(base + 8)::text, $\(base + 9)::bytea, $\(base + 10)::bytea)"
             }.joined(separator: ", ")
         }
 

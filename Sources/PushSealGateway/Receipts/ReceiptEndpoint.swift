@@ -1,0 +1,100 @@
+internal import PushSealCore
+internal import PushSealGatewayModel
+internal import PushSealGatewayStorage
+
+/// `POST /v1/receipts/{delivery}` and `POST /v1/receipts` (gateway-v1.md, "Receipts"): what a
+/// device showed of a delivery, reported with one of the delivery's capabilities in place of an
+/// access token. Every refusal of the delivery or the capability is 404 alike, and a wrong
+/// capability locks nothing out: it is 128 random bits, which no number of guesses finds. What is
+/// logged never holds a capability.
+enum ReceiptEndpoint {
+    /// The most receipts one batch carries.
+    static let maximumBatch = 100
+
+    /// `POST /v1/receipts/{delivery}` with `Authorization: Bearer <capability>` and
+    /// `{"outcome": "displayed"}` or `{"outcome": "degraded", "reason": R}`: 204 once taken (a
+    /// repeat too), 404 for an unknown delivery or a capability that is not its, or its failure
+    /// capability reporting `displayed`.
+    /// - Throws: ``APIError``: 400 naming the member at fault, 404.
+    static func receive(delivery: String, _ body: JSONObject, authorization: String?, store: any GatewayStore)
+        throws -> HTTPResponse
+    {
+        let outcome = try Self.outcome(body, at: .root, known: ["outcome", "reason"])
+        guard let authorization, authorization.utf8.count > 7, authorization.prefix(7).lowercased() == "bearer ",
+            let report = report(delivery: delivery, bearer: String(authorization.dropFirst(7)), outcome)
+        else { throw APIError.notFound("a delivery with receipts") }
+        guard case .taken = try store.recordReceipts([report], at: GatewayClock.milliseconds()).first else {
+            throw APIError.notFound("a delivery with receipts")
+        }
+        return HTTPResponse(status: 204, headers: [], body: [])
+    }
+
+    /// `POST /v1/receipts` with `{"receipts": [{"delivery", "capability", "outcome", "reason"}]}`
+    /// (1 to ``maximumBatch``), for receipts a device could not send at the time: 200 with
+    /// `{"results": [{"status": S}]}`, one per receipt in order, S what the single endpoint would
+    /// answer (204 or 404); a refused receipt holds up none of the others.
+    /// - Throws: ``APIError`` 400 naming the member at fault when the body is not such a batch.
+    static func receiveBatch(_ body: JSONObject, store: any GatewayStore) throws -> HTTPResponse {
+        try RequestReader.refuseUnknown(body, ["receipts"], at: .root)
+        let path = JSONPath.root.member("receipts")
+        guard case .array(let items)? = body["receipts"], (1...maximumBatch).contains(items.count) else {
+            throw APIError.invalid(path, "must be an array of 1 to \(maximumBatch) receipts")
+        }
+        var reports: [ReceiptReport?] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.element(index)
+            guard let object = item.objectValue else { throw APIError.invalid(itemPath, "must be an object") }
+            let outcome = try Self.outcome(
+                object, at: itemPath, known: ["delivery", "capability", "outcome", "reason"])
+            guard let delivery = object["delivery"]?.stringValue else {
+                throw APIError.invalid(itemPath.member("delivery"), "must be a string")
+            }
+            guard let capability = object["capability"]?.stringValue else {
+                throw APIError.invalid(itemPath.member("capability"), "must be a string")
+            }
+            reports.append(report(delivery: delivery, bearer: capability, outcome))
+        }
+        var recorded = try store.recordReceipts(reports.compactMap { $0 }, at: GatewayClock.milliseconds())
+            .makeIterator()
+        let results = reports.map { report -> JSONValue in
+            let taken = report != nil && recorded.next() != .refused
+            return .object(JSONObject([("status", .number(JSONNumber(taken ? 204 : 404)))]))
+        }
+        return .json(200, .object(JSONObject([("results", .array(results))])))
+    }
+
+    /// The receipt of `delivery` presenting `bearer`, or nil when either has not the form of one
+    /// (which is answered as an unknown delivery is).
+    private static func report(delivery: String, bearer: String, _ outcome: ReceiptOutcome) -> ReceiptReport? {
+        guard ReceiptTicket.isDeliveryID(delivery), let hash = ReceiptTicket.capabilityHash(bearer: bearer) else {
+            return nil
+        }
+        return ReceiptReport(
+            deliveryID: delivery, capabilityHash: hash, outcome: outcome.name, reason: outcome.reason?.rawValue)
+    }
+
+    /// The `outcome` and `reason` members of `object` (at `path`), which has no members but `known`.
+    private static func outcome(_ object: JSONObject, at path: JSONPath, known: [String]) throws(APIError)
+        -> ReceiptOutcome
+    {
+        try RequestReader.refuseUnknown(object, known, at: path)
+        switch object["outcome"]?.stringValue {
+        case "displayed"?:
+            guard object["reason"] == nil else {
+                throw APIError.invalid(path.member("reason"), "is only for a degraded outcome")
+            }
+            return .displayed
+        case "degraded"?:
+            guard let reason = object["reason"]?.stringValue, let outcome = ReceiptOutcome.degraded(reason: reason)
+            else {
+                throw APIError.invalid(
+                    path.member("reason"),
+                    "must be one of envelope-v1.md's reasons: "
+                        + ReceiptOutcome.degradeReasons.map(\.rawValue).joined(separator: ", "))
+            }
+            return outcome
+        default:
+            throw APIError.invalid(path.member("outcome"), "must be \"displayed\" or \"degraded\"")
+        }
+    }
+}

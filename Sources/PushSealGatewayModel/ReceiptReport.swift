@@ -1,0 +1,33 @@
+/// One receipt as a device posted it, checked for form: which delivery, the hash of the
+/// capability it presented, and what it reports.
+package struct ReceiptReport: Sendable, Equatable {
+    /// The delivery's id in `/v1/receipts/{delivery}`.
+    package let deliveryID: String
+    /// The SHA-256 of the capability presented.
+    package let capabilityHash: [UInt8]
+    /// `displayed` or `degraded`.
+    package let outcome: String
+    /// A degraded receipt's reason; nil for `displayed`.
+    package let reason: String?
+
+    /// A value of these members.
+    package init(deliveryID: String, capabilityHash: [UInt8], outcome: String, reason: String?) {
+        self.deliveryID = deliveryID
+        self.capabilityHash = capabilityHash
+        self.outcome = outcome
+        self.reason = reason
+    }
+
+    /// Whether it reports that the content was shown.
+    package var isDisplayed: Bool { outcome == "displayed" }
+}
+
+/// What recording a receipt came to.
+package enum ReceiptRecording: Sendable, Equatable {
+    /// No delivery has that id, or the capability is not its (or is its failure capability and
+    /// the receipt reports `displayed`): 404, alike whatever the reason.
+    case refused
+    /// The receipt was taken: `changed` when it set the delivery's display (its first receipt, or
+    /// a displayed one after a degraded one); false for a repeat, which changes nothing.
+    case taken(changed: Bool)
+}
