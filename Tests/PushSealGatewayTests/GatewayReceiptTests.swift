@@ -87,6 +87,15 @@ struct GatewayReceiptTests {
         let before = try Self.shown(world, push: push)
         #expect(before["id"] == .string(delivered.id) && before["display"] == .null, "\(before)")
 
+        // A store without the device's key degrades with the failure ticket, taken out of what it shows.
+        try world.registerDevice("stranger", user: "u9", token: GatewayWorld.deviceToken("00aa", 9))
+        let stranger = Decryptor(keyStore: FileKeyStore(directory: world.directory.file("store-stranger")))
+            .prepare(delivered.payload)
+        #expect(stranger.status == .degraded && stranger.reason == .unknownKey)
+        #expect(stranger.receipt?.authorization == delivered.failure.authorization)
+        #expect(stranger.notification.userInfo[ReceiptTicket.member] == nil)
+        #expect(stranger.notification.body == "Open the app to view it.")
+
         // The failure capability, on the path in clear, cannot say the content was shown.
         let forgedDisplay = try Self.post(world, delivered.id, Self.capability(delivered.failure), Self.displayed)
         #expect(forgedDisplay.status == 404)
