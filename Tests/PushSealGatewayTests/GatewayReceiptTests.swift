@@ -124,6 +124,18 @@ struct GatewayReceiptTests {
         #expect(shown["outcome"] == .string("displayed") && shown["reason"] == nil, "\(shown)")
         #expect(try Self.post(world, delivered.id, Self.capability(display), Self.degraded("timeout")).status == 204)
         #expect(try Self.shown(world, push: push)["display"]?.objectValue?["outcome"] == .string("displayed"))
+
+        // Taken receipts are counted, repeats too; refused ones are not.
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        for series in [
+            #"pushseal_gateway_receipts_total{app="default",kind="apns",outcome="displayed"} 1"#,
+            #"pushseal_gateway_receipts_total{app="default",kind="apns",outcome="degraded"} 3"#,
+            #"pushseal_gateway_receipts_total{app="default",kind="webpush",outcome="degraded"} 0"#,
+            #"pushseal_gateway_receipts_degraded_total{app="default",reason="unknown-key"} 1"#,
+            #"pushseal_gateway_receipts_degraded_total{app="default",reason="timeout"} 2"#,
+        ] {
+            #expect(metrics.contains(series + "\n"), "\(series)")
+        }
     }
 
     @Test(

@@ -336,9 +336,9 @@ final class GatewayAPI: Sendable {
             if case .receipt(let delivery) = endpoint {
                 return try ReceiptEndpoint.receive(
                     delivery: delivery, try body(request), authorization: request.header("authorization"),
-                    store: store)
+                    store: store, metrics: metrics)
             }
-            return try ReceiptEndpoint.receiveBatch(try body(request), store: store)
+            return try ReceiptEndpoint.receiveBatch(try body(request), store: store, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):
             let services = try authorize(.devices)
             return try Self.relayOrRefusal(services).remove(id: id, in: services.id)

@@ -20,9 +20,24 @@ final class Metrics: Sendable {
         var rateLimited: [RateLimit: Int] = [:]
         var webPushReceived: [Int: Int] = [:]
         var fetches: [Int: Int] = [:]
+        var receipts: [ReceiptCount: Int] = [:]
+        var receiptsDegraded: [ReceiptReason: Int] = [:]
         var claims: [ClaimLabel: Int] = [:]
         var storeErrors: [StoreFailureCause: Int] = [:]
         var draining = false
+    }
+
+    /// A receipts counter's labels: the delivery's app and kind, and the outcome reported.
+    private struct ReceiptCount: Hashable {
+        let app: AppID
+        let kind: DeliveryKind
+        let outcome: String
+    }
+
+    /// A degraded receipts counter's labels: the delivery's app, and the reason reported.
+    private struct ReceiptReason: Hashable {
+        let app: AppID
+        let reason: String
     }
 
     private let state = Mutex(State())
@@ -108,6 +123,18 @@ final class Metrics: Sendable {
 
     /// Counts a request for content kept to fetch, by the status it was answered (200 or 404).
     func fetchServed(_ status: Int) { state.withLock { $0.fetches[status, default: 0] += 1 } }
+
+    /// Counts a receipt taken for a delivery of `app` and `kind` that reported `outcome`, and,
+    /// degraded, `reason` (one of `ReceiptOutcome.degradeReasons`: a closed label set).
+    func receiptTaken(app: AppID, kind: DeliveryKind, outcome: ReceiptOutcome) {
+        guard appSet.contains(app) else { return }
+        state.withLock {
+            $0.receipts[ReceiptCount(app: app, kind: kind, outcome: outcome.name), default: 0] += 1
+            if let reason = outcome.reason {
+                $0.receiptsDegraded[ReceiptReason(app: app, reason: reason.rawValue), default: 0] += 1
+            }
+        }
+    }
 
     /// Marks the gateway as draining (after SIGTERM).
     func startDraining() { state.withLock { $0.draining = true } }
@@ -212,6 +239,26 @@ final class Metrics: Sendable {
             name + "fetch_requests_total", "counter",
             "Requests for content kept to fetch, by the status answered (404 for any refusal).",
             [200, 404].map { "{status=\"\($0)\"} \(state.fetches[$0] ?? 0)" })
+        lines += Self.family(
+            name + "receipts_total", "counter",
+            "Receipts taken (a repeat too), by app, the delivery's kind and the outcome the device reported.",
+            apps.flatMap { app in
+                DeliveryKind.allCases.flatMap { kind in
+                    ["displayed", "degraded"].map { outcome in
+                        "{app=\"\(app)\",kind=\"\(kind.rawValue)\",outcome=\"\(outcome)\"} "
+                            + "\(state.receipts[ReceiptCount(app: app, kind: kind, outcome: outcome)] ?? 0)"
+                    }
+                }
+            })
+        lines += Self.family(
+            name + "receipts_degraded_total", "counter",
+            "Degraded receipts taken, by app and the reason the device gave (envelope-v1.md's).",
+            apps.flatMap { app in
+                ReceiptOutcome.degradeReasons.map { reason in
+                    "{app=\"\(app)\",reason=\"\(reason.rawValue)\"} "
+                        + "\(state.receiptsDegraded[ReceiptReason(app: app, reason: reason.rawValue)] ?? 0)"
+                }
+            })
         lines += Self.family(
             name + "webhook_requests_total", "counter", "Requests to webhook endpoints, by endpoint and outcome.",
             webhookEndpoints.flatMap { endpoint in

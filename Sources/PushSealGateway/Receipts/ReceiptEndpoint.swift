@@ -16,16 +16,18 @@ enum ReceiptEndpoint {
     /// repeat too), 404 for an unknown delivery or a capability that is not its, or its failure
     /// capability reporting `displayed`.
     /// - Throws: ``APIError``: 400 naming the member at fault, 404.
-    static func receive(delivery: String, _ body: JSONObject, authorization: String?, store: any GatewayStore)
-        throws -> HTTPResponse
-    {
+    static func receive(
+        delivery: String, _ body: JSONObject, authorization: String?, store: any GatewayStore, metrics: Metrics
+    ) throws -> HTTPResponse {
         let outcome = try Self.outcome(body, at: .root, known: ["outcome", "reason"])
         guard let authorization, authorization.utf8.count > 7, authorization.prefix(7).lowercased() == "bearer ",
             let report = report(delivery: delivery, bearer: String(authorization.dropFirst(7)), outcome)
         else { throw APIError.notFound("a delivery with receipts") }
-        guard case .taken = try store.recordReceipts([report], at: GatewayClock.milliseconds()).first else {
-            throw APIError.notFound("a delivery with receipts")
-        }
+        guard
+            case .taken(_, let app, let kind) = try store.recordReceipts([report], at: GatewayClock.milliseconds())
+                .first
+        else { throw APIError.notFound("a delivery with receipts") }
+        metrics.receiptTaken(app: app, kind: kind, outcome: outcome)
         return HTTPResponse(status: 204, headers: [], body: [])
     }
 
@@ -34,13 +36,13 @@ enum ReceiptEndpoint {
     /// `{"results": [{"status": S}]}`, one per receipt in order, S what the single endpoint would
     /// answer (204 or 404); a refused receipt holds up none of the others.
     /// - Throws: ``APIError`` 400 naming the member at fault when the body is not such a batch.
-    static func receiveBatch(_ body: JSONObject, store: any GatewayStore) throws -> HTTPResponse {
+    static func receiveBatch(_ body: JSONObject, store: any GatewayStore, metrics: Metrics) throws -> HTTPResponse {
         try RequestReader.refuseUnknown(body, ["receipts"], at: .root)
         let path = JSONPath.root.member("receipts")
         guard case .array(let items)? = body["receipts"], (1...maximumBatch).contains(items.count) else {
             throw APIError.invalid(path, "must be an array of 1 to \(maximumBatch) receipts")
         }
-        var reports: [ReceiptReport?] = []
+        var reports: [(report: ReceiptReport?, outcome: ReceiptOutcome)] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.element(index)
             guard let object = item.objectValue else { throw APIError.invalid(itemPath, "must be an object") }
@@ -52,13 +54,17 @@ enum ReceiptEndpoint {
             guard let capability = object["capability"]?.stringValue else {
                 throw APIError.invalid(itemPath.member("capability"), "must be a string")
             }
-            reports.append(report(delivery: delivery, bearer: capability, outcome))
+            reports.append((report(delivery: delivery, bearer: capability, outcome), outcome))
         }
-        var recorded = try store.recordReceipts(reports.compactMap { $0 }, at: GatewayClock.milliseconds())
+        var recorded = try store.recordReceipts(reports.compactMap(\.report), at: GatewayClock.milliseconds())
             .makeIterator()
-        let results = reports.map { report -> JSONValue in
-            let taken = report != nil && recorded.next() != .refused
-            return .object(JSONObject([("status", .number(JSONNumber(taken ? 204 : 404)))]))
+        let results = reports.map { entry -> JSONValue in
+            var status = 404
+            if entry.report != nil, case .taken(_, let app, let kind)? = recorded.next() {
+                metrics.receiptTaken(app: app, kind: kind, outcome: entry.outcome)
+                status = 204
+            }
+            return .object(JSONObject([("status", .number(JSONNumber(status)))]))
         }
         return .json(200, .object(JSONObject([("results", .array(results))])))
     }

@@ -22,13 +22,17 @@ extension ReceiptStore where Self: SQLExecutor {
             // Locked in the order of their rows, as a recording of outcomes locks them, so that
             // the two never wait on each other in turn.
             let rows = try sql(
-                "SELECT receipt_id, display_hash, failure_hash, display_outcome FROM deliveries WHERE receipt_id IN ("
+                "SELECT receipt_id, display_hash, failure_hash, display_outcome, app, kind FROM deliveries WHERE receipt_id IN ("
                     + (1...ids.count).map { p($0) }.joined(separator: ", ") + ") ORDER BY id\(dialect.forUpdate)",
                 ids.map { .text($0) })
-            var found: [String: (display: [UInt8], failure: [UInt8], outcome: String?)] = [:]
+            var found:
+                [String: (display: [UInt8], failure: [UInt8], outcome: String?, app: AppID, kind: DeliveryKind)] =
+                    [:]
             for row in rows {
-                guard let id = row[0].text else { continue }
-                found[id] = (row[1].blob ?? [], row[2].blob ?? [], row[3].text)
+                guard let id = row[0].text, let app = row[4].text.flatMap(AppID.init),
+                    let kind = row[5].text.flatMap(DeliveryKind.init(rawValue:))
+                else { continue }
+                found[id] = (row[1].blob ?? [], row[2].blob ?? [], row[3].text, app, kind)
             }
             var recordings: [ReceiptRecording] = []
             for report in reports {
@@ -53,7 +57,7 @@ extension ReceiptStore where Self: SQLExecutor {
                         ])
                     found[report.deliveryID]?.outcome = report.outcome
                 }
-                recordings.append(.taken(changed: sets))
+                recordings.append(.taken(changed: sets, app: delivery.app, kind: delivery.kind))
             }
             return recordings
         }
