@@ -1,5 +1,4 @@
 internal import PushSealPrimitives
-internal import PushSealURL
 
 /// Where sealed content too large for an APNs payload waits (envelope-v1.md, "Fetched content"):
 /// the `fetch` member of decrypted content. The push carries this reference sealed to the device;
@@ -54,7 +53,7 @@ public struct FetchReference: Sendable, CustomStringConvertible {
     package static func make(url: String, expires: Int64, content: [UInt8], format: Format) throws(PushSealError)
         -> (reference: FetchReference, capabilityHash: [UInt8])
     {
-        try checkURL(url)
+        try BearerReferenceMembers.checkURL(url, malformed: malformed)
         try checkSize(content.count)
         try checkExpires(expires)
         let capability = SecretBytes(randomCount: 32)
@@ -97,11 +96,8 @@ public struct FetchReference: Sendable, CustomStringConvertible {
         if let name = json.firstMember(notIn: Self.members) {
             throw Self.malformed(name, "is not a member of a fetch reference")
         }
-        guard let url = json["url"]?.stringValue else { throw Self.malformed("url", "must be a string") }
-        try Self.checkURL(url)
-        guard let text = json["capability"]?.stringValue, let capability = Base64URL.decodeSecret(text),
-            capability.count == 32
-        else { throw Self.malformed("capability", "must be 32 bytes of base64url") }
+        let url = try BearerReferenceMembers.url(json, malformed: Self.malformed)
+        let capability = try BearerReferenceMembers.capability(json, byteCount: 32, malformed: Self.malformed)
         guard case .value(let expires) = JSONIntegerMember(json["expires"]) else {
             throw Self.malformed("expires", Self.expiresRule)
         }
@@ -152,14 +148,6 @@ public struct FetchReference: Sendable, CustomStringConvertible {
 
     /// A readable form without the capability.
     public var description: String { "FetchReference(\(format.rawValue), \(size) bytes, \(url), expires \(expires))" }
-
-    private static func checkURL(_ url: String) throws(PushSealError) {
-        do {
-            try MediaDescriptor.checkURL(url)
-        } catch {
-            throw malformed("url", "must be an https URL under the media URL rule (media-v1.md): \(error.detail)")
-        }
-    }
 
     private static let expiresRule = "must be a positive integer (UNIX seconds)"
     private static let sizeRule = "must be an integer from 1 to \(maximumSize)"

@@ -1,5 +1,4 @@
 internal import PushSealPrimitives
-internal import PushSealURL
 
 /// Where and with what a device reports what it showed (envelope-v1.md, "Receipts"): the
 /// `pushseal_receipt` member a gateway with receipts adds to a delivery.
@@ -35,7 +34,7 @@ public struct ReceiptTicket: Sendable, CustomStringConvertible {
     /// server keeps of it.
     /// - Throws: `malformed-content` for a URL the media URL rule refuses.
     package static func make(url: String) throws(PushSealError) -> (ticket: ReceiptTicket, capabilityHash: [UInt8]) {
-        try checkURL(url)
+        try BearerReferenceMembers.checkURL(url, malformed: malformed)
         let capability = SecretBytes(randomCount: capabilityByteCount)
         return (ReceiptTicket(url: url, capability: capability), SHA256.hash(capability))
     }
@@ -69,11 +68,9 @@ public struct ReceiptTicket: Sendable, CustomStringConvertible {
         if let name = json.firstMember(notIn: Self.members) {
             throw Self.malformed(name, "is not a member of a receipt ticket")
         }
-        guard let url = json["url"]?.stringValue else { throw Self.malformed("url", "must be a string") }
-        try Self.checkURL(url)
-        guard let text = json["capability"]?.stringValue, text.utf8.count == 22,
-            let capability = Base64URL.decodeSecret(text), capability.count == Self.capabilityByteCount
-        else { throw Self.malformed("capability", "must be 16 bytes of base64url") }
+        let url = try BearerReferenceMembers.url(json, malformed: Self.malformed)
+        let capability = try BearerReferenceMembers.capability(
+            json, byteCount: Self.capabilityByteCount, malformed: Self.malformed)
         self.init(url: url, capability: capability)
     }
 
@@ -102,14 +99,6 @@ public struct ReceiptTicket: Sendable, CustomStringConvertible {
 
     /// A readable form without the capability.
     public var description: String { "ReceiptTicket(\(url))" }
-
-    private static func checkURL(_ url: String) throws(PushSealError) {
-        do {
-            try MediaDescriptor.checkURL(url)
-        } catch {
-            throw malformed("url", "must be an https URL under the media URL rule (media-v1.md): \(error.detail)")
-        }
-    }
 
     private static func malformed(_ name: String, _ detail: String) -> PushSealError {
         PushSealError(.malformedContent, "\(JSONPath.root.member(member).member(name)) \(detail)")
