@@ -57,10 +57,8 @@ enum FetchedContent {
     static func serve(id: String, _ request: HTTPRequest, store: any GatewayStore, metrics: Metrics) throws
         -> HTTPResponse
     {
-        guard id.utf8.count == 22, Base64URL.decode(id)?.count == idByteCount,
-            let authorization = request.header("authorization"), authorization.utf8.count > 7,
-            authorization.prefix(7).lowercased() == "bearer ",
-            let capabilityHash = FetchReference.capabilityHash(bearer: String(authorization.dropFirst(7))),
+        guard id.utf8.count == 22, Base64URL.decode(id)?.count == idByteCount, let bearer = request.bearer,
+            let capabilityHash = FetchReference.capabilityHash(bearer: bearer),
             let body = try store.fetchObjectBody(
                 id: id, capabilityHash: capabilityHash, at: GatewayClock.milliseconds())
         else {

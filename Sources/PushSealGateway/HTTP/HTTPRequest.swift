@@ -16,4 +16,13 @@ struct HTTPRequest: Sendable {
 
     /// The value of the header `name` (lower case).
     func header(_ name: String) -> String? { headers[name] }
+
+    /// The credential of an `Authorization: Bearer <credential>` header (the scheme's name in any
+    /// case, RFC 9110 §11.1); nil without one.
+    var bearer: String? {
+        guard let authorization = header("authorization"), authorization.utf8.count > 7,
+            authorization.prefix(7).lowercased() == "bearer "
+        else { return nil }
+        return String(authorization.dropFirst(7))
+    }
 }
