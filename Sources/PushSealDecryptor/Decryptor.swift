@@ -136,11 +136,8 @@ public struct Decryptor: Sendable {
             if let reference = try FetchReference.reference(in: opened.content) {
                 // The reference's content carries the display ticket: a fetch that fails reports
                 // with it, as the device did open this delivery.
-                var content = opened.content
-                displayTicket = ReceiptTicket.taken(from: &content)
-                var result = try openFetched(reference, payload, deadline: deadline)
-                result.receipt = displayTicket ?? result.receipt
-                return result
+                displayTicket = try? ReceiptTicket.ticket(in: opened.content)
+                return withTicket(try openFetched(reference, payload, deadline: deadline), displayTicket)
             }
             return decrypted(opened)
         } catch let error as PushSealError {
@@ -247,8 +244,7 @@ public struct Decryptor: Sendable {
     public func unopened(_ payload: JSONObject, reason: PushSealError.Code) -> DecryptionResult {
         if let policy = policy ?? (try? keyStore.loadPolicy()), policy.requireSealed {
             var result = DecryptionResult.neutral(policy, reason: reason)
-            var arrived = payload
-            result.receipt = ReceiptTicket.taken(from: &arrived)
+            result.receipt = try? ReceiptTicket.ticket(in: payload)
             return result
         }
         return .asArrived(payload, reason: reason == .notSealed ? nil : reason)

@@ -1,3 +1,5 @@
+package import PushSealCore
+
 /// One receipt as a device posted it, checked for form: which delivery, the hash of the
 /// capability it presented, and what it reports.
 package struct ReceiptReport: Sendable, Equatable {
@@ -5,21 +7,15 @@ package struct ReceiptReport: Sendable, Equatable {
     package let deliveryID: String
     /// The SHA-256 of the capability presented.
     package let capabilityHash: [UInt8]
-    /// `displayed` or `degraded`.
-    package let outcome: String
-    /// A degraded receipt's reason; nil for `displayed`.
-    package let reason: String?
+    /// What it reports: displayed, or degraded with its reason.
+    package let outcome: ReceiptOutcome
 
     /// A value of these members.
-    package init(deliveryID: String, capabilityHash: [UInt8], outcome: String, reason: String?) {
+    package init(deliveryID: String, capabilityHash: [UInt8], outcome: ReceiptOutcome) {
         self.deliveryID = deliveryID
         self.capabilityHash = capabilityHash
         self.outcome = outcome
-        self.reason = reason
     }
-
-    /// Whether it reports that the content was shown.
-    package var isDisplayed: Bool { outcome == "displayed" }
 }
 
 /// What recording a receipt came to.

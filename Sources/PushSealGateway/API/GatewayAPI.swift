@@ -29,6 +29,8 @@ final class GatewayAPI: Sendable {
     private let apps: [AppID: AppServices]
     /// The relay of each app that has one.
     private let relays: [AppID: WebPushRelay]
+    /// Whether an app has `receipts`: without one, `/v1/receipts` is 404 alike.
+    private let takesReceipts: Bool
     /// The apps' sealers' agreements, for `/metrics`.
     private let agreements: HPKE.SenderAgreements
     private let metrics: Metrics
@@ -53,6 +55,7 @@ final class GatewayAPI: Sendable {
     ) {
         self.apps = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
         relays = self.apps.compactMapValues(\.relay)
+        takesReceipts = apps.contains { $0.receipts != nil }
         self.agreements = agreements
         self.routing = routing
         self.status = status
@@ -330,13 +333,10 @@ final class GatewayAPI: Sendable {
             return try FetchedContent.serve(id: id, request, store: store, metrics: metrics)
         case ("POST", .receipt), ("POST", .receipts):
             // Without an app that has receipts, there is nothing here, as for an unknown delivery.
-            guard apps.values.contains(where: { $0.receipts != nil }) else {
-                throw APIError.notFound("a delivery with receipts")
-            }
+            guard takesReceipts else { throw APIError.notFound("a delivery with receipts") }
             if case .receipt(let delivery) = endpoint {
                 return try ReceiptEndpoint.receive(
-                    delivery: delivery, try body(request), authorization: request.header("authorization"),
-                    store: store, metrics: metrics)
+                    delivery: delivery, try body(request), bearer: request.bearer, store: store, metrics: metrics)
             }
             return try ReceiptEndpoint.receiveBatch(try body(request), store: store, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):

@@ -17,13 +17,10 @@ enum ReceiptEndpoint {
     /// capability reporting `displayed`.
     /// - Throws: ``APIError``: 400 naming the member at fault, 404.
     static func receive(
-        delivery: String, _ body: JSONObject, authorization: String?, store: any GatewayStore, metrics: Metrics
+        delivery: String, _ body: JSONObject, bearer: String?, store: any GatewayStore, metrics: Metrics
     ) throws -> HTTPResponse {
         let outcome = try Self.outcome(body, at: .root, known: ["outcome", "reason"])
-        guard let authorization, authorization.utf8.count > 7, authorization.prefix(7).lowercased() == "bearer ",
-            let report = report(delivery: delivery, bearer: String(authorization.dropFirst(7)), outcome)
-        else { throw APIError.notFound("a delivery with receipts") }
-        guard
+        guard let bearer, let report = report(delivery: delivery, bearer: bearer, outcome),
             case .taken(_, let app, let kind) = try store.recordReceipts([report], at: GatewayClock.milliseconds())
                 .first
         else { throw APIError.notFound("a delivery with receipts") }
@@ -42,7 +39,7 @@ enum ReceiptEndpoint {
         guard case .array(let items)? = body["receipts"], (1...maximumBatch).contains(items.count) else {
             throw APIError.invalid(path, "must be an array of 1 to \(maximumBatch) receipts")
         }
-        var reports: [(report: ReceiptReport?, outcome: ReceiptOutcome)] = []
+        var reports: [ReceiptReport?] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.element(index)
             guard let object = item.objectValue else { throw APIError.invalid(itemPath, "must be an object") }
@@ -54,14 +51,14 @@ enum ReceiptEndpoint {
             guard let capability = object["capability"]?.stringValue else {
                 throw APIError.invalid(itemPath.member("capability"), "must be a string")
             }
-            reports.append((report(delivery: delivery, bearer: capability, outcome), outcome))
+            reports.append(report(delivery: delivery, bearer: capability, outcome))
         }
-        var recorded = try store.recordReceipts(reports.compactMap(\.report), at: GatewayClock.milliseconds())
+        var recorded = try store.recordReceipts(reports.compactMap { $0 }, at: GatewayClock.milliseconds())
             .makeIterator()
-        let results = reports.map { entry -> JSONValue in
+        let results = reports.map { report -> JSONValue in
             var status = 404
-            if entry.report != nil, case .taken(_, let app, let kind)? = recorded.next() {
-                metrics.receiptTaken(app: app, kind: kind, outcome: entry.outcome)
+            if let report, case .taken(_, let app, let kind)? = recorded.next() {
+                metrics.receiptTaken(app: app, kind: kind, outcome: report.outcome)
                 status = 204
             }
             return .object(JSONObject([("status", .number(JSONNumber(status)))]))
@@ -75,8 +72,7 @@ enum ReceiptEndpoint {
         guard ReceiptTicket.isDeliveryID(delivery), let hash = ReceiptTicket.capabilityHash(bearer: bearer) else {
             return nil
         }
-        return ReceiptReport(
-            deliveryID: delivery, capabilityHash: hash, outcome: outcome.name, reason: outcome.reason?.rawValue)
+        return ReceiptReport(deliveryID: delivery, capabilityHash: hash, outcome: outcome)
     }
 
     /// The `outcome` and `reason` members of `object` (at `path`), which has no members but `known`.

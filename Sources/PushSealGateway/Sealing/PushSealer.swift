@@ -160,11 +160,9 @@ final class PushSealer: Sendable {
                         } catch {
                             throw KeepFailure(error: error)
                         }
-                        var referenceEncryption = request.encryption
-                        referenceEncryption.outerMembers = encryption.outerMembers
                         return try reference(
                             to: kept, for: device, recipient: recipient,
-                            encryption: referenceEncryption, clearFrom: payload, options: options,
+                            encryption: encryption, clearFrom: payload, options: options,
                             expiration: expiration, receipt: receipt?.display)
                     }
                     guard request.encryption.overflow == .truncateBody else {

@@ -1,3 +1,4 @@
+internal import PushSealCore
 package import PushSealGatewayModel
 internal import PushSealPrimitives
 
@@ -42,20 +43,21 @@ extension ReceiptStore where Self: SQLExecutor {
                 }
                 let isDisplay = ConstantTime.equals(report.capabilityHash, delivery.display)
                 let isFailure = ConstantTime.equals(report.capabilityHash, delivery.failure)
-                guard isDisplay || (isFailure && !report.isDisplayed) else {
+                guard isDisplay || (isFailure && report.outcome != .displayed) else {
                     recordings.append(.refused)
                     continue
                 }
-                let sets = delivery.outcome == nil || (delivery.outcome == "degraded" && report.isDisplayed)
+                let sets = delivery.outcome == nil || (delivery.outcome == "degraded" && report.outcome == .displayed)
                 if sets {
                     try sql(
                         "UPDATE deliveries SET display_outcome = \(p(1)), display_reason = \(p(2)), display_at = \(p(3)) "
                             + "WHERE receipt_id = \(p(4))",
                         [
-                            .text(report.outcome), report.reason.map { .text($0) } ?? .null, .integer(time),
+                            .text(report.outcome.name), report.outcome.reason.map { .text($0.rawValue) } ?? .null,
+                            .integer(time),
                             .text(report.deliveryID),
                         ])
-                    found[report.deliveryID]?.outcome = report.outcome
+                    found[report.deliveryID]?.outcome = report.outcome.name
                 }
                 recordings.append(.taken(changed: sets, app: delivery.app, kind: delivery.kind))
             }
