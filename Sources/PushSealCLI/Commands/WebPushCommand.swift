@@ -11,30 +11,25 @@ enum WebPushCommand {
     /// holds a receiver's keys is kept and used, so that a script can run again; any other
     /// existing file is refused, never overwritten.
     static func subscribe(endpoint: String, output: String, console: Console) throws(UsageError) -> ExitStatus {
-        let existing = KeyFiles.exists(output)
-        let receiver: WebPushReceiver
-        if existing {
+        var kept: WebPushReceiver?
+        if KeyFiles.exists(output) {
             do {
-                receiver = try Self.receiver(output, secret: true)
+                kept = try Self.receiver(output, secret: true)
             } catch {
                 throw UsageError(
                     "cannot write \(output): the file exists and is not a receiver's keys (it is never overwritten): "
                         + error.message)
             }
-        } else {
-            do {
-                receiver = try WebPushReceiver.generate()
-            } catch {
-                throw UsageError("webpush subscribe: \(Self.detail(error))")
-            }
         }
+        let receiver: WebPushReceiver
         let subscription: WebPushSubscription
         do {
+            receiver = try kept ?? WebPushReceiver.generate()
             subscription = try receiver.subscription(endpoint: endpoint)
         } catch {
             throw UsageError("webpush subscribe: \(Self.detail(error))")
         }
-        if existing {
+        if kept != nil {
             console.output.writeLine(JSONWriter.bytes(.object(subscription.json)))
             console.errors.writeLine("pushseal: \(output) already holds a receiver's keys: the subscription uses them")
             return .success
