@@ -32,6 +32,17 @@ struct ConnectionGuardTests {
             connectionGuard.opened(Self.connection(number), socket: number, client: client)
         }
 
+        /// Opens connections `numbers` of `client`, each with its head read and its handler run;
+        /// with `sending`, each then waits for its client to read its answer.
+        func openHandled(_ numbers: ClosedRange<Int32>, from client: ClientAddress, sending: Bool = false) {
+            for number in numbers {
+                open(number, from: client)
+                connectionGuard.headReceived(Self.connection(number))
+                connectionGuard.handling(Self.connection(number))
+                if sending { connectionGuard.sending(Self.connection(number)) }
+            }
+        }
+
         /// The stand-in for libmicrohttpd's connection `number` (from 1): a pointer never followed.
         static func connection(_ number: Int32) -> OpaquePointer {
             unsafeBitCast(UInt(number) << 4, to: OpaquePointer.self)
@@ -51,12 +62,7 @@ struct ConnectionGuardTests {
         watched.open(1, from: Self.uploader)
         watched.connectionGuard.headReceived(Watched.connection(1))
         // 59 connections of one client, each reading its answers slowly.
-        for number in Int32(2)...60 {
-            watched.open(number, from: Self.attacker)
-            watched.connectionGuard.headReceived(Watched.connection(number))
-            watched.connectionGuard.handling(Watched.connection(number))
-            watched.connectionGuard.sending(Watched.connection(number))
-        }
+        watched.openHandled(2...60, from: Self.attacker, sending: true)
         #expect(watched.closed.isEmpty, "60 of 64: no room needed yet")
         for number in Int32(61)...70 { watched.open(number, from: Self.newcomer) }
         let closed = watched.closed
@@ -67,11 +73,7 @@ struct ConnectionGuardTests {
     @Test("a connection whose handler runs is never closed for room; one waiting for its client to read is")
     func handlingKeepsItsPlace() {
         let watched = Watched()
-        for number in Int32(1)...60 {
-            watched.open(number, from: Self.attacker)
-            watched.connectionGuard.headReceived(Watched.connection(number))
-            watched.connectionGuard.handling(Watched.connection(number))
-        }
+        watched.openHandled(1...60, from: Self.attacker)
         // Only the last one has its answer queued.
         watched.connectionGuard.sending(Watched.connection(60))
         watched.open(61, from: Self.newcomer)
@@ -91,11 +93,7 @@ struct ConnectionGuardTests {
         let watched = Watched()
         watched.open(1, from: Self.uploader)
         watched.connectionGuard.headReceived(Watched.connection(1))
-        for number in Int32(2)...60 {
-            watched.open(number, from: Self.attacker)
-            watched.connectionGuard.headReceived(Watched.connection(number))
-            watched.connectionGuard.handling(Watched.connection(number))
-        }
+        watched.openHandled(2...60, from: Self.attacker)
         // New clients, one connection each, waiting for their heads: the upload has waited longest.
         for number in Int32(61)...63 { watched.open(number, from: ClientAddress(ipv4: [192, 0, 2, UInt8(number)])) }
         #expect(watched.closed.isEmpty, "no one waits of a client at its share: \(watched.closed)")
