@@ -198,7 +198,7 @@ let package = Package(
             name: "PushSealGatewayTests",
             dependencies: [
                 "PushSealGateway", "PushSealGatewayModel", "PushSealGatewayStorage", "PushSealCore",
-                "PushSealEncryptor",
+                "PushSealEncryptor", "PushSealDecryptor",
                 "PushSealDelivery", "PushSealTestSupport",
             ]),
         .testTarget(name: "PushSealBenchStatisticsTests", dependencies: ["PushSealBenchStatistics"]),
