@@ -45,18 +45,33 @@ struct FileKeyStoreTests {
         #expect(try store.entries().last?.suite == .xChaCha)
     }
 
+    /// Whether another writer could take the store's lock now. It asks without waiting, so a
+    /// lock held by mistake fails the test at once; a tight time limit in its place failed the
+    /// test in CI when the two-core machine's cooperative threads were busy with other tests.
+    static func lockIsFree(_ store: FileKeyStore) throws -> Bool {
+        let file = open(store.directory + "/" + FileKeyStore.lockName, O_RDWR)
+        try #require(file >= 0, "the store has its lock file")
+        defer { close(file) }
+        guard flock(file, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(file, LOCK_UN)
+        return true
+    }
+
     @Test(
         "the async rotate: the key is stored and not current while deliver awaits, current after, gone if it throws",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func asyncRotation() async throws {
         struct Refused: Error {}
         let temporary = TemporaryDirectory()
         let store = try FileKeyStore.initialize(directory: temporary.file("store"))
         let first = try store.rotate(suite: .p256)
+        let seenHeld = try store.update { _ in try !Self.lockIsFree(store) }
+        #expect(seenHeld, "a writer's lock is seen")
         let second = try await store.rotate { key in
             // Meanwhile the store holds the new key, not current, and no lock.
             let entries = try store.entries()
             #expect(entries.map(\.kid) == [first.kid, key.kid] && entries.map(\.current) == [true, false])
+            try #require(try Self.lockIsFree(store), "deliver runs without the writers' lock")
             try await Task.sleep(for: .milliseconds(10))
             _ = try store.changePolicy { $0.requireSealed = true }
         }
