@@ -23,8 +23,8 @@ package enum ReceiptRecording: Sendable, Equatable {
     /// No delivery has that id, or the capability is not its (or is its failure capability and
     /// the receipt reports `displayed`): 404, alike whatever the reason.
     case refused
-    /// The receipt was taken for a delivery of `app` and `kind`: `changed` when it set the
-    /// delivery's display (its first receipt, or a displayed one after a degraded one); false for
-    /// a repeat, which changes nothing.
-    case taken(changed: Bool, app: AppID, kind: DeliveryKind)
+    /// The receipt was taken for `delivery`: `changed` when it set the delivery's display (its
+    /// first receipt, or a displayed one after a degraded one); false for a repeat, which changes
+    /// nothing.
+    case taken(changed: Bool, delivery: ReceiptedDelivery)
 }

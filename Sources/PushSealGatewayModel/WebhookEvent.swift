@@ -1,4 +1,4 @@
-internal import PushSealCore
+package import PushSealCore
 
 /// One event, as every endpoint subscribed to its type receives it: a Standard Webhooks message
 /// body `{"id", "type", "timestamp", "data"}`, where `id` is also the `webhook-id` of a message
@@ -71,6 +71,33 @@ package struct WebhookEvent: Sendable, Equatable {
                 ("reason", .string(GatewayReason.deviceDeleted.rawValue)), ("attempts", .number(JSONNumber(attempts))),
                 ("accepted_at", .number(JSONNumber(Int(acceptedAt)))), ("finished_at", .number(JSONNumber(Int(time)))),
             ], at: time)
+    }
+
+    /// What a receipt said the device showed of `delivery`: `delivery.displayed` or
+    /// `delivery.degraded`, whose `data` holds the members of the delivery's end (its `status`,
+    /// `attempts`, `apns_id`, `accepted_at`, `finished_at`: null while it is queued), with
+    /// `reason` the receipt's (null for displayed), and `delivery` (the id receipts name it by),
+    /// `outcome` and `reported_at`.
+    package static func display(
+        id: String, _ delivery: ReceiptedDelivery, user: String?, outcome: ReceiptOutcome, at time: Int64
+    ) -> WebhookEvent {
+        var data: [(String, JSONValue)] = [
+            ("push", .string(delivery.pushID)), ("device", .string(delivery.deviceID)),
+            ("user", user.map(JSONValue.string) ?? .null), ("kind", .string(delivery.kind.rawValue)),
+            ("status", .string(delivery.status.rawValue)),
+            ("reason", outcome.reason.map { .string($0.rawValue) } ?? .null),
+            ("attempts", .number(JSONNumber(delivery.attempts))),
+        ]
+        if delivery.kind == .apns { data.append(("apns_id", delivery.apnsID.map(JSONValue.string) ?? .null)) }
+        data += [
+            ("accepted_at", .number(JSONNumber(Int(delivery.acceptedAt)))),
+            ("finished_at", delivery.finishedAt.map { .number(JSONNumber(Int($0))) } ?? .null),
+            ("delivery", .string(delivery.receiptID)), ("outcome", .string(outcome.name)),
+            ("reported_at", .number(JSONNumber(Int(time)))),
+        ]
+        return WebhookEvent(
+            id: id, app: delivery.app, type: outcome == .displayed ? .deliveryDisplayed : .deliveryDegraded,
+            data: data, at: time)
     }
 
     /// A device marked `unregistered`: `data` holds `device`, `user`, `kind`, the `reason` of the

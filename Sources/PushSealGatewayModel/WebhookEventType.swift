@@ -1,5 +1,6 @@
 /// What a webhook event tells a backend (gateway-v1.md, "Webhooks"): a delivery's final outcome,
-/// or a device its push service said is gone. An endpoint subscribes to some or all of them.
+/// what a device's receipt said it showed, or a device its push service said is gone. An endpoint
+/// subscribes to some or all of them.
 package enum WebhookEventType: String, Sendable, CaseIterable {
     /// APNs or the push service accepted a delivery.
     case deliverySent = "delivery.sent"
@@ -11,6 +12,10 @@ package enum WebhookEventType: String, Sendable, CaseIterable {
     case deliveryExpired = "delivery.expired"
     /// A device was marked `unregistered`: the backend should stop pushing to it and clean up.
     case deviceUnregistered = "device.unregistered"
+    /// A delivery's receipt said the device showed its content (from an app with `receipts`).
+    case deliveryDisplayed = "delivery.displayed"
+    /// A delivery's receipt said the device showed the placeholder, and why.
+    case deliveryDegraded = "delivery.degraded"
 
     /// The event of a delivery that ended with `status`; nil for `queued`, which is no end.
     package init?(endOf status: DeliveryStatus) {

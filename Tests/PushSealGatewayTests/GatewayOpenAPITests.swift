@@ -18,6 +18,25 @@ struct GatewayOpenAPITests {
     static let schemathesis = TestVectors.packageRoot.appendingPathComponent(
         ".build/schemathesis-venv/bin/schemathesis")
 
+    /// What `openapi_examples.py --events` finds wrong with webhook `events` (bodies as a receiver
+    /// got them) by the document's webhooks; empty when each fits the schema of its type.
+    static func eventProblems(_ events: [[String: Any]]) throws -> String {
+        let python = TestVectors.packageRoot.appendingPathComponent(".build/schemathesis-venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            return "the schemathesis environment is missing: run make schemathesis (make test does)"
+        }
+        let directory = TemporaryDirectory()
+        let file = directory.file("events.json")
+        try JSONSerialization.data(withJSONObject: events).write(to: URL(fileURLWithPath: file))
+        let run = try CLIRunner.run(
+            executable: python,
+            [
+                PythonPeer.directory.appendingPathComponent("openapi_examples.py").path,
+                TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.openapi.json").path, "--events", file,
+            ], input: Data(), in: nil)
+        return run.status == 0 && run.output.contains("\(events.count) events checked, 0 problems") ? "" : run.output
+    }
+
     @Test(
         "every operation has a unique operationId and a tag; no response forbids members the gateway may add")
     func generatorReady() throws {
@@ -88,7 +107,9 @@ struct GatewayOpenAPITests {
         #expect(unnamed.isEmpty, "without a title a generator names them Type0, Type1…: \(unnamed)")
     }
 
-    @Test("every JSON request body and every 2xx answer has an example, and each example fits its own schema")
+    @Test(
+        "every JSON request body, every 2xx answer and every webhook has an example, and each example fits its own schema"
+    )
     func examples() throws {
         let python = TestVectors.packageRoot.appendingPathComponent(".build/schemathesis-venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {

@@ -234,6 +234,14 @@ struct GatewayOperationsTests {
             #expect(!names.isEmpty)
             for name in Set(names) { #expect(exported.contains(name), "\(file) uses \(name), which is not exported") }
         }
+        // And every family exported is one gateway-v1.md's table explains.
+        let contract = try String(
+            contentsOf: TestVectors.packageRoot.appendingPathComponent("docs/gateway-v1.md"), encoding: .utf8)
+        let rows = contract.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("| `") }
+        let undocumented = exported.sorted().filter { name in
+            !rows.contains { $0.contains("`\(name)`") || $0.contains("`\(name){") }
+        }
+        #expect(undocumented.isEmpty, "gateway-v1.md's metrics table has no row for \(undocumented)")
     }
 
     @Test(

@@ -139,6 +139,72 @@ struct GatewayReceiptTests {
     }
 
     @Test(
+        "a receipt that sets a display reaches the webhooks as delivery.degraded, then delivery.displayed; a repeat or a refusal sends nothing; the histogram times the display",
+        arguments: GatewayBackend.allCases)
+    func webhooksAndHistogram(_ backend: GatewayBackend) throws {
+        let hooked = try GatewayWebhookTests.Hooked(backend, appSettings: Self.receipts)
+        let (world, receiver) = (hooked.world, hooked.receiver)
+        defer { withExtendedLifetime(hooked) {} }  // its directories hold the receiver's log
+        let token = GatewayWorld.deviceToken("00aa", 1)
+        try world.registerDevice("a", user: "u1", token: token)
+        let accepted = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let push = try #require(accepted.json?["id"]?.stringValue)
+        let delivered = try Self.delivered(world, token: token, device: "a")
+        let display = Self.capability(delivered.display)
+        let failure = Self.capability(delivered.failure)
+        func types() -> [String] { GatewayWebhookTests.events(receiver).compactMap { $0["type"] as? String } }
+        #expect(world.eventually { types() == ["delivery.sent"] }, "\(types())")
+
+        #expect(try Self.post(world, delivered.id, failure, Self.displayed).status == 404)
+        #expect(try Self.post(world, delivered.id, failure, Self.degraded("key-store-unavailable")).status == 204)
+        #expect(try Self.post(world, delivered.id, failure, Self.degraded("timeout")).status == 204)
+        #expect(world.eventually { types().count == 2 }, "\(types())")
+        #expect(try Self.post(world, delivered.id, display, Self.displayed).status == 204)
+        #expect(try Self.post(world, delivered.id, display, Self.displayed).status == 204)
+        // Events leave oldest first: once a later push's end arrives, any event the repeats had
+        // queued would have arrived before it.
+        let fence = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        #expect(fence.status == 202)
+        #expect(world.eventually { types().count >= 4 })
+        #expect(types() == ["delivery.sent", "delivery.degraded", "delivery.displayed", "delivery.sent"], "\(types())")
+
+        let events = GatewayWebhookTests.events(receiver)
+        let degraded = try #require(events.dropFirst().first?["data"] as? [String: Any])
+        let displayed = try #require(events.dropFirst(2).first?["data"] as? [String: Any])
+        let sent = try #require(events.first?["data"] as? [String: Any])
+        for data in [degraded, displayed] {
+            #expect(data["app"] as? String == "default" && data["push"] as? String == push)
+            #expect(data["device"] as? String == "a" && data["user"] as? String == "u1")
+            #expect(data["kind"] as? String == "apns" && data["status"] as? String == "sent")
+            #expect(data["delivery"] as? String == delivered.id, "the id receipts name it by")
+            #expect(data["apns_id"] as? String == sent["apns_id"] as? String && data["apns_id"] is String)
+            #expect(data["finished_at"] as? Int == sent["finished_at"] as? Int)
+            #expect(data["accepted_at"] as? Int == sent["accepted_at"] as? Int)
+            #expect(data["attempts"] as? Int == 1)
+            #expect((data["reported_at"] as? Int ?? 0) >= (sent["finished_at"] as? Int ?? .max))
+        }
+        #expect(degraded["outcome"] as? String == "degraded")
+        #expect(degraded["reason"] as? String == "key-store-unavailable", "the first receipt's reason stands")
+        #expect(displayed["outcome"] as? String == "displayed" && displayed["reason"] is NSNull)
+        let everything = receiver.requests().map { "\($0)" }.joined()
+        #expect(!everything.contains(display) && !everything.contains(failure), "no event carries a capability")
+        #expect(try GatewayOpenAPITests.eventProblems(events) == "", "each event as the OpenAPI document says")
+
+        // One display, timed from the delivery's sending to the displayed receipt.
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"pushseal_gateway_sent_to_displayed_seconds_count{app="default"} 1"# + "\n"))
+        #expect(metrics.contains(#"pushseal_gateway_sent_to_displayed_seconds_bucket{app="default",le="+Inf"} 1"#))
+        let sum = metrics.split(separator: "\n").first {
+            $0.hasPrefix(#"pushseal_gateway_sent_to_displayed_seconds_sum{app="default"} "#)
+        }
+        let seconds = try #require(sum.flatMap { Double($0.split(separator: " ").last ?? "") })
+        let elapsed = Double((displayed["reported_at"] as? Int ?? 0) - (sent["finished_at"] as? Int ?? 0)) / 1000
+        #expect(abs(seconds - elapsed) < 0.002, "\(seconds) s, the events say \(elapsed) s")
+    }
+
+    @Test(
         "a receipt's body is checked, naming the member; a batch answers each receipt in order and takes the good ones once",
         arguments: GatewayBackend.allCases)
     func bodiesAndBatch(_ backend: GatewayBackend) throws {

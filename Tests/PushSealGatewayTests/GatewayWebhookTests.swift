@@ -27,8 +27,9 @@ struct GatewayWebhookTests {
 
     /// A receiver (`webhook_receiver.py`) that verifies with the secrets of `files`, then those of
     /// `strangers` (the indices of its log, in that order), and a gateway whose one endpoint,
-    /// `backend`, posts to the receiver's `script` URL signed with the files' secrets. The
-    /// receiver stops with it, and its log goes with it: keep it alive while reading.
+    /// `backend`, posts to the receiver's `script` URL signed with the files' secrets (its app with
+    /// `appSettings`). The receiver stops with it, and its log goes with it: keep it alive while
+    /// reading.
     final class Hooked {
         let secrets: TemporaryDirectory
         let receiverDirectory = TemporaryDirectory()
@@ -37,7 +38,7 @@ struct GatewayWebhookTests {
 
         init(
             _ backend: GatewayBackend = .sqlite, script: String = "ok", files: [String] = ["whsec-old"],
-            strangers: [String] = [], extra: String = ""
+            strangers: [String] = [], extra: String = "", appSettings: String? = nil
         ) throws {
             let secrets = TemporaryDirectory()
             let made = try files.map { try GatewayWebhookTests.secretFile($0, in: secrets) }
@@ -48,7 +49,7 @@ struct GatewayWebhookTests {
                 settings: """
                     "webhooks": [{"name": "backend", "url": "\(receiver.url(script))", "secret_files": [\(names)],
                                   "allow_local_destinations": true, "ca_file": "\(receiver.certificate)"\(extra)}]
-                    """)
+                    """, appSettings: appSettings)
             self.secrets = secrets
         }
 
@@ -91,6 +92,7 @@ struct GatewayWebhookTests {
         let left = try #require(byType["device.unregistered"]?.first?["data"] as? [String: Any])
         #expect(left["device"] as? String == "old-phone" && left["user"] as? String == "u1")
         #expect(left["push"] as? String == push && left["unregistered_at"] is Int)
+        #expect(try GatewayOpenAPITests.eventProblems(events) == "", "each event as the OpenAPI document says")
         for request in receiver.requests() {
             #expect(request["verified"] as? [Int] == [0, 1], "each secret of the rotation verifies, a stranger's none")
             let headers = try #require(request["headers"] as? [String: String])

@@ -1,9 +1,12 @@
-"""Checks the examples of docs/gateway-v1.openapi.json: every JSON request body and every 2xx
-answer with content has one, and each validates against its own schema (JSON Schema 2020-12,
-with jsonschema_rs from the schemathesis environment, PyPI). Prints what it checked; names each
-operation without an example and each example its schema refuses, with status 1.
+"""Checks the examples of docs/gateway-v1.openapi.json: every JSON request body, every 2xx
+answer with content and every webhook's body has one, and each validates against its own schema
+(JSON Schema 2020-12, with jsonschema_rs from the schemathesis environment, PyPI). Prints what it
+checked; names each operation without an example and each example its schema refuses, with
+status 1. With `--events FILE` it checks instead the webhook events a receiver got (a JSON array
+of bodies), each against the schema of the webhook whose `type` it has.
 
     python openapi_examples.py docs/gateway-v1.openapi.json
+    python openapi_examples.py docs/gateway-v1.openapi.json --events events.json
 """
 
 from __future__ import annotations
@@ -48,11 +51,50 @@ def problems(document: dict) -> tuple[list[str], int]:
                         found.append(f"{name}: its {status} answer ({media}) has no example")
                     elif media == "application/json" and "example" in content:
                         check(f"{name} {status}", content["schema"], content["example"])
+    for name, webhook in document.get("webhooks", {}).items():
+        for method, operation in webhook.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is None:
+                continue
+            if "example" not in body:
+                found.append(f"webhook {name}: its body has no example")
+            else:
+                check(f"webhook {name}", body["schema"], body["example"])
     return found, checked
+
+
+def event_problems(document: dict, events: list) -> list[str]:
+    """What is wrong with `events` (webhook bodies as a receiver got them) by the document."""
+    schemas = document["components"]["schemas"]
+    by_type: dict[str, dict] = {}
+    for webhook in document.get("webhooks", {}).values():
+        for operation in webhook.values():
+            schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            named = schemas[schema["$ref"].split("/")[-1]]
+            kind = named["properties"]["type"]
+            for type_name in kind.get("enum", [kind.get("const")]):
+                by_type[type_name] = schema
+    found: list[str] = []
+    for index, event in enumerate(events):
+        schema = by_type.get(event.get("type"))
+        if schema is None:
+            found.append(f"event {index}: no webhook of the document has the type {event.get('type')!r}")
+            continue
+        validator = jsonschema_rs.validator_for({**schema, "components": document["components"]})
+        for error in validator.iter_errors(event):
+            found.append(f"event {index} ({event.get('type')}): {error.message}")
+    return found
 
 
 def main() -> None:
     document = json.load(open(sys.argv[1], encoding="utf-8"))
+    if sys.argv[2:3] == ["--events"]:
+        events = json.load(open(sys.argv[3], encoding="utf-8"))
+        found = event_problems(document, events)
+        for problem in found:
+            print(problem)
+        print(f"openapi_examples: {len(events)} events checked, {len(found)} problems")
+        sys.exit(1 if found else 0)
     found, checked = problems(document)
     for problem in found:
         print(problem)

@@ -46,7 +46,8 @@ final class GatewayAPI: Sendable {
     /// An API over `store` serving `apps`, whose sealers keep `agreements`; `isReady` says whether APNs credentials work,
     /// `providerTokens` how many provider tokens were made; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` says which requests
-    /// are logged; `routing` names the webhook endpoints that hear of a deleted device's deliveries.
+    /// are logged; `routing` names the webhook endpoints that hear of a deleted device's deliveries
+    /// and of receipts.
     init(
         store: any GatewayStore, apps: [AppServices], agreements: HPKE.SenderAgreements, metrics: Metrics,
         log: EventLog,
@@ -336,9 +337,10 @@ final class GatewayAPI: Sendable {
             guard takesReceipts else { throw APIError.notFound("a delivery with receipts") }
             if case .receipt(let delivery) = endpoint {
                 return try ReceiptEndpoint.receive(
-                    delivery: delivery, try body(request), bearer: request.bearer, store: store, metrics: metrics)
+                    delivery: delivery, try body(request), bearer: request.bearer, store: store, routing: routing,
+                    metrics: metrics)
             }
-            return try ReceiptEndpoint.receiveBatch(try body(request), store: store, metrics: metrics)
+            return try ReceiptEndpoint.receiveBatch(try body(request), store: store, routing: routing, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):
             let services = try authorize(.devices)
             return try Self.relayOrRefusal(services).remove(id: id, in: services.id)

@@ -22,6 +22,7 @@ final class Metrics: Sendable {
         var fetches: [Int: Int] = [:]
         var receipts: [ReceiptCount: Int] = [:]
         var receiptsDegraded: [ReceiptReason: Int] = [:]
+        var sentToDisplayed: [AppID: Histogram] = [:]
         var claims: [ClaimLabel: Int] = [:]
         var storeErrors: [StoreFailureCause: Int] = [:]
         var draining = false
@@ -124,14 +125,19 @@ final class Metrics: Sendable {
     /// Counts a request for content kept to fetch, by the status it was answered (200 or 404).
     func fetchServed(_ status: Int) { state.withLock { $0.fetches[status, default: 0] += 1 } }
 
-    /// Counts a receipt taken for a delivery of `app` and `kind` that reported `outcome`, and,
-    /// degraded, `reason` (one of `ReceiptOutcome.degradeReasons`: a closed label set).
-    func receiptTaken(app: AppID, kind: DeliveryKind, outcome: ReceiptOutcome) {
+    /// Counts a receipt taken at `time` for `delivery` that reported `outcome`, and, degraded,
+    /// `reason` (one of `ReceiptOutcome.degradeReasons`: a closed label set); when it `changed`
+    /// the delivery's display to `displayed`, observes the seconds since the delivery was sent.
+    func receiptTaken(_ delivery: ReceiptedDelivery, outcome: ReceiptOutcome, changed: Bool, at time: Int64) {
+        let app = delivery.app
         guard appSet.contains(app) else { return }
         state.withLock {
-            $0.receipts[ReceiptCount(app: app, kind: kind, outcome: outcome.name), default: 0] += 1
+            $0.receipts[ReceiptCount(app: app, kind: delivery.kind, outcome: outcome.name), default: 0] += 1
             if let reason = outcome.reason {
                 $0.receiptsDegraded[ReceiptReason(app: app, reason: reason.rawValue), default: 0] += 1
+            }
+            if changed, outcome == .displayed, let seconds = delivery.secondsSinceSent(at: time) {
+                $0.sentToDisplayed[app, default: Histogram(bounds: Histogram.deviceBounds)].observe(seconds)
             }
         }
     }
@@ -258,6 +264,13 @@ final class Metrics: Sendable {
                     "{app=\"\(app)\",reason=\"\(reason.rawValue)\"} "
                         + "\(state.receiptsDegraded[ReceiptReason(app: app, reason: reason.rawValue)] ?? 0)"
                 }
+            })
+        lines += Self.family(
+            name + "sent_to_displayed_seconds", "histogram",
+            "From APNs' or the push service's acceptance of a delivery to the receipt saying it was displayed, by app.",
+            apps.flatMap { app in
+                let histogram = state.sentToDisplayed[app] ?? Histogram(bounds: Histogram.deviceBounds)
+                return histogram.samples(labels: "app=\"\(app)\"")
             })
         lines += Self.family(
             name + "webhook_requests_total", "counter", "Requests to webhook endpoints, by endpoint and outcome.",

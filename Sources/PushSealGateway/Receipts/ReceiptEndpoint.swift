@@ -17,14 +17,16 @@ enum ReceiptEndpoint {
     /// capability reporting `displayed`.
     /// - Throws: ``APIError``: 400 naming the member at fault, 404.
     static func receive(
-        delivery: String, _ body: JSONObject, bearer: String?, store: any GatewayStore, metrics: Metrics
+        delivery: String, _ body: JSONObject, bearer: String?, store: any GatewayStore, routing: WebhookRouting,
+        metrics: Metrics
     ) throws -> HTTPResponse {
         let outcome = try Self.outcome(body, at: .root, known: ["outcome", "reason"])
+        let time = GatewayClock.milliseconds()
         guard let bearer, let report = report(delivery: delivery, bearer: bearer, outcome),
-            case .taken(_, let app, let kind) = try store.recordReceipts([report], at: GatewayClock.milliseconds())
+            case .taken(let changed, let delivery) = try store.recordReceipts([report], at: time, routing: routing)
                 .first
         else { throw APIError.notFound("a delivery with receipts") }
-        metrics.receiptTaken(app: app, kind: kind, outcome: outcome)
+        metrics.receiptTaken(delivery, outcome: outcome, changed: changed, at: time)
         return HTTPResponse(status: 204, headers: [], body: [])
     }
 
@@ -33,7 +35,9 @@ enum ReceiptEndpoint {
     /// `{"results": [{"status": S}]}`, one per receipt in order, S what the single endpoint would
     /// answer (204 or 404); a refused receipt holds up none of the others.
     /// - Throws: ``APIError`` 400 naming the member at fault when the body is not such a batch.
-    static func receiveBatch(_ body: JSONObject, store: any GatewayStore, metrics: Metrics) throws -> HTTPResponse {
+    static func receiveBatch(_ body: JSONObject, store: any GatewayStore, routing: WebhookRouting, metrics: Metrics)
+        throws -> HTTPResponse
+    {
         try RequestReader.refuseUnknown(body, ["receipts"], at: .root)
         let path = JSONPath.root.member("receipts")
         guard case .array(let items)? = body["receipts"], (1...maximumBatch).contains(items.count) else {
@@ -53,12 +57,12 @@ enum ReceiptEndpoint {
             }
             reports.append(report(delivery: delivery, bearer: capability, outcome))
         }
-        var recorded = try store.recordReceipts(reports.compactMap { $0 }, at: GatewayClock.milliseconds())
-            .makeIterator()
+        let time = GatewayClock.milliseconds()
+        var recorded = try store.recordReceipts(reports.compactMap { $0 }, at: time, routing: routing).makeIterator()
         let results = reports.map { report -> JSONValue in
             var status = 404
-            if let report, case .taken(_, let app, let kind)? = recorded.next() {
-                metrics.receiptTaken(app: app, kind: kind, outcome: report.outcome)
+            if let report, case .taken(let changed, let delivery)? = recorded.next() {
+                metrics.receiptTaken(delivery, outcome: report.outcome, changed: changed, at: time)
                 status = 204
             }
             return .object(JSONObject([("status", .number(JSONNumber(status)))]))
