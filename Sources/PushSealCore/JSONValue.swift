@@ -60,6 +60,13 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         literal = String(value)
     }
 
+    /// A number written from a double, as Swift writes it (`0.25`, `1e-05`: both JSON); nil for
+    /// an infinity or a NaN, which JSON cannot write.
+    public init?(_ value: Double) {
+        guard value.isFinite else { return nil }
+        literal = "\(value)"
+    }
+
     /// The value as a double.
     public var doubleValue: Double? { Double(literal) }
 

@@ -77,7 +77,8 @@ public final class Gateway: Sendable {
                 store: store, instance: housekeeping.instance.id, apps: configuration.apps.map(\.id),
                 webhookEndpoints: configuration.webhooks.map { ($0.app, $0.settings.name) },
                 providerTokenIssuedAt: { keys.oldestIssuedAt(of: $0) }, isDraining: { metrics.isDraining },
-                configurationWarnings: configuration.appWarnings),
+                configurationWarnings: configuration.appWarnings,
+                receiptApps: Set(configuration.apps.filter { $0.receipts != nil }.map(\.id))),
             operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),

@@ -22,6 +22,17 @@ struct JSONTests {
         #expect(try JSONParser.parse(" \n\t[ 1 , 2 ]\r\n") == .array([.number(JSONNumber(1)), .number(JSONNumber(2))]))
     }
 
+    @Test("a number from a double is JSON the parser reads back as the same double; infinities and NaN are none")
+    func doubles() throws {
+        for value in [0.25, 1.0 / 3, -2.5e-7, 1e21, 0] as [Double] {
+            let number = try #require(JSONNumber(value))
+            #expect(try JSONParser.parse(number.literal) == .number(number), "\(number.literal)")
+            #expect(number.doubleValue == value)
+        }
+        #expect(
+            JSONNumber(Double.infinity) == nil && JSONNumber(-Double.infinity) == nil && JSONNumber(Double.nan) == nil)
+    }
+
     static let invalid: [(String, Int)] = [
         ("", 0), ("{", 1), (#"{"a"}"#, 4), (#"{"a":1,}"#, 7), ("[1,]", 3), ("01", 1), ("1.", 2), ("1e", 2), ("-", 1),
         ("+1", 0), (".5", 0), ("tru", 0), ("nul", 0), (#""abc"#, 4), ("\"a\u{1}\"", 2), (#""\x""#, 3), (#""\u12""#, 3),

@@ -190,6 +190,78 @@ struct GatewayStatusPageTests {
     }
 
     @Test(
+        "an app with receipts: the status page and /v1/status show the last hour's confirmed share and top degrade reasons, and warn from 20 receipts a tenth degraded",
+        arguments: GatewayBackend.allCases)
+    func receiptsOfTheLastHour(_ backend: GatewayBackend) throws {
+        guard let chromium = Self.chromium else {
+            Issue.record("chromium is not installed: make test installs Debian's chromium")
+            return
+        }
+        let world = try GatewayWorld(
+            backend, settings: #""metrics_listen": "127.0.0.1:0""#, appSettings: GatewayReceiptTests.receipts)
+        let tokens = (1...21).map { GatewayWorld.deviceToken("00aa", $0) }
+        for (index, token) in tokens.enumerated() { try world.registerDevice("d\(index)", user: "u1", token: token) }
+        let accepted = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(GatewayReceiptTests.alert)}"#,
+            token: world.adminToken)
+        #expect(accepted.status == 202)
+        let delivered = try tokens.enumerated().map { index, token in
+            try GatewayReceiptTests.delivered(world, token: token, device: "d\(index)")
+        }
+        #expect(
+            try world.eventually {
+                try world.store.push(id: accepted.json?["id"]?.stringValue ?? "", in: .default)?.deliveries
+                    .allSatisfy { $0.status == .sent } == true
+            })
+        func post(_ index: Int, _ body: String, display: Bool) throws {
+            let ticket = display ? delivered[index].display : delivered[index].failure
+            let answer = try GatewayReceiptTests.post(
+                world, delivered[index].id, GatewayReceiptTests.capability(ticket), body)
+            #expect(answer.status == 204)
+        }
+        func receipts() throws -> JSONObject? {
+            let status = try world.request("GET", "/v1/status", token: world.adminToken).json
+            return status?["apps"]?.arrayValue?.first?.objectValue?["receipts"]?.objectValue
+        }
+        func attention() throws -> [String] {
+            let status = try world.request("GET", "/v1/status", token: world.adminToken).json
+            return (status?["attention"]?.arrayValue ?? []).compactMap { $0.objectValue?["message"]?.stringValue }
+        }
+        let none = try #require(try receipts())
+        #expect(none["sent"] == .number(JSONNumber(21)) && none["unreported"] == .number(JSONNumber(21)))
+        #expect(none["confirmed_share"]?.numberValue?.doubleValue == 0 && none["top_reasons"] == .array([]))
+
+        // 15 displayed, 3 unknown-key, 1 untrusted-sender: 19 receipts, too few to warn of.
+        for index in 0..<15 { try post(index, GatewayReceiptTests.displayed, display: true) }
+        for index in 15..<18 { try post(index, GatewayReceiptTests.degraded("unknown-key"), display: false) }
+        try post(18, GatewayReceiptTests.degraded("untrusted-sender"), display: true)
+        let few = try #require(try receipts())
+        #expect(few["displayed"] == .number(JSONNumber(15)) && few["degraded"] == .number(JSONNumber(4)), "\(few)")
+        #expect(few["unreported"] == .number(JSONNumber(2)))
+        let quiet = try attention()
+        #expect(quiet.isEmpty, "\(quiet)")
+        // The twentieth: 5 of 20 degraded.
+        try post(19, GatewayReceiptTests.degraded("untrusted-sender"), display: false)
+        let shown = try #require(try receipts())
+        #expect(shown["confirmed_share"]?.numberValue?.doubleValue == 0.714, "15 of 21: \(shown)")
+        let top = shown["top_reasons"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(top.map { $0["reason"] } == [.string("unknown-key"), .string("untrusted-sender")])
+        #expect(top.map { $0["count"] } == [.number(JSONNumber(3)), .number(JSONNumber(2))])
+        #expect(try attention().contains { $0.hasPrefix("app default: 5 of the last hour's 20 receipts") })
+
+        let port = try #require(world.gateway.operationsPort)
+        let page = try RenderedPage(
+            "http://127.0.0.1:\(port)/status", state: "receipts-\(backend)", chromium: chromium,
+            profile: world.directory.file("chromium"))
+        #expect(page.loaded)
+        #expect(
+            page.rows("receipts").map(\.cells)
+                == [["default", "21", "15", "5", "1", "71.4 %", "unknown-key 3, untrusted-sender 2"]])
+        #expect(page.rows("receipts").map(\.kind) == ["degrading"])
+        #expect(page.attention.map(\.level) == ["warning"], "\(page.attention)")
+    }
+
+    @Test(
         "deploy/: the example configuration parses, runtime-packages.txt covers every linked library, the systemd unit passes systemd-analyze verify"
     )
     func deploymentFiles() throws {

@@ -1,3 +1,4 @@
+import PushSealGatewayModel
 import PushSealGatewayStorage
 import PushSealTestSupport
 import Testing
@@ -6,9 +7,9 @@ import Testing
 /// one writer read through an index. The rules both stores share are `GatewayStoreTests`'.
 @Suite("pushseal-gateway store on SQLite")
 struct SQLiteStoreTests {
-    /// The statements a running gateway repeats on its writer, whatever the outbox's size: a
+    /// The statements a running gateway repeats, whatever the outbox's size: on its writer, a
     /// worker's lease renewal (every third of a lease), the retention sweep's (every minute), and a
-    /// device deletion's.
+    /// device deletion's; and the status page's count of receipts (every 5 s while it is open).
     static let repeatedStatements: [(name: String, sql: String)] = [
         ("lease renewal", LeaseStatements.renew(.sqlite)),
         ("ended deliveries", RetentionStatements.deleteFinishedDeliveries(.sqlite)),
@@ -21,6 +22,7 @@ struct SQLiteStoreTests {
         ("a deleted device's queued deliveries", DeviceDeletionStatements.queued(.sqlite)),
         ("ending them", DeviceDeletionStatements.end(.sqlite)),
         ("a deleted device's fetch objects", DeviceDeletionStatements.fetchObjects(.sqlite)),
+        ("the status page's receipts", DisplayCount.query(.sqlite)),
     ]
 
     @Test("the statements a running gateway repeats find their rows through an index, never by reading a whole table")

@@ -45,7 +45,7 @@ enum StatusPage {
           #attention li.warning { background: #fff4d6; color: #7a5200; border: 1px solid #f0d58c; }
           #attention li.ok { background: #e8f6ec; color: #1d6b34; border: 1px solid #b5dfc1; font-weight: 400; }
           tr.failing td, tr.stale td, tr.disabled td { color: #a1140c; }
-          tr.retrying td, tr.unserved td { color: #7a5200; }
+          tr.retrying td, tr.unserved td, tr.degrading td { color: #7a5200; }
         </style>
         </head>
         <body>
@@ -76,6 +76,11 @@ enum StatusPage {
         <table><thead><tr><th>app</th><th>here</th><th class="count">queued</th><th class="count">oldest queued, s</th>
           <th class="count">active devices</th><th class="count">unregistered devices</th></tr></thead>
           <tbody id="apps"></tbody></table>
+        <h2>What devices showed of the last hour's deliveries (apps with receipts)</h2>
+        <table><thead><tr><th>app</th><th class="count">sent</th><th class="count">displayed</th>
+          <th class="count">degraded</th><th class="count">not reported</th><th class="count">confirmed</th>
+          <th>top degrade reasons</th></tr></thead>
+          <tbody id="receipts"></tbody></table>
         <script src="status.js"></script>
         </body>
         </html>
@@ -135,6 +140,12 @@ enum StatusPage {
               a => [[a.app], [a.served ? "served" : "not served"], [a.queue.depth, true], [a.queue.oldest_seconds, true],
                 [a.devices.active, true], [a.devices.unregistered, true]],
               a => a.served ? "" : "unserved");
+            rows("receipts", status.apps.filter(a => a.receipts),
+              a => [[a.app], [a.receipts.sent, true], [a.receipts.displayed, true], [a.receipts.degraded, true],
+                [a.receipts.unreported, true],
+                [a.receipts.confirmed_share === null ? "—" : (a.receipts.confirmed_share * 100).toFixed(1) + " %", true],
+                [a.receipts.top_reasons.map(r => r.reason + " " + r.count).join(", ") || "—"]],
+              a => a.receipts.degraded > 0 ? "degrading" : "");
             text("error", "");
             document.body.dataset.loaded = "yes";
           } catch (error) {

@@ -6,7 +6,8 @@ internal import PushSealGatewayStorage
 /// queue and its age, how deliveries ended over the last hour, devices by state, the age of the
 /// APNs provider token, the reasons queued deliveries wait to be tried again for, every
 /// instance's last heartbeat (stale when it is late), the webhook endpoints' health, each app's
-/// queue and devices, and `attention`: what needs an operator, most urgent first. It covers every
+/// queue and devices (and, with `receipts`, what its devices showed), and `attention`: what needs
+/// an operator, most urgent first. It covers every
 /// app, or one: an app's token reads its own app's alone (``json(now:in:)``).
 struct StatusReport: Sendable {
     /// The store it reads.
@@ -25,6 +26,8 @@ struct StatusReport: Sendable {
     /// What this instance's configuration should change (``ConfigurationWarning``), each with the
     /// app it belongs to: a warning in `attention` while it stands.
     var configurationWarnings: [(app: AppID, warning: ConfigurationWarning)] = []
+    /// The apps this instance serves with `receipts`: their rows show the last hour's receipts.
+    var receiptApps: Set<AppID> = []
 
     /// The report as of `now` (milliseconds since the epoch) on `app`, or on every app when nil:
     /// an app's report counts its own deliveries, devices, webhook endpoints and keys alone (the
@@ -144,7 +147,7 @@ struct StatusReport: Sendable {
             others = Set(try store.listedApps().map(\.id)).union(statistics.apps.keys).subtracting(apps)
         }
         let served = app.map { [$0] } ?? apps
-        return (served.map { ($0, true) } + others.sorted().map { ($0, false) }).map { id, isServed in
+        return try (served.map { ($0, true) } + others.sorted().map { ($0, false) }).map { id, isServed in
             let counts = statistics.apps[id] ?? AppStatistics()
             if !isServed && counts.queued > 0 {
                 attention.append(
@@ -154,10 +157,16 @@ struct StatusReport: Sendable {
                             + "\(counts.queued == 1 ? "delivery waits" : "deliveries wait") (deleted once no instance "
                             + "has served it for its retention time)"))
             }
+            var receipts = JSONValue.null
+            if isServed, receiptApps.contains(id) {
+                let displays = LastHourDisplays(try store.displays(since: now - 3_600_000, in: id))
+                if let warning = displays.warning(app: id) { attention.append(Attention(.warning, warning)) }
+                receipts = displays.json
+            }
             return .object(
                 JSONObject([
                     ("app", .string(id.name)), ("served", .bool(isServed)),
-                    ("queue", Self.queue(counts, now: now)), ("devices", Self.devices(counts)),
+                    ("queue", Self.queue(counts, now: now)), ("devices", Self.devices(counts)), ("receipts", receipts),
                 ]))
         }
     }

@@ -26,6 +26,9 @@ package protocol OperationsStore: Sendable {
     /// `limit` of them (read through the index of queued rows: its cost grows with the queue):
     /// `app`'s, or every app's when nil.
     func retrying(limit: Int, in app: AppID?) throws -> [RetryingCount]
+    /// How `app`'s deliveries sent since `time` with receipts stand: displayed, degraded (by
+    /// reason), or not reported yet.
+    func displays(since time: Int64, in app: AppID) throws -> [DisplayCount]
 }
 
 extension OperationsStore {
@@ -113,6 +116,10 @@ extension OperationsStore where Self: SQLExecutor {
             OutcomeCount.query(placeholder(1), app: app == nil ? nil : placeholder(2)),
             [.integer(time)] + (app.map { [.text($0.name)] } ?? [])
         ).compactMap(OutcomeCount.init(row:))
+    }
+
+    package func displays(since time: Int64, in app: AppID) throws -> [DisplayCount] {
+        try read(DisplayCount.query(dialect), [.integer(time), .text(app.name)]).map(DisplayCount.init(row:))
     }
 
     package func retrying(limit: Int, in app: AppID?) throws -> [RetryingCount] {
