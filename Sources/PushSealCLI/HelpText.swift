@@ -46,12 +46,12 @@ enum HelpText {
                                 (one JSON line per job: {"subscription", "payload", "ttl"?, "urgency"?, "topic"?})
 
         Device side and captured payloads
-          pushseal decrypt --store DIR [--record] [--json-lines] [--contract CONTRACT.json]
+          pushseal decrypt --store DIR [--record] [--receipt] [--json-lines] [--contract CONTRACT.json]
                            [--ca-file PEM] [--allow-local-fetch] [--media-dir DIR [--allow-local-media]] [FILE|-]
           pushseal inspect [FILE|-]
 
         Exit status: 0 success; 1 some items failed (degraded, invalid or too large payload, bad batch
-        line); 2 usage error or unreadable input. Results are JSON on standard output; messages go to
+        line, a receipt not taken); 2 usage error or unreadable input. Results are JSON on standard output; messages go to
         standard error. See docs/backend.md and docs/cli-v1.md.
         """
 }

@@ -28,7 +28,7 @@ public enum Invocation: Equatable, Sendable {
     case keysWebPush(store: String)
     /// `encrypt …`.
     case encrypt(EncryptArguments)
-    /// `decrypt --store DIR [--record] [--json-lines] [--contract FILE] [--ca-file PEM] [--allow-local-fetch] [--media-dir DIR [--allow-local-media]] [FILE|-]`.
+    /// `decrypt --store DIR [--record] [--receipt] [--json-lines] [--contract FILE] [--ca-file PEM] [--allow-local-fetch] [--media-dir DIR [--allow-local-media]] [FILE|-]`.
     case decrypt(DecryptArguments)
     /// `inspect [FILE|-]`.
     case inspect(input: String?)
@@ -60,13 +60,13 @@ public enum Invocation: Equatable, Sendable {
         case "decrypt":
             let reader = try ArgumentReader(
                 rest, command: "decrypt", valued: ["store", "contract", "media-dir", "ca-file"],
-                switches: ["record", "json-lines", "allow-local-media", "allow-local-fetch"])
+                switches: ["record", "receipt", "json-lines", "allow-local-media", "allow-local-fetch"])
             if reader.flag("allow-local-media"), reader.value("media-dir") == nil {
                 throw UsageError("decrypt: --allow-local-media is for media downloads: it needs --media-dir")
             }
             return .decrypt(
                 DecryptArguments(
-                    store: try reader.required("store"), record: reader.flag("record"),
+                    store: try reader.required("store"), record: reader.flag("record"), receipt: reader.flag("receipt"),
                     jsonLines: reader.flag("json-lines"), contract: reader.value("contract"),
                     mediaDirectory: reader.value("media-dir"), caFile: reader.value("ca-file"),
                     allowLocalMedia: reader.flag("allow-local-media"),
@@ -342,18 +342,21 @@ public struct DecryptArguments: Equatable, Sendable {
     public var caFile: String?
     /// `--allow-local-media`: let media downloads reach loopback and local-network addresses.
     public var allowLocalMedia = false
-    /// `--allow-local-fetch`: let fetches of referenced content reach loopback and local-network
-    /// addresses (a gateway on the support engineer's own network).
+    /// `--allow-local-fetch`: let fetches of referenced content, and receipts, reach loopback and
+    /// local-network addresses (a gateway on the support engineer's own network).
     public var allowLocalFetch = false
+    /// `--receipt`: post the receipt of what each payload showed to the gateway that sent it.
+    public var receipt = false
     /// The input file; nil is standard input.
     public var input: String?
 
     /// Arguments for a store; the rest as given.
     public init(
-        store: String, record: Bool = false, jsonLines: Bool = false, contract: String? = nil,
+        store: String, record: Bool = false, receipt: Bool = false, jsonLines: Bool = false, contract: String? = nil,
         mediaDirectory: String? = nil, caFile: String? = nil, allowLocalMedia: Bool = false,
         allowLocalFetch: Bool = false, input: String? = nil
     ) {
+        self.receipt = receipt
         self.allowLocalFetch = allowLocalFetch
         self.store = store
         self.record = record

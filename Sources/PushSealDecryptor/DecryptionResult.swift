@@ -49,6 +49,16 @@ public struct DecryptionResult: Sendable {
     /// nil when the push carries none. Never part of ``notification``'s `userInfo`.
     public internal(set) var receipt: ReceiptTicket?
 
+    /// What a receipt reports of this result: `displayed` for content that opened, `degraded`
+    /// with the reason for a payload that did not; nil for a payload that was never sealed.
+    public var receiptOutcome: ReceiptOutcome? {
+        switch status {
+        case .decrypted: .displayed
+        case .degraded: reason.flatMap { ReceiptOutcome.degradeReasons.contains($0) ? .degraded($0) : nil }
+        case .plain: nil
+        }
+    }
+
     /// A decrypted result; ``Decryptor/record(_:)`` sets `duplicate`.
     /// The content's `pushseal_receipt` member is taken out into ``receipt``: the app never sees
     /// the capability.

@@ -31,15 +31,16 @@
             self.allowsLocalDestinations = allowsLocalDestinations
         }
 
-        /// GETs `address` with `headers` into `sink`, to its end, its failure, the deadline or
-        /// cancellation: the transport's failure, nil when it finished or the sink stopped it (the
-        /// sink's own failure says why). Unless `allowsLocalDestinations`, the URL's host and
-        /// every redirect's are resolved first, and refused (`media-local-destination`) when any
-        /// address they resolve to is local (``PushSealURL/LocalAddress``).
+        /// GETs `address` (or sends it `method` with `body`) with `headers` into `sink`, to its
+        /// end, its failure, the deadline or cancellation: the transport's failure, nil when it
+        /// finished or the sink stopped it (the sink's own failure says why). Unless
+        /// `allowsLocalDestinations`, the URL's host and every redirect's are resolved first, and
+        /// refused (`media-local-destination`) when any address they resolve to is local
+        /// (``PushSealURL/LocalAddress``).
         static func run(
-            _ address: String, headers: [(name: String, value: String)] = [], maximumRedirects: Int = 3,
-            into sink: any TransferSink, allowsLocalDestinations: Bool, deadline: ContinuousClock.Instant,
-            cancelled: () -> Bool
+            _ address: String, method: String = "GET", headers: [(name: String, value: String)] = [],
+            body: [UInt8]? = nil, maximumRedirects: Int = 3, into sink: any TransferSink,
+            allowsLocalDestinations: Bool, deadline: ContinuousClock.Instant, cancelled: () -> Bool
         ) -> MediaFailure? {
             guard let url = URL(string: address) else {
                 return MediaFailure(.integrity, "the URL does not parse")
@@ -48,6 +49,8 @@
                 return refusal
             }
             var request = URLRequest(url: url)
+            request.httpMethod = method
+            request.httpBody = body.map { Data($0) }
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             let configuration = URLSessionConfiguration.ephemeral

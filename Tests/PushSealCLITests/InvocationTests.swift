@@ -46,6 +46,10 @@ struct InvocationTests {
             try Invocation.parse(["decrypt", "--store", "s", "--ca-file", "x.pem", "--allow-local-fetch"])
                 == .decrypt(DecryptArguments(store: "s", caFile: "x.pem", allowLocalFetch: true)),
             "a fetch of referenced content uses them without --media-dir")
+        #expect(
+            try Invocation.parse(["decrypt", "--store", "s", "--receipt"])
+                == .decrypt(DecryptArguments(store: "s", receipt: true)))
+        #expect(try Invocation.parse(["decrypt", "--store", "s"]) == .decrypt(DecryptArguments(store: "s")))
         #expect(throws: UsageError.self) {
             try Invocation.parse(["decrypt", "--store", "s", "--allow-local-media"])
         }

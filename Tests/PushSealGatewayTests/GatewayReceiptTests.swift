@@ -205,6 +205,66 @@ struct GatewayReceiptTests {
     }
 
     @Test(
+        "pushseal decrypt --receipt posts what it opened, through an HTTPS front: degraded with the failure capability, then displayed; never without the flag, nor to a local address without --allow-local-fetch",
+        arguments: GatewayBackend.allCases)
+    func decryptPostsReceipts(_ backend: GatewayBackend) throws {
+        let front = try GatewayFetchTests.Front()
+        let world = try GatewayWorld(backend, appSettings: #""receipts": {"url": "\#(front.server.url)"}"#)
+        try front.attach(world)
+        let token = GatewayWorld.deviceToken("00aa", 1)
+        try world.registerDevice("a", user: "u1", token: token)
+        try world.registerDevice("stranger", user: "u9", token: GatewayWorld.deviceToken("00aa", 9))
+        let accepted = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let push = try #require(accepted.json?["id"]?.stringValue)
+        let delivered = try Self.delivered(world, token: token, device: "a")
+        let body = Data(JSONWriter.bytes(.object(delivered.payload)))
+        func decrypt(_ store: String, _ options: [String]) throws -> (status: Int32, result: JSONObject) {
+            let run = try CLIRunner.run(["decrypt", "--store", store] + options, input: body, in: world.directory.path)
+            let result = try #require(try JSONParser.parse(run.output.trimmingCharacters(in: .newlines)).objectValue)
+            return (run.status, result)
+        }
+        let trusted = ["--ca-file", front.server.certificate, "--allow-local-fetch"]
+
+        // Support staff opening a captured push confirm nothing.
+        let quiet = try decrypt("store-a", trusted)
+        #expect(quiet.status == 0 && quiet.result["status"] == .string("decrypted") && quiet.result["receipt"] == nil)
+        #expect(try Self.shown(world, push: push)["display"] == .null)
+        // The front is on 127.0.0.1: refused unless allowed, and said so.
+        let local = try decrypt("store-a", ["--receipt", "--ca-file", front.server.certificate])
+        #expect(local.status == 1, "a receipt not taken fails the item")
+        let refusal = try #require(local.result["receipt"]?.objectValue)
+        #expect(refusal["posted"] == .bool(false) && refusal["outcome"] == .string("displayed"), "\(refusal)")
+        #expect(refusal["error"]?.stringValue?.contains("local") == true, "\(refusal)")
+        #expect(try Self.shown(world, push: push)["display"] == .null)
+
+        // A store without the key posts the failure capability's degraded receipt.
+        let stranger = try decrypt("store-stranger", ["--receipt"] + trusted)
+        #expect(stranger.result["status"] == .string("degraded") && stranger.status == 1)
+        #expect(
+            stranger.result["receipt"]?.objectValue
+                == JSONObject([
+                    ("outcome", .string("degraded")), ("reason", .string("unknown-key")), ("posted", .bool(true)),
+                ]))
+        let degraded = try #require(try Self.shown(world, push: push)["display"]?.objectValue)
+        #expect(degraded["outcome"] == .string("degraded") && degraded["reason"] == .string("unknown-key"))
+
+        let opened = try decrypt("store-a", ["--receipt"] + trusted)
+        #expect(opened.status == 0, "\(opened.result)")
+        #expect(
+            opened.result["receipt"]?.objectValue
+                == JSONObject([("outcome", .string("displayed")), ("posted", .bool(true))]))
+        let shown = try #require(try Self.shown(world, push: push)["display"]?.objectValue)
+        #expect(shown["outcome"] == .string("displayed"), "the displayed receipt replaced the degraded one")
+
+        // A push without receipts has nothing to post: the member is null, and nothing fails.
+        let plain = JSONWriter.bytes(.object(try #require(try JSONParser.parse(Self.alert).objectValue)))
+        let run = try CLIRunner.run(
+            ["decrypt", "--store", "store-a", "--receipt"] + trusted, input: Data(plain), in: world.directory.path)
+        #expect(run.status == 0 && run.output.contains(#""receipt":null"#), "\(run.output)")
+    }
+
+    @Test(
         "a receipt's body is checked, naming the member; a batch answers each receipt in order and takes the good ones once",
         arguments: GatewayBackend.allCases)
     func bodiesAndBatch(_ backend: GatewayBackend) throws {

@@ -49,6 +49,20 @@ enum DecryptCommand {
             keyStore: store, ledger: ledger, contract: contract, media: media,
             fetcher: ContentFetcher(caFile: arguments.caFile, allowsLocalDestinations: arguments.allowLocalFetch))
         let source = InputSource(path: arguments.input)
+        let receipts =
+            arguments.receipt
+            ? ReceiptPoster(caFile: arguments.caFile, allowsLocalDestinations: arguments.allowLocalFetch) : nil
+        /// The output object of `result`, its receipt posted when asked: with whether it failed.
+        func report(_ result: DecryptionResult) -> (object: JSONObject, failed: Bool) {
+            var object = result.json
+            var failed = Self.failed(result)
+            if let receipts {
+                let posted = Self.postReceipt(of: result, with: receipts)
+                object["receipt"] = posted.json
+                failed = failed || posted.failed
+            }
+            return (object, failed)
+        }
 
         if !arguments.jsonLines {
             let bytes = try source.readAll()
@@ -58,9 +72,9 @@ enum DecryptCommand {
             } catch {
                 throw UsageError("decrypt: \(source.name): \(error.message)")
             }
-            let result = decryptor.open(payload)
-            console.output.writeLine(JSONWriter.bytes(.object(result.json)))
-            return Self.failed(result) ? .itemsFailed : .success
+            let reported = report(decryptor.open(payload))
+            console.output.writeLine(JSONWriter.bytes(.object(reported.object)))
+            return reported.failed ? .itemsFailed : .success
         }
 
         var failures = 0
@@ -68,9 +82,9 @@ enum DecryptCommand {
             if let line, line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             do {
                 guard let line else { throw ItemFailure(message: "the line is longer than 16 MiB") }
-                let result = decryptor.open(try Self.payload(line))
-                if Self.failed(result) { failures += 1 }
-                console.output.writeLine(JSONWriter.bytes(.object(result.json)))
+                let reported = report(decryptor.open(try Self.payload(line)))
+                if reported.failed { failures += 1 }
+                console.output.writeLine(JSONWriter.bytes(.object(reported.object)))
             } catch {
                 failures += 1
                 let object = JSONObject([("line", .number(JSONNumber(number))), ("error", .string("\(error)"))])
@@ -84,6 +98,29 @@ enum DecryptCommand {
     /// or media that could not be attached.
     static func failed(_ result: DecryptionResult) -> Bool {
         result.status == .degraded || result.mediaFailure != nil
+    }
+
+    /// How long a receipt may take: the gateway answers at once, or is not there.
+    static let receiptTimeout = Duration.seconds(10)
+
+    /// Posts the receipt of `result` with `poster`: the output's `receipt` member, and whether
+    /// posting failed. The member is null for a payload that carries no ticket (a gateway without
+    /// receipts, a push left out of them) or was never sealed; else `{"outcome", "reason"?,
+    /// "posted": true}`, or `"posted": false` with the `error`.
+    static func postReceipt(of result: DecryptionResult, with poster: ReceiptPoster) -> (
+        json: JSONValue, failed: Bool
+    ) {
+        guard let ticket = result.receipt, let outcome = result.receiptOutcome else { return (.null, false) }
+        var json = outcome.json
+        do {
+            try poster.post(outcome, with: ticket, deadline: .now + receiptTimeout)
+            json["posted"] = .bool(true)
+            return (.object(json), false)
+        } catch {
+            json["posted"] = .bool(false)
+            json["error"] = .string(error.detail)
+            return (.object(json), true)
+        }
     }
 
     /// Parses a payload (or an `.apns` file) into the notification's `userInfo`.
