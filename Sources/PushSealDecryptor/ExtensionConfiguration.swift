@@ -19,6 +19,10 @@ public struct ExtensionConfiguration: Sendable {
     /// iPhone"): the standard mapping (`title` and `body` of a JSON object), unless the app maps
     /// its sender's content itself.
     public var webPushMapping: WebPushContent.Mapping = WebPushContent.standard
+    /// Whether the extension reports what it showed to the gateway that sent the push, when the
+    /// push carries a receipt ticket (envelope-v1.md, "Receipts"): on by default, since a push
+    /// carries one only when its gateway asks for receipts.
+    public var postsReceipts = true
 
     /// A configuration for `appGroup`, with the defaults above.
     public init(appGroup: String) {
@@ -40,5 +44,13 @@ public struct ExtensionConfiguration: Sendable {
             keyStore: store, ledger: store.ledger, contract: contract,
             media: mediaFolder.map { MediaFetcher(directory: "\(container)/\($0)") }, policy: policy,
             webPushMapping: webPushMapping)
+    }
+
+    /// Where an extension whose App Group's container is at `container` sends its receipts, and
+    /// keeps those it could not send (in the store's folder; nowhere with no container); nil when
+    /// ``postsReceipts`` is off.
+    public func receiptOutbox(container: String?) -> ReceiptOutbox? {
+        guard postsReceipts else { return nil }
+        return ReceiptOutbox(store: container.map { FileKeyStore(directory: "\($0)/\(storeFolder)") })
     }
 }

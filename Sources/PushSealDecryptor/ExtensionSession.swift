@@ -21,6 +21,12 @@ public import PushSealCore
 /// when the time ran out first, the outcome counted is `timeout`, once, and the late result is
 /// neither recorded nor counted.
 ///
+/// With a ``ReceiptOutbox``, the receipt of what is shown (envelope-v1.md, "Receipts") is posted
+/// before the handler is called, within ``receiptBudget`` and never past the session's own
+/// deadline; one that does not get there is kept, and the receipts kept by earlier runs are sent
+/// after the handler was called. When the time runs out, the `timeout` receipt is kept for the
+/// next run without trying: the handler is due at once.
+///
 /// ```swift
 /// // In UNNotificationServiceExtension:
 /// session = ExtensionSession(payload: userInfo, decryptor: decryptor) { result in
@@ -32,6 +38,9 @@ public import PushSealCore
 public final class ExtensionSession: Sendable {
     /// The work budget from ``didReceive(on:)``: iOS allows about 30 seconds; this leaves a margin.
     public static let defaultBudget: Duration = .seconds(25)
+    /// The most a receipt may hold up the notification: a gateway answers in milliseconds, or is
+    /// not there.
+    public static let receiptBudget: Duration = .seconds(2)
 
     private struct State {
         var delivered = false
@@ -44,16 +53,19 @@ public final class ExtensionSession: Sendable {
     private let decryptor: Decryptor
     private let budget: Duration
     private let contentHandler: @Sendable (DecryptionResult) -> Void
+    private let receipts: ReceiptOutbox?
     private let state = Protected(State())
 
-    /// A session for `payload`; `contentHandler` receives the one result.
+    /// A session for `payload`; `contentHandler` receives the one result, whose receipt goes
+    /// through `receipts` (none when nil).
     public init(
         payload: JSONObject, decryptor: Decryptor, budget: Duration = ExtensionSession.defaultBudget,
-        contentHandler: @escaping @Sendable (DecryptionResult) -> Void
+        receipts: ReceiptOutbox? = nil, contentHandler: @escaping @Sendable (DecryptionResult) -> Void
     ) {
         self.payload = payload
         self.decryptor = decryptor
         self.budget = budget
+        self.receipts = receipts
         self.contentHandler = contentHandler
     }
 
@@ -72,7 +84,11 @@ public final class ExtensionSession: Sendable {
                 return true
             }
             if first {
-                contentHandler(decryptor.record(result))
+                let shown = decryptor.record(result)
+                let receiptDeadline = min(deadline, ContinuousClock.now.advanced(by: Self.receiptBudget))
+                receipts?.report(shown, deadline: receiptDeadline)
+                contentHandler(shown)
+                receipts?.flush(deadline: receiptDeadline)
             } else if let attachment = result.attachment {
                 unlink(attachment.file)  // fetched too late to be shown
             }
@@ -91,9 +107,13 @@ public final class ExtensionSession: Sendable {
         guard claimed.first else { return }
         if var decrypted = claimed.decrypted {
             decrypted.mediaFailure = MediaFailure(.timeout, "the time ran out before the media was ready")
-            contentHandler(decryptor.record(decrypted))
+            let shown = decryptor.record(decrypted)
+            receipts?.keep(shown)
+            contentHandler(shown)
         } else {
-            contentHandler(decryptor.unopened(payload, reason: .timeout))
+            let shown = decryptor.unopened(payload, reason: .timeout)
+            receipts?.keep(shown)
+            contentHandler(shown)
             decryptor.recordTimeout()
         }
     }

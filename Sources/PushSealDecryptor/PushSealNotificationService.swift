@@ -13,6 +13,7 @@
     /// ```
     ///
     /// The rules are inside: the content handler is called exactly once (``ExtensionSession``),
+    /// after the receipt of what is shown was posted (``ExtensionConfiguration/postsReceipts``),
     /// with the decrypted content and its media when they are ready in time, with the decrypted
     /// text alone when the time runs out during the download, and otherwise with the notification
     /// as it arrived (or the policy's neutral text). An App Group with no container (misnamed, or
@@ -48,7 +49,8 @@
             let deliver = Unchecked(contentHandler)
             let original = Unchecked(request.content)
             let service = Unchecked(self)
-            let session = ExtensionSession(payload: payload, decryptor: decryptor) { result in
+            let receipts = configuration.receiptOutbox(container: container?.path)
+            let session = ExtensionSession(payload: payload, decryptor: decryptor, receipts: receipts) { result in
                 service.value.willDeliver(result)
                 guard result.status != .plain else { return deliver.value(original.value) }
                 let content = UNMutableNotificationContent(result.notification)

@@ -52,6 +52,21 @@ public struct ReceiptPoster: Sendable {
         guard status == 204 else { throw ReceiptPostFailure(answered: status) }
     }
 
+    /// Posts `receipts` (at most 100, each its outcome and its ticket, all of one gateway) as one
+    /// batch to `url` (their tickets' ``PushSealCore/ReceiptTicket/batchURL``), giving up at
+    /// `deadline`. The gateway answers 200 with each receipt's status; one it refused (404) is
+    /// refused for good, so the answer's body is not needed.
+    /// - Throws: ``ReceiptPostFailure`` when the gateway did not answer 200.
+    public func postBatch(
+        _ receipts: [(outcome: ReceiptOutcome, ticket: ReceiptTicket)], to url: String,
+        deadline: ContinuousClock.Instant
+    ) throws(ReceiptPostFailure) {
+        let body = JSONObject([("receipts", .array(receipts.map { .object($0.ticket.batchItem($0.outcome)) }))])
+        let headers = [("Content-Type", "application/json")]
+        let status = try transport(url, headers, JSONWriter.bytes(.object(body)), deadline).get()
+        guard status == 200 else { throw ReceiptPostFailure(answered: status) }
+    }
+
     /// The most of an answer's body read: the gateway's answers to receipts are short.
     static let maximumAnswer = 4_096
 

@@ -26,6 +26,9 @@ struct GatewayFetchTests {
                 script: "tls_front.py", ["serve", "--upstream-file", directory.file("gateway-port")], in: directory)
         }
 
+        /// The path of `name` in the front's own directory (`gateway-port`: where it relays to).
+        func directoryFile(_ name: String) -> String { directory.file(name) }
+
         /// Relays to `world`'s gateway from now on.
         func attach(_ world: GatewayWorld) throws {
             try "\(world.gateway.port)".write(toFile: directory.file("gateway-port"), atomically: true, encoding: .utf8)

@@ -94,6 +94,23 @@ public struct ReceiptTicket: Sendable, CustomStringConvertible {
         JSONObject([("url", .string(url)), ("capability", .string(Base64URL.encodeSecret(capability)))])
     }
 
+    /// The delivery's id: the last component of ``url``.
+    public var deliveryID: String { String(url.split(separator: "/").last ?? "") }
+
+    /// Where receipts sent late go as a batch: ``url`` without the delivery's id
+    /// (`https://push.example.com/v1/receipts`).
+    public var batchURL: String { String(url.dropLast(deliveryID.count + 1)) }
+
+    /// This ticket's receipt of `outcome` as an item of a batch: `{"delivery", "capability",
+    /// "outcome", "reason"?}`. It holds the capability: it goes to ``batchURL`` alone.
+    public func batchItem(_ outcome: ReceiptOutcome) -> JSONObject {
+        var item = JSONObject([
+            ("delivery", .string(deliveryID)), ("capability", .string(Base64URL.encodeSecret(capability))),
+        ])
+        for (name, value) in outcome.json { item[name] = value }
+        return item
+    }
+
     /// The `Authorization` header's value that reports on the delivery: `Bearer <capability>`.
     public var authorization: String { "Bearer \(Base64URL.encodeSecret(capability))" }
 
