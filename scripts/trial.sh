@@ -7,10 +7,12 @@
 #   - a local Web Push service (interop/python/mock_push_service.py), which checks VAPID and
 #     keeps each message as .trial/push-service/<the endpoint's last path segment>.bin;
 #   - the gateway on http://127.0.0.1:8480 (PUSHSEAL_TRIAL_PORT to choose another port), with a
-#     sender key, a VAPID key and a token of every scope.
+#     sender key, a VAPID key and a token of every scope;
+#   - an HTTPS front to the gateway (interop/python/tls_front.py, as nginx in production), the
+#     public name of its receipts, where the phone reports what it showed.
 #
-# .trial/env exports PATH (the release build first), GATEWAY, TOKEN, PUSH_SERVICE, TRIAL and
-# PUSHSEAL_CHECKOUT (the repository's root).
+# .trial/env exports PATH (the release build first), GATEWAY, TOKEN, PUSH_SERVICE, TRIAL,
+# TRIAL_CA (the front's certificate) and PUSHSEAL_CHECKOUT (the repository's root).
 # `start` stops a trial already running and begins afresh; `stop` ends it and removes .trial/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,11 +81,16 @@ start() {
     background push-service.log /dev/zero "$python" "$root/interop/python/mock_push_service.py" serve \
         --log push-service.jsonl --ready stand-ins/push.ready --cert-dir stand-ins --inbox push-service \
         --lifetime 86400
+    echo "$port" > stand-ins/gateway-port
+    background front.log /dev/zero "$python" "$root/interop/python/tls_front.py" serve \
+        --upstream-file stand-ins/gateway-port --ready stand-ins/front.ready --cert-dir stand-ins --lifetime 86400
     wait_for_file stand-ins/apns.ready "the APNs stand-in" apns.log
     wait_for_file stand-ins/push.ready "the Web Push stand-in" push-service.log
-    local apns_port push_port
+    wait_for_file stand-ins/front.ready "the HTTPS front" front.log
+    local apns_port push_port front_port
     apns_port=$(ready_port stand-ins/apns.ready)
     push_port=$(ready_port stand-ins/push.ready)
+    front_port=$(ready_port stand-ins/front.ready)
     # Push services trusted: the stand-in's certificate, and the system's authorities, so that a
     # real browser's subscription (an endpoint of its vendor's push service) is delivered too.
     cat stand-ins/mock-push-cert.pem > stand-ins/push-services.pem
@@ -107,7 +114,8 @@ start() {
     "vapid_key_file": "vapid.jwk", "subject": "mailto:trial@example.com",
     "allow_local_destinations": true, "ca_file": "stand-ins/push-services.pem",
     "navigate": "https://shop.example.com/notifications"
-  }
+  },
+  "receipts": {"url": "https://127.0.0.1:$front_port"}
 }
 CONFIG
     local token
@@ -129,12 +137,14 @@ export GATEWAY=http://127.0.0.1:$port
 export TOKEN=$token
 export PUSH_SERVICE=https://127.0.0.1:$push_port
 export TRIAL=$trial
+export TRIAL_CA=$trial/stand-ins/tls-front-cert.pem
 export PUSHSEAL_CHECKOUT=$root
 ENV
     )
     cat <<DONE
-The trial is running in .trial/: pushseal-gateway on http://127.0.0.1:$port, a local APNs
-(its pushes in .trial/apns/) and a local Web Push service (its messages in .trial/push-service/).
+The trial is running in .trial/: pushseal-gateway on http://127.0.0.1:$port (and behind an
+HTTPS front on https://127.0.0.1:$front_port, where phones post receipts), a local APNs (its
+pushes in .trial/apns/) and a local Web Push service (its messages in .trial/push-service/).
 Next: source .trial/env, then the README's "Five minutes". Stop it with make trial-stop.
 DONE
 }

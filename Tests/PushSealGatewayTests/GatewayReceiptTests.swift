@@ -374,6 +374,39 @@ struct GatewayReceiptTests {
         let answer = try Self.post(world, id, Base64URL.encode(SecureRandom.bytes(16)), Self.displayed)
         #expect(answer.status == 404)
         #expect(try world.request("POST", "/v1/receipts", json: #"{"receipts":[]}"#).status == 404)
+        let preflight = try #require(
+            try GatewayHTTP.send("OPTIONS", "http://127.0.0.1:\(world.gateway.port)/v1/receipts/\(id)"))
+        #expect(preflight.status == 404 && preflight.headers["access-control-allow-origin"] == nil)
+        #expect(answer.headers["access-control-allow-origin"] == nil, "no receipts, no CORS")
+    }
+
+    @Test("browsers may post receipts from any origin: a preflight is 204, and every answer, 404 too, allows it")
+    func crossOrigin() throws {
+        let world = try GatewayWorld(.sqlite, appSettings: Self.receipts)
+        let base = "http://127.0.0.1:\(world.gateway.port)/v1/receipts"
+        let id = Base64URL.encode(SecureRandom.bytes(16))
+        for url in [base, "\(base)/\(id)"] {
+            let preflight = try #require(
+                try GatewayHTTP.send(
+                    "OPTIONS", url,
+                    headers: [
+                        "Origin": "https://shop.example.com", "Access-Control-Request-Method": "POST",
+                        "Access-Control-Request-Headers": "authorization, content-type",
+                    ]))
+            #expect(preflight.status == 204, "\(url)")
+            #expect(preflight.headers["access-control-allow-origin"] == "*")
+            #expect(preflight.headers["access-control-allow-methods"] == "POST")
+            #expect(preflight.headers["access-control-allow-headers"] == "Authorization, Content-Type")
+            #expect(preflight.headers["access-control-max-age"] == "86400")
+        }
+        let refused = try Self.post(world, id, Base64URL.encode(SecureRandom.bytes(16)), Self.displayed)
+        #expect(refused.status == 404 && refused.headers["access-control-allow-origin"] == "*")
+        let put = try #require(
+            try GatewayHTTP.send("PUT", "\(base)/\(id)", body: Data("{}".utf8), token: world.adminToken))
+        #expect(put.status == 405 && put.headers["allow"] == "POST, OPTIONS", "\(put.headers)")
+        // Elsewhere, nothing changes: the API is for backends, not browsers.
+        let devices = try world.request("GET", "/v1/devices/a", token: world.adminToken)
+        #expect(devices.headers["access-control-allow-origin"] == nil)
     }
 
     @Test("a Web Push subscription's content carries the display ticket beside notification, which a browser shows")

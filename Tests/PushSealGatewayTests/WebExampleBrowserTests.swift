@@ -90,6 +90,56 @@ struct WebExampleBrowserTests {
         #expect(seen["after_unsubscribe"] == .number(JSONNumber(404)), "unsubscribing removed the device")
     }
 
+    @Test(
+        "the service worker posts the receipt after showNotification, inside waitUntil, in both content shapes; the notification's data never holds the capability"
+    )
+    func receiptAfterShowing() throws {
+        let node = URL(fileURLWithPath: "/usr/bin/node")
+        guard FileManager.default.isExecutableFile(atPath: node.path) else {
+            Issue.record("node is not installed (make test installs it)")
+            return
+        }
+        let worker = TestVectors.packageRoot.appendingPathComponent("examples/web/sw.js").path
+        let script = """
+            const listeners = {};
+            const order = [];
+            globalThis.self = {addEventListener: (name, f) => { listeners[name] = f; }, location: {hostname: "shop.example.com", origin: "https://shop.example.com"}, navigator: {},
+              registration: {showNotification: (title, options) => new Promise(resolve => setTimeout(() => { order.push({shown: title, data: options.data}); resolve(); }, 10))}};
+            globalThis.importScripts = () => {};
+            globalThis.fetch = (url, init) => { order.push({url, method: init.method, authorization: init.headers.Authorization, type: init.headers["Content-Type"], body: init.body}); return Promise.resolve({status: 204}); };
+            eval(require("fs").readFileSync(\(JSONWriter.string(.string(worker))), "utf8"));
+            const receipt = {url: "https://push.example.com/v1/receipts/AAAAAAAAAAAAAAAAAAAAAA", capability: "BBBBBBBBBBBBBBBBBBBBBB"};
+            const messages = [
+              {web_push: 8030, notification: {title: "Declarative", navigate: "https://shop.example.com/"}, pushseal_receipt: receipt},
+              {title: "Old shape", body: "b", data: {url: "/x"}, pushseal_receipt: receipt},
+              {web_push: 8030, notification: {title: "No receipt", navigate: "/"}},
+            ];
+            (async () => {
+              for (const message of messages) {
+                let waited;
+                listeners.push({data: {json: () => message}, waitUntil: p => { waited = p; }});
+                await waited;
+              }
+              console.log(JSON.stringify(order));
+            })();
+            """
+        let run = try CLIRunner.run(executable: node, ["-e", script], input: Data(), in: nil)
+        let parsed = try JSONParser.parse(Array(run.output.utf8)).arrayValue?.compactMap(\.objectValue)
+        let steps = try #require(parsed, "\(run.output)\(run.errors)")
+        #expect(steps.count == 5, "shown, posted; shown, posted; shown: \(steps)")
+        for index in [1, 3] where index < steps.count {
+            #expect(steps[index - 1]["shown"] != nil, "shown first, then the receipt: \(steps)")
+            #expect(steps[index]["url"] == .string("https://push.example.com/v1/receipts/AAAAAAAAAAAAAAAAAAAAAA"))
+            #expect(steps[index]["method"] == .string("POST"))
+            #expect(steps[index]["authorization"] == .string("Bearer BBBBBBBBBBBBBBBBBBBBBB"))
+            #expect(steps[index]["type"] == .string("application/json"))
+            #expect(steps[index]["body"] == .string(#"{"outcome":"displayed"}"#))
+        }
+        #expect(steps.last?["shown"] == .string("No receipt"), "a message without a receipt posts nothing")
+        let shownData = steps.compactMap { $0["data"] }.map { JSONWriter.string($0) }.joined()
+        #expect(!shownData.contains("BBBBBBBBBBBBBBBBBBBBBB"), "the page's data never holds the capability")
+    }
+
     @Test("the service worker reads 1.3's content too ({title, body, tag, data}), its click target from data.url")
     func contentOf13() throws {
         let node = URL(fileURLWithPath: "/usr/bin/node")

@@ -53,8 +53,30 @@ class PushSealPushService : PushService() {
     // Push's JSON: {"web_push": 8030, "notification": {"title", "body", "navigate", "tag", …}}.
     override fun onMessage(message: PushMessage, instance: String) {
         if (!message.decrypted) return // the gateway always encrypts: anything else is not from it
-        val notification = JSONObject(String(message.content, Charsets.UTF_8)).optJSONObject("notification") ?: return
+        val content = JSONObject(String(message.content, Charsets.UTF_8))
+        val notification = content.optJSONObject("notification") ?: return
         show(applicationContext, notification)
+        // With receipts on the gateway's app, tell it the notification was shown (gateway-v1.md, "Receipts").
+        content.optJSONObject("pushseal_receipt")?.let { postReceipt(it) }
+    }
+
+    // {"url", "capability"}: POST {"outcome": "displayed"} with the capability as a bearer token.
+    // Best effort, off the main thread; the answer is 204, whatever it is the notification stands.
+    private fun postReceipt(receipt: JSONObject) = kotlin.concurrent.thread {
+        val url = receipt.optString("url")
+        if (!url.startsWith("https://")) return@thread
+        runCatching {
+            val connection = java.net.URL(url).openConnection() as java.net.HttpURLConnection
+            connection.requestMethod = "POST"
+            connection.connectTimeout = 5_000
+            connection.readTimeout = 5_000
+            connection.setRequestProperty("Authorization", "Bearer " + receipt.optString("capability"))
+            connection.setRequestProperty("Content-Type", "application/json")
+            connection.doOutput = true
+            connection.outputStream.use { it.write("""{"outcome":"displayed"}""".toByteArray()) }
+            connection.responseCode
+            connection.disconnect()
+        }
     }
 
     override fun onRegistrationFailed(reason: FailedReason, instance: String) {

@@ -20,6 +20,21 @@ function notificationOf(message) {
   };
 }
 
+// Receipts (gateway-v1.md, "Receipts"): when the gateway's app has `receipts`, the message
+// carries {"url", "capability"} under `pushseal_receipt`, beside its content. Once the
+// notification is shown, the worker tells the gateway so. A receipt is best effort: the
+// notification stands whatever the answer.
+function postReceipt(receipt) {
+  if (!receipt || typeof receipt.url !== "string" || !receipt.url.startsWith("https://")) {
+    return Promise.resolve();
+  }
+  return fetch(receipt.url, {
+    method: "POST",
+    headers: { Authorization: "Bearer " + receipt.capability, "Content-Type": "application/json" },
+    body: JSON.stringify({ outcome: "displayed" }),
+  }).catch(() => {});
+}
+
 self.addEventListener("push", (event) => {
   let message = {};
   try {
@@ -42,7 +57,7 @@ self.addEventListener("push", (event) => {
     typeof notification.app_badge === "number" && "setAppBadge" in self.navigator
       ? self.navigator.setAppBadge(notification.app_badge).catch(() => {})
       : Promise.resolve();
-  event.waitUntil(Promise.all([shown, badge]));
+  event.waitUntil(Promise.all([shown.then(() => postReceipt(message.pushseal_receipt)), badge]));
 });
 
 self.addEventListener("notificationclick", (event) => {

@@ -79,7 +79,7 @@ final class GatewayAPI: Sendable {
         let started = clock.now
         var caller: AccessTokenRecord?
         let endpoint = Endpoint(request.path)
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             response = try route(request, endpoint, on: listener, caller: &caller)
         } catch let error as APIError {
@@ -87,6 +87,11 @@ final class GatewayAPI: Sendable {
         } catch {
             log.storeError(error, counting: metrics)
             response = APIError.unavailable(error).response
+        }
+        if takesReceipts, endpoint?.isReceipts == true {
+            response = HTTPResponse(
+                status: response.status, headers: response.headers + ReceiptEndpoint.crossOriginHeaders,
+                body: response.body)
         }
         let seconds = started.duration(to: clock.now).seconds
         let route = endpoint?.template ?? "other"
@@ -207,13 +212,22 @@ final class GatewayAPI: Sendable {
             }
         }
 
+        /// `/v1/receipts` and `/v1/receipts/{delivery}`, which browsers reach across origins.
+        var isReceipts: Bool {
+            switch self {
+            case .receipts, .receipt: true
+            default: false
+            }
+        }
+
         /// The methods the endpoint answers, for a 405's `Allow` header.
         var methods: [String] {
             switch self {
             case .health, .readiness, .metrics, .userDevices, .push, .statusPage, .statusScript, .statusJSON,
                 .apiStatus, .devices, .applicationServerKey, .fetch:
                 ["GET"]
-            case .pushes, .deviceTest, .deviceWebPush, .receipts, .receipt: ["POST"]
+            case .pushes, .deviceTest, .deviceWebPush: ["POST"]
+            case .receipts, .receipt: ["POST", "OPTIONS"]
             case .webPushEndpoint: ["POST", "DELETE"]
             case .device: ["GET", "PUT", "DELETE"]
             }
@@ -243,7 +257,9 @@ final class GatewayAPI: Sendable {
         // A device fetches with the capability its push carried, in place of a token.
         let takesNoToken: Bool =
             switch (endpoint, request.method) {
-            case (.webPushEndpoint?, "POST"), (.fetch?, "GET"), (.receipts?, "POST"), (.receipt?, "POST"): true
+            case (.webPushEndpoint?, "POST"), (.fetch?, "GET"), (.receipts?, "POST"), (.receipt?, "POST"),
+                (.receipts?, "OPTIONS"), (.receipt?, "OPTIONS"):
+                true
             default: false
             }
         let token = Self.isUnderV1(request.path) && !takesNoToken ? try authenticate(request) : nil
@@ -332,6 +348,9 @@ final class GatewayAPI: Sendable {
                 id: id, request, relays: relays, store: store, metrics: metrics)
         case ("GET", .fetch(let id)):
             return try FetchedContent.serve(id: id, request, store: store, metrics: metrics)
+        case ("OPTIONS", .receipt), ("OPTIONS", .receipts):
+            guard takesReceipts else { throw APIError.notFound("a delivery with receipts") }
+            return ReceiptEndpoint.preflight
         case ("POST", .receipt), ("POST", .receipts):
             // Without an app that has receipts, there is nothing here, as for an unknown delivery.
             guard takesReceipts else { throw APIError.notFound("a delivery with receipts") }

@@ -11,6 +11,21 @@ enum ReceiptEndpoint {
     /// The most receipts one batch carries.
     static let maximumBatch = 100
 
+    /// What every answer under `/v1/receipts` carries for browsers: a service worker on the web
+    /// app's origin posts receipts to the gateway's, and reads the status. Any origin may: the
+    /// capability in the request is the credential, never a cookie, so a page of another origin
+    /// can do nothing with the answer that the capability's holder could not do alone.
+    static let crossOriginHeaders = [("Access-Control-Allow-Origin", "*")]
+
+    /// The answer to a browser's preflight (`OPTIONS`) before it posts a receipt with its
+    /// `Authorization` and `Content-Type` headers: 204, allowed for a day.
+    static let preflight = HTTPResponse(
+        status: 204,
+        headers: [
+            ("Access-Control-Allow-Methods", "POST"), ("Access-Control-Allow-Headers", "Authorization, Content-Type"),
+            ("Access-Control-Max-Age", "86400"),
+        ], body: [])
+
     /// `POST /v1/receipts/{delivery}` with `Authorization: Bearer <capability>` and
     /// `{"outcome": "displayed"}` or `{"outcome": "degraded", "reason": R}`: 204 once taken (a
     /// repeat too), 404 for an unknown delivery or a capability that is not its, or its failure
