@@ -265,6 +265,43 @@ struct GatewayReceiptTests {
     }
 
     @Test(
+        "the independent Python peer, written from envelope-v1.md alone, posts a device's receipts: degraded with the failure ticket, displayed with the display ticket"
+    )
+    func pythonPeerPostsReceipts() throws {
+        let front = try GatewayFetchTests.Front()
+        let world = try GatewayWorld(.sqlite, appSettings: #""receipts": {"url": "\#(front.server.url)"}"#)
+        try front.attach(world)
+        let token = GatewayWorld.deviceToken("00aa", 1)
+        try world.registerDevice("a", user: "u1", token: token)
+        try world.registerDevice("stranger", user: "u9", token: GatewayWorld.deviceToken("00aa", 9))
+        let accepted = try world.request(
+            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
+        let push = try #require(accepted.json?["id"]?.stringValue)
+        let delivered = try Self.delivered(world, token: token, device: "a")
+        func report(_ store: String) throws -> JSONObject? {
+            let run = try CLIRunner.run(
+                executable: try PythonPeer.interpreter.get(),
+                [
+                    PythonPeer.directory.appendingPathComponent("pushseal_receipt.py").path, "report", "--store",
+                    world.directory.file(store), "--ca-file", front.server.certificate,
+                ], input: Data(JSONWriter.bytes(.object(delivered.payload))), in: world.directory.path)
+            #expect(run.status == 0, "\(run.output)\(run.errors)")
+            return try JSONParser.parse(Array(run.output.utf8)).objectValue
+        }
+        #expect(
+            try report("store-stranger")
+                == JSONObject([
+                    ("outcome", .string("degraded")), ("reason", .string("unknown-key")),
+                    ("status", .number(JSONNumber(204))),
+                ]))
+        #expect(try Self.shown(world, push: push)["display"]?.objectValue?["reason"] == .string("unknown-key"))
+        #expect(
+            try report("store-a")
+                == JSONObject([("outcome", .string("displayed")), ("status", .number(JSONNumber(204)))]))
+        #expect(try Self.shown(world, push: push)["display"]?.objectValue?["outcome"] == .string("displayed"))
+    }
+
+    @Test(
         "a receipt's body is checked, naming the member; a batch answers each receipt in order and takes the good ones once",
         arguments: GatewayBackend.allCases)
     func bodiesAndBatch(_ backend: GatewayBackend) throws {
