@@ -53,7 +53,7 @@ public struct ReceiptPoster: Sendable {
     }
 
     /// Posts `receipts` (at most 100, each its outcome and its ticket, all of one gateway) as one
-    /// batch to `url` (their tickets' ``PushSealCore/ReceiptTicket/batchURL``), giving up at
+    /// batch to `url` (their tickets' `batchURL`), giving up at
     /// `deadline`. The gateway answers 200 with each receipt's status; one it refused (404) is
     /// refused for good, so the answer's body is not needed.
     /// - Throws: ``ReceiptPostFailure`` when the gateway did not answer 200.
