@@ -1,5 +1,6 @@
 // The app's delegate (examples/ios/README.md): asks for permission to show notifications,
-// registers with APNs on every launch, and hands each device token to `PushRegistration`.
+// registers with APNs on every launch, hands each device token to `PushRegistration`, and sends
+// the receipts the extension kept.
 // `make test` type-checks this file against stand-ins of UIKit and UserNotifications
 // (scripts/typecheck-apple.sh). In a SwiftUI app, attach it with
 // `@UIApplicationDelegateAdaptor(AppDelegate.self) var appDelegate`.
@@ -45,6 +46,7 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
             _ = try? await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .badge, .sound])
             application.registerForRemoteNotifications()
         }
+        registration?.sendKeptReceipts()
         return true
     }
 

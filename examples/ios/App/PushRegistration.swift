@@ -63,6 +63,13 @@ final class PushRegistration: Sendable {
     /// The device keys' suite: the pinned sender's.
     let suite: EnvelopeSuite
 
+    /// Sends the receipts the extension could not send (no network, the gateway down, its time
+    /// run out), kept in the store (ios.md, "Receipts"), off the main thread.
+    func sendKeptReceipts() {
+        let outbox = ReceiptOutbox(store: store)
+        DispatchQueue.global(qos: .utility).async { outbox.flush(deadline: .now + .seconds(10)) }
+    }
+
     /// This installation's `device_id`: a random UUID made on first use and kept beside the store,
     /// so that it survives updates and is new after a reinstall (whose store is new too). Not the
     /// device token, which APNs changes, nor `identifierForVendor`, which outlives the store.
