@@ -60,6 +60,29 @@ struct GatewayReceiptTests {
         return try #require(answer.json?["deliveries"]?.arrayValue?.first?.objectValue)
     }
 
+    /// A gateway with receipts behind an HTTPS front (its URL the receipts' base), devices `a` of
+    /// `u1` and `stranger` of `u9`, and one push to `u1` as device `a` got it.
+    struct Fronted {
+        let front: GatewayFetchTests.Front
+        let world: GatewayWorld
+        let push: String
+        let delivered: Delivered
+
+        init(_ backend: GatewayBackend) throws {
+            front = try GatewayFetchTests.Front()
+            world = try GatewayWorld(backend, appSettings: #""receipts": {"url": "\#(front.server.url)"}"#)
+            try front.attach(world)
+            let token = GatewayWorld.deviceToken("00aa", 1)
+            try world.registerDevice("a", user: "u1", token: token)
+            try world.registerDevice("stranger", user: "u9", token: GatewayWorld.deviceToken("00aa", 9))
+            let accepted = try world.request(
+                "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(GatewayReceiptTests.alert)}"#,
+                token: world.adminToken)
+            push = try #require(accepted.json?["id"]?.stringValue)
+            delivered = try GatewayReceiptTests.delivered(world, token: token, device: "a")
+        }
+    }
+
     static let displayed = #"{"outcome":"displayed"}"#
     static func degraded(_ reason: String) -> String { #"{"outcome":"degraded","reason":"\#(reason)"}"# }
 
@@ -208,16 +231,8 @@ struct GatewayReceiptTests {
         "pushseal decrypt --receipt posts what it opened, through an HTTPS front: degraded with the failure capability, then displayed; never without the flag, nor to a local address without --allow-local-fetch",
         arguments: GatewayBackend.allCases)
     func decryptPostsReceipts(_ backend: GatewayBackend) throws {
-        let front = try GatewayFetchTests.Front()
-        let world = try GatewayWorld(backend, appSettings: #""receipts": {"url": "\#(front.server.url)"}"#)
-        try front.attach(world)
-        let token = GatewayWorld.deviceToken("00aa", 1)
-        try world.registerDevice("a", user: "u1", token: token)
-        try world.registerDevice("stranger", user: "u9", token: GatewayWorld.deviceToken("00aa", 9))
-        let accepted = try world.request(
-            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
-        let push = try #require(accepted.json?["id"]?.stringValue)
-        let delivered = try Self.delivered(world, token: token, device: "a")
+        let fronted = try Fronted(backend)
+        let (front, world, push, delivered) = (fronted.front, fronted.world, fronted.push, fronted.delivered)
         let body = Data(JSONWriter.bytes(.object(delivered.payload)))
         func decrypt(_ store: String, _ options: [String]) throws -> (status: Int32, result: JSONObject) {
             let run = try CLIRunner.run(["decrypt", "--store", store] + options, input: body, in: world.directory.path)
@@ -268,16 +283,8 @@ struct GatewayReceiptTests {
         "the independent Python peer, written from envelope-v1.md alone, posts a device's receipts: degraded with the failure ticket, displayed with the display ticket"
     )
     func pythonPeerPostsReceipts() throws {
-        let front = try GatewayFetchTests.Front()
-        let world = try GatewayWorld(.sqlite, appSettings: #""receipts": {"url": "\#(front.server.url)"}"#)
-        try front.attach(world)
-        let token = GatewayWorld.deviceToken("00aa", 1)
-        try world.registerDevice("a", user: "u1", token: token)
-        try world.registerDevice("stranger", user: "u9", token: GatewayWorld.deviceToken("00aa", 9))
-        let accepted = try world.request(
-            "POST", "/v1/pushes", json: #"{"to":{"user":"u1"},"payload":\#(Self.alert)}"#, token: world.adminToken)
-        let push = try #require(accepted.json?["id"]?.stringValue)
-        let delivered = try Self.delivered(world, token: token, device: "a")
+        let fronted = try Fronted(.sqlite)
+        let (front, world, push, delivered) = (fronted.front, fronted.world, fronted.push, fronted.delivered)
         func report(_ store: String) throws -> JSONObject? {
             let run = try CLIRunner.run(
                 executable: try PythonPeer.interpreter.get(),

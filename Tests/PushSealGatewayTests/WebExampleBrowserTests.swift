@@ -90,16 +90,23 @@ struct WebExampleBrowserTests {
         #expect(seen["after_unsubscribe"] == .number(JSONNumber(404)), "unsubscribing removed the device")
     }
 
+    static let node = URL(fileURLWithPath: "/usr/bin/node")
+
+    /// The path of the example's service worker, for a script run under node; nil, with the
+    /// issue recorded, when node is missing.
+    static func workerSource() -> String? {
+        guard FileManager.default.isExecutableFile(atPath: node.path) else {
+            Issue.record("node is not installed (make test installs it)")
+            return nil
+        }
+        return TestVectors.packageRoot.appendingPathComponent("examples/web/sw.js").path
+    }
+
     @Test(
         "the service worker posts the receipt after showNotification, inside waitUntil, in both content shapes; the notification's data never holds the capability"
     )
     func receiptAfterShowing() throws {
-        let node = URL(fileURLWithPath: "/usr/bin/node")
-        guard FileManager.default.isExecutableFile(atPath: node.path) else {
-            Issue.record("node is not installed (make test installs it)")
-            return
-        }
-        let worker = TestVectors.packageRoot.appendingPathComponent("examples/web/sw.js").path
+        guard let worker = Self.workerSource() else { return }
         let script = """
             const listeners = {};
             const order = [];
@@ -123,7 +130,7 @@ struct WebExampleBrowserTests {
               console.log(JSON.stringify(order));
             })();
             """
-        let run = try CLIRunner.run(executable: node, ["-e", script], input: Data(), in: nil)
+        let run = try CLIRunner.run(executable: Self.node, ["-e", script], input: Data(), in: nil)
         let parsed = try JSONParser.parse(Array(run.output.utf8)).arrayValue?.compactMap(\.objectValue)
         let steps = try #require(parsed, "\(run.output)\(run.errors)")
         #expect(steps.count == 5, "shown, posted; shown, posted; shown: \(steps)")
@@ -142,12 +149,7 @@ struct WebExampleBrowserTests {
 
     @Test("the service worker reads 1.3's content too ({title, body, tag, data}), its click target from data.url")
     func contentOf13() throws {
-        let node = URL(fileURLWithPath: "/usr/bin/node")
-        guard FileManager.default.isExecutableFile(atPath: node.path) else {
-            Issue.record("node is not installed (make test installs it)")
-            return
-        }
-        let worker = TestVectors.packageRoot.appendingPathComponent("examples/web/sw.js").path
+        guard let worker = Self.workerSource() else { return }
         // The worker's own source, with the service-worker globals it touches at load stubbed.
         let script = """
             const listeners = {};
@@ -158,7 +160,7 @@ struct WebExampleBrowserTests {
             const declarative = notificationOf({web_push: 8030, notification: {title: "T", navigate: "https://x.example/"}});
             console.log(JSON.stringify({old, declarative, listeners: Object.keys(listeners).sort()}));
             """
-        let run = try CLIRunner.run(executable: node, ["-e", script], input: Data(), in: nil)
+        let run = try CLIRunner.run(executable: Self.node, ["-e", script], input: Data(), in: nil)
         let seen = try #require(try JSONParser.parse(Array(run.output.utf8)).objectValue, "\(run.output)\(run.errors)")
         let old = seen["old"]?.objectValue
         #expect(old?["title"] == .string("Table 12") && old?["body"] == .string("Your table is ready"))
