@@ -79,7 +79,8 @@ public final class Gateway: Sendable {
                 providerTokenIssuedAt: { keys.oldestIssuedAt(of: $0) }, isDraining: { metrics.isDraining },
                 configurationWarnings: configuration.appWarnings,
                 receiptApps: Set(configuration.apps.filter { $0.receipts != nil }.map(\.id))),
-            operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing)
+            operationsApart: configuration.metricsListen != nil, accessLog: configuration.accessLog, routing: routing,
+            http: configuration.http)
         let httpConnections = try DescriptorBudget.connections(
             configured: configuration.http.connections, descriptors: DescriptorBudget.raiseLimit(),
             open: DescriptorBudget.openNow(),

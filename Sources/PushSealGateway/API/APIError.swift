@@ -129,15 +129,20 @@ struct APIError: Error, Sendable {
             path: JSONPath.root.member("to").description)
     }
 
-    /// 429: the token went over its rate of `limit` (`requests` or `deliveries`); it may try again
-    /// after `retryAfter` seconds.
+    /// 429: the token, relay endpoint or client address went over its rate of `limit`; it may try
+    /// again after `retryAfter` seconds.
     static func rateLimited(_ limit: RateLimit, retryAfter: Int) -> APIError {
-        APIError(
-            status: 429, headers: [("Retry-After", "\(retryAfter)")], code: "rate-limited",
-            message: limit == .messages
-                ? "the endpoint is over its rate of messages (messages_per_second); retry after \(retryAfter) s"
-                : "the token is over its \(limit.rawValue) limit (\(limit.rawValue)_per_second); retry after \(retryAfter) s",
-            path: nil)
+        let message =
+            switch limit {
+            case .messages:
+                "the endpoint is over its rate of messages (messages_per_second); retry after \(retryAfter) s"
+            case .receipts:
+                "the client address is over its rate of receipts (http.receipts_per_second); retry after \(retryAfter) s"
+            case .requests, .deliveries:
+                "the token is over its \(limit.rawValue) limit (\(limit.rawValue)_per_second); retry after \(retryAfter) s"
+            }
+        return APIError(
+            status: 429, headers: [("Retry-After", "\(retryAfter)")], code: "rate-limited", message: message, path: nil)
     }
 
     /// 422: one push would make more deliveries than a token's burst allows at all.

@@ -31,6 +31,8 @@ final class GatewayAPI: Sendable {
     private let relays: [AppID: WebPushRelay]
     /// Whether an app has `receipts`: without one, `/v1/receipts` is 404 alike.
     private let takesReceipts: Bool
+    /// Each client address's rate of receipts.
+    private let receiptThrottle: ReceiptThrottle
     /// The apps' sealers' agreements, for `/metrics`.
     private let agreements: HPKE.SenderAgreements
     private let metrics: Metrics
@@ -47,16 +49,17 @@ final class GatewayAPI: Sendable {
     /// `providerTokens` how many provider tokens were made; `status` reports for `/status`;
     /// `operationsApart` keeps `/metrics` off the API's listener; `accessLog` says which requests
     /// are logged; `routing` names the webhook endpoints that hear of a deleted device's deliveries
-    /// and of receipts.
+    /// and of receipts; `http` holds the receipts' rate per client address.
     init(
         store: any GatewayStore, apps: [AppServices], agreements: HPKE.SenderAgreements, metrics: Metrics,
         log: EventLog,
         isReady: @escaping @Sendable () -> Bool, providerTokens: @escaping @Sendable () -> Int, status: StatusReport,
-        operationsApart: Bool, accessLog: AccessLogMode, routing: WebhookRouting
+        operationsApart: Bool, accessLog: AccessLogMode, routing: WebhookRouting, http: HTTPLimits = HTTPLimits()
     ) {
         self.apps = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
         relays = self.apps.compactMapValues(\.relay)
         takesReceipts = apps.contains { $0.receipts != nil }
+        receiptThrottle = ReceiptThrottle(http, metrics: metrics)
         self.agreements = agreements
         self.routing = routing
         self.status = status
@@ -354,12 +357,14 @@ final class GatewayAPI: Sendable {
         case ("POST", .receipt), ("POST", .receipts):
             // Without an app that has receipts, there is nothing here, as for an unknown delivery.
             guard takesReceipts else { throw APIError.notFound("a delivery with receipts") }
+            let spend = { (count: Int) throws(APIError) in try self.receiptThrottle.spend(count, for: request) }
             if case .receipt(let delivery) = endpoint {
                 return try ReceiptEndpoint.receive(
-                    delivery: delivery, try body(request), bearer: request.bearer, store: store, routing: routing,
-                    metrics: metrics)
+                    delivery: delivery, try body(request), bearer: request.bearer, spend: spend, store: store,
+                    routing: routing, metrics: metrics)
             }
-            return try ReceiptEndpoint.receiveBatch(try body(request), store: store, routing: routing, metrics: metrics)
+            return try ReceiptEndpoint.receiveBatch(
+                try body(request), spend: spend, store: store, routing: routing, metrics: metrics)
         case ("DELETE", .webPushEndpoint(let id)):
             let services = try authorize(.devices)
             return try Self.relayOrRefusal(services).remove(id: id, in: services.id)

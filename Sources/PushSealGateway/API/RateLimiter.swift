@@ -12,6 +12,8 @@ enum RateLimit: String, Sendable, CaseIterable {
     /// Messages a Web Push sender posts to one endpoint of the relay (its own setting, in
     /// `relay`; not a token's).
     case messages
+    /// Receipts one client address sends (its own setting, in `http`; not a token's).
+    case receipts
 
     /// The limits a token has (configuration `limits`).
     static let tokenLimits: [RateLimit] = [.requests, .deliveries]
@@ -34,6 +36,11 @@ public struct RateLimitSettings: Sendable {
     /// Only `messages`, at `perSecond` with `burst`: a relay endpoint's rate.
     static func messages(perSecond: Int, burst: Int) -> RateLimitSettings {
         RateLimitSettings(rates: [.messages: (Double(perSecond), burst)])
+    }
+
+    /// Only `receipts`, at `perSecond` with `burst`: a client address's rate.
+    static func receipts(perSecond: Int, burst: Int) -> RateLimitSettings {
+        RateLimitSettings(rates: [.receipts: (Double(perSecond), burst)])
     }
 
     private init(rates: [RateLimit: (perSecond: Double, burst: Int)]) { self.rates = rates }
@@ -66,18 +73,27 @@ public struct RateLimitSettings: Sendable {
     }
 }
 
-/// Token buckets, one per access token and limited rate: a token may spend up to its burst at
-/// once, and regains its rate per second. Kept in memory by each instance, so that with several
-/// instances behind a load balancer a token's rate is at most the instances' count times the
-/// configured one.
+/// Token buckets, one per key (an access token, a relay endpoint, a client address) and limited
+/// rate: a key may spend up to its burst at once, and regains its rate per second. Kept in memory
+/// by each instance, so that with several instances behind a load balancer a key's rate is at
+/// most the instances' count times the configured one. A bucket that has filled again is the same
+/// as none, and is dropped when the buckets grow, so that keys a client chooses (addresses) hold
+/// no memory once they rest.
 final class RateLimiter: Sendable {
     private struct Bucket {
         var level: Double
         var updated: ContinuousClock.Instant
     }
 
+    private struct BucketKey: Hashable {
+        let limit: RateLimit
+        let token: String
+    }
+
     private let settings: RateLimitSettings
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<(all: [BucketKey: Bucket], pruneAt: Int)>(([:], minimumPruneCount))
+    /// How many buckets there are before the full ones are first dropped.
+    private static let minimumPruneCount = 4_096
     private let clock = ContinuousClock()
     private let onRefusal: @Sendable (RateLimit) -> Void
 
@@ -95,12 +111,14 @@ final class RateLimiter: Sendable {
         if cost > burst { throw APIError.overBurst(cost, burst: burst) }
         let now = clock.now
         let wait: Double? = buckets.withLock { buckets in
-            let key = "\(limit.rawValue) \(token)"
-            var bucket = buckets[key] ?? Bucket(level: Double(burst), updated: now)
-            let seconds = bucket.updated.duration(to: now).seconds
-            bucket.level = min(Double(burst), bucket.level + seconds * rate)
+            let key = BucketKey(limit: limit, token: token)
+            var bucket = buckets.all[key] ?? Bucket(level: Double(burst), updated: now)
+            bucket.level = Self.level(of: bucket, at: now, rate: rate, burst: burst)
             bucket.updated = now
-            defer { buckets[key] = bucket }
+            defer {
+                buckets.all[key] = bucket
+                if buckets.all.count >= buckets.pruneAt { prune(&buckets, at: now) }
+            }
             guard bucket.level >= Double(cost) else { return (Double(cost) - bucket.level) / rate }
             bucket.level -= Double(cost)
             return nil
@@ -115,10 +133,28 @@ final class RateLimiter: Sendable {
     func refund(_ cost: Int, of limit: RateLimit, token: String) {
         guard let (_, burst) = settings.rates[limit], cost > 0 else { return }
         buckets.withLock { buckets in
-            let key = "\(limit.rawValue) \(token)"
-            guard var bucket = buckets[key] else { return }
+            let key = BucketKey(limit: limit, token: token)
+            guard var bucket = buckets.all[key] else { return }
             bucket.level = min(Double(burst), bucket.level + Double(cost))
-            buckets[key] = bucket
+            buckets.all[key] = bucket
         }
+    }
+
+    /// How many buckets are kept now (the tests watch full ones go).
+    var bucketCount: Int { buckets.withLock { $0.all.count } }
+
+    /// Drops the buckets that are full again at `now`, and waits to do it again until the rest
+    /// have doubled: amortized, each spend pays for a constant part of the pruning.
+    private func prune(_ buckets: inout (all: [BucketKey: Bucket], pruneAt: Int), at now: ContinuousClock.Instant) {
+        buckets.all = buckets.all.filter { key, bucket in
+            guard let (rate, burst) = settings.rates[key.limit] else { return false }
+            return Self.level(of: bucket, at: now, rate: rate, burst: burst) < Double(burst)
+        }
+        buckets.pruneAt = max(Self.minimumPruneCount, buckets.all.count * 2)
+    }
+
+    /// What `bucket` holds at `now`, having regained `rate` per second up to `burst`.
+    private static func level(of bucket: Bucket, at now: ContinuousClock.Instant, rate: Double, burst: Int) -> Double {
+        min(Double(burst), bucket.level + bucket.updated.duration(to: now).seconds * rate)
     }
 }

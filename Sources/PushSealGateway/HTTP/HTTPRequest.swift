@@ -13,6 +13,8 @@ struct HTTPRequest: Sendable {
     let body: [UInt8]
     /// True when the body was longer than the server's cap (then ``body`` is empty).
     let bodyTooLarge: Bool
+    /// The address the connection comes from (a proxy, when there is one); nil when unknown.
+    var peer: IPAddress? = nil
 
     /// The value of the header `name` (lower case).
     func header(_ name: String) -> String? { headers[name] }

@@ -196,7 +196,7 @@ final class HTTPServer: @unchecked Sendable {
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
             headers: Self.values(of: connection, .HEADER_KIND, lowercasingNames: true),
             query: Self.values(of: connection, .GET_ARGUMENT_KIND, lowercasingNames: false), body: pending.body,
-            bodyTooLarge: pending.tooLarge)
+            bodyTooLarge: pending.tooLarge, peer: IPAddress(peerOf: pushseal_mhd_connection_socket(connection)))
         let queued = Self.queue(handler(request), on: connection)
         // libmicrohttpd writes the answer once this returns, on this thread: from now the client
         // is awaited to read it.

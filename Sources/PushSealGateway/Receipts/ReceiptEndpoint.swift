@@ -29,13 +29,15 @@ enum ReceiptEndpoint {
     /// `POST /v1/receipts/{delivery}` with `Authorization: Bearer <capability>` and
     /// `{"outcome": "displayed"}` or `{"outcome": "degraded", "reason": R}`: 204 once taken (a
     /// repeat too), 404 for an unknown delivery or a capability that is not its, or its failure
-    /// capability reporting `displayed`.
-    /// - Throws: ``APIError``: 400 naming the member at fault, 404.
+    /// capability reporting `displayed`. `spend` is called with the receipts' count once the body
+    /// is read, before the store is.
+    /// - Throws: ``APIError``: 400 naming the member at fault, 404, or what `spend` throws (429).
     static func receive(
-        delivery: String, _ body: JSONObject, bearer: String?, store: any GatewayStore, routing: WebhookRouting,
-        metrics: Metrics
+        delivery: String, _ body: JSONObject, bearer: String?, spend: (Int) throws(APIError) -> Void,
+        store: any GatewayStore, routing: WebhookRouting, metrics: Metrics
     ) throws -> HTTPResponse {
         let outcome = try Self.outcome(body, at: .root, known: ["outcome", "reason"])
+        try spend(1)
         let time = GatewayClock.milliseconds()
         guard let bearer, let report = report(delivery: delivery, bearer: bearer, outcome),
             case .taken(let changed, let delivery) = try store.recordReceipts([report], at: time, routing: routing)
@@ -48,11 +50,14 @@ enum ReceiptEndpoint {
     /// `POST /v1/receipts` with `{"receipts": [{"delivery", "capability", "outcome", "reason"}]}`
     /// (1 to ``maximumBatch``), for receipts a device could not send at the time: 200 with
     /// `{"results": [{"status": S}]}`, one per receipt in order, S what the single endpoint would
-    /// answer (204 or 404); a refused receipt holds up none of the others.
-    /// - Throws: ``APIError`` 400 naming the member at fault when the body is not such a batch.
-    static func receiveBatch(_ body: JSONObject, store: any GatewayStore, routing: WebhookRouting, metrics: Metrics)
-        throws -> HTTPResponse
-    {
+    /// answer (204 or 404); a refused receipt holds up none of the others. `spend` is called as
+    /// ``receive(delivery:_:bearer:spend:store:routing:metrics:)`` calls it.
+    /// - Throws: ``APIError`` 400 naming the member at fault when the body is not such a batch, or
+    ///   what `spend` throws.
+    static func receiveBatch(
+        _ body: JSONObject, spend: (Int) throws(APIError) -> Void, store: any GatewayStore, routing: WebhookRouting,
+        metrics: Metrics
+    ) throws -> HTTPResponse {
         try RequestReader.refuseUnknown(body, ["receipts"], at: .root)
         let path = JSONPath.root.member("receipts")
         guard case .array(let items)? = body["receipts"], (1...maximumBatch).contains(items.count) else {
@@ -72,6 +77,7 @@ enum ReceiptEndpoint {
             }
             reports.append(report(delivery: delivery, bearer: capability, outcome))
         }
+        try spend(items.count)
         let time = GatewayClock.milliseconds()
         var recorded = try store.recordReceipts(reports.compactMap { $0 }, at: time, routing: routing).makeIterator()
         let results = reports.map { report -> JSONValue in
