@@ -51,6 +51,13 @@ package enum PythonPeer {
         try script("pushseal_fetch.py", arguments, in: nil)
     }
 
+    /// Runs `pushseal_receipt.py arguments…`, the second implementation of receipts.
+    package static func receipt(_ arguments: [String], input: String = "", in workingDirectory: String? = nil) throws
+        -> CLIRunner.Result
+    {
+        try script("pushseal_receipt.py", arguments, input: input, in: workingDirectory)
+    }
+
     /// Runs `webpush_peer.py arguments…` (http_ece's RFC 8291) with JSON Lines on standard input.
     package static func webPush(_ arguments: [String], input: String) throws -> CLIRunner.Result {
         try script("webpush_peer.py", arguments, input: input, in: nil)

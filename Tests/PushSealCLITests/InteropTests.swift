@@ -17,6 +17,14 @@ struct InteropTests {
         print("interop: Python checked envelope-v1.json: \(result.output.trimmingCharacters(in: .newlines))")
     }
 
+    @Test("Python, from envelope-v1.md alone, checks every receipt vector of envelope-v1.json")
+    func receiptVectors() throws {
+        let file = TestVectors.packageRoot.appendingPathComponent("Tests/PushSealCoreTests/Vectors/envelope-v1.json")
+        let result = try PythonPeer.receipt(["vectors", file.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("9 passed, 0 failed"), "\(result.output)")
+    }
+
     @Test("Python seals, pushseal decrypt opens: every suite, both modes", arguments: suites)
     func pythonSeals(_ suite: String) throws {
         for authenticated in suite == "xchacha" ? [false] : [false, true] {

@@ -86,10 +86,12 @@ struct EnvelopeVector: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// The vector file: a description and two lists.
+/// The vector file: a description and three lists. Receipt vectors (envelope-v1.md, "Receipts")
+/// are kept as their JSON: the decryptor's tests and other implementations read them.
 struct EnvelopeVectorFile {
     let positive: [EnvelopeVector]
     let negative: [EnvelopeVector]
+    let receipts: [JSONObject]
 
     static let url = TestVectors.packageRoot.appendingPathComponent(
         "Tests/PushSealCoreTests/Vectors/envelope-v1.json")
@@ -102,7 +104,11 @@ struct EnvelopeVectorFile {
             guard case .array(let items)? = root.objectValue?[name] else { return [] }
             return try items.compactMap(\.objectValue).map(EnvelopeVector.init(json:))
         }
-        return EnvelopeVectorFile(positive: try list("positive"), negative: try list("negative"))
+        guard case .array(let receipts)? = root.objectValue?["receipts"] else {
+            throw PushSealError(.invalidPayload, "Vectors/envelope-v1.json has no receipts")
+        }
+        return EnvelopeVectorFile(
+            positive: try list("positive"), negative: try list("negative"), receipts: receipts.compactMap(\.objectValue))
     }
 
     /// The file's text: one vector a line, so that a diff shows which vector changed.
@@ -112,12 +118,15 @@ struct EnvelopeVectorFile {
         }
         return """
             {
-              "description": "PushSeal envelope v1 test vectors. Positive: seal content padded to paddedLength for recipient (with sender: HPKE auth mode) using ephemeralPrivateKey (HPKE, raw scalar hex) or nonce (suite 0x03, hex) and info \\"pushseal v1\\"; the result must equal envelope (base64url), and opening it must give content. Negative: open envelope with a key store holding recipient and trusting trustedSenders; it must fail with reason.",
+              "description": "PushSeal envelope v1 test vectors. Positive: seal content padded to paddedLength for recipient (with sender: HPKE auth mode) using ephemeralPrivateKey (HPKE, raw scalar hex) or nonce (suite 0x03, hex) and info \\"pushseal v1\\"; the result must equal envelope (base64url), and opening it must give content. Negative: open envelope with a key store holding recipient and trusting trustedSenders; it must fail with reason. Receipts: open payload (an APNs payload as it arrives) with a key store holding recipient; it must show shown (the payload handed on, without pushseal_receipt), with outcome and reason, and report with ticket: the request receipt, or the batch item for batch.url; a null ticket sends no receipt.",
               "positive": [
             \(lines(positive))
               ],
               "negative": [
             \(lines(negative))
+              ],
+              "receipts": [
+            \(receipts.map { "    " + JSONWriter.string(.object($0)) }.joined(separator: ",\n"))
               ]
             }
 

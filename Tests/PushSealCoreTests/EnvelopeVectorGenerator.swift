@@ -14,7 +14,8 @@ enum EnvelopeVectorGenerator {
         var builder = Builder()
         try builder.addPositive()
         try builder.addNegative()
-        return EnvelopeVectorFile(positive: builder.positive, negative: builder.negative)
+        try builder.addReceipts()
+        return EnvelopeVectorFile(positive: builder.positive, negative: builder.negative, receipts: builder.receipts)
     }
 
     static func seed(_ label: String) -> [UInt8] { SHA256.hash(Array("pushseal v1 vectors: \(label)".utf8)) }
@@ -48,6 +49,8 @@ enum EnvelopeVectorGenerator {
     struct Builder {
         var positive: [EnvelopeVector] = []
         var negative: [EnvelopeVector] = []
+        /// Receipt vectors (``addReceipts()``), numbered after the others.
+        var receipts: [JSONObject] = []
 
         static let contents = [
             #"{"aps":{"alert":{"title":"Order #1042 shipped","body":"Your parcel leaves Lyon today and arrives Thursday."},"badge":3,"sound":"default","thread-id":"orders"},"type":"order","order_id":1042,"event_id":"evt_01HV4Z"}"#,
@@ -67,7 +70,7 @@ enum EnvelopeVectorGenerator {
             let paddedLength =
                 Padding.paddedLength(contentCount: contentBytes.count, block: padBlock, maximum: 3000) ?? 0
             let padded = Padding.pad(contentBytes, to: paddedLength)
-            let tcId = positive.count + negative.count + 1
+            let tcId = positive.count + negative.count + receipts.count + 1
             var ephemeral: HPKE.PrivateKey?
             var nonce: [UInt8]?
             if suite.isHPKE {

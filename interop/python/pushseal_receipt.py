@@ -4,9 +4,12 @@ the specification names (the display ticket of content that opened, else the fai
 beside `enc`), checks its members, and posts the receipt to the ticket's URL.
 
     python pushseal_receipt.py report --store DIR [--ca-file PEM] < payload.json
+    python pushseal_receipt.py vectors envelope-v1.json
 
-Prints {"outcome", "reason"?, "status"}: the receipt sent and the server's HTTP status; or
-{"receipt": null} for a payload that carries no ticket (status 0), or {"error"} (status 1).
+`report` prints {"outcome", "reason"?, "status"}: the receipt sent and the server's HTTP status;
+or {"receipt": null} for a payload that carries no ticket to report with (status 0), or {"error"}
+(status 1). `vectors` checks the file's receipt vectors: what each payload shows, the ticket it
+reports with, and the receipt sent, alone and in a batch; it prints "N passed, M failed".
 """
 
 from __future__ import annotations
@@ -48,10 +51,17 @@ def read_ticket(value) -> dict:
     return {"url": url, "capability": capability}
 
 
-def receipt_of(outer: dict, ring: pushseal.KeyRing) -> tuple[dict, dict] | None:
+def shown_of(outer: dict, opened: dict) -> dict:
+    """What is handed on: the opened content, or the payload as it arrived, without the member."""
+    source = opened["content"] if opened["status"] == "decrypted" else outer
+    return {name: value for name, value in source.items() if name != MEMBER}
+
+
+def receipt_of(outer: dict, ring: pushseal.KeyRing, opened: dict | None = None) -> tuple[dict, dict] | None:
     """The ticket and the body of the receipt that reports what opening `outer` showed; None for
-    a payload with no ticket to report with, or never sealed."""
-    opened = pushseal.open_payload(outer, ring)
+    a payload with no ticket to report with (none, or a member that is not a ticket, which never
+    degrades the notification), or never sealed."""
+    opened = opened or pushseal.open_payload(outer, ring)
     if opened["status"] == "decrypted":
         value, body = opened["content"].get(MEMBER), {"outcome": "displayed"}
     elif opened["status"] == "degraded":
@@ -60,7 +70,54 @@ def receipt_of(outer: dict, ring: pushseal.KeyRing) -> tuple[dict, dict] | None:
         return None
     if value is None:
         return None
-    return read_ticket(value), body
+    try:
+        return read_ticket(value), body
+    except BadTicket:
+        return None
+
+
+def batch_item(ticket: dict, body: dict) -> dict:
+    """The receipt as an item of a batch: the delivery is the URL's last component."""
+    return {"delivery": ticket["url"].rsplit("/", 1)[1], "capability": ticket["capability"], **body}
+
+
+def check_vectors(path: str) -> tuple[int, int]:
+    """Checks every receipt vector of envelope-v1.json; returns (passed, failed)."""
+    with open(path, encoding="utf-8") as handle:
+        vectors = json.load(handle)["receipts"]
+    passed = failed = 0
+    for vector in vectors:
+        ring = pushseal.KeyRing.from_jwks([vector["recipient"]])
+        outer = json.loads(vector["payload"])
+        opened = pushseal.open_payload(outer, ring)
+        outcome = "displayed" if opened["status"] == "decrypted" else "degraded"
+        found = receipt_of(outer, ring, opened)
+        problems = []
+        if outcome != vector["outcome"] or opened.get("reason") != vector.get("reason"):
+            problems.append(f"opened {outcome} {opened.get('reason')}")
+        if shown_of(outer, opened) != json.loads(vector["shown"]):
+            problems.append("shows other content")
+        if found is None:
+            if vector["ticket"] is not None:
+                problems.append("found no ticket")
+        else:
+            ticket, body = found
+            request = vector.get("receipt") or {}
+            batch = vector.get("batch") or {}
+            if ticket != vector["ticket"]:
+                problems.append("reports with another ticket")
+            if (request.get("url"), request.get("authorization"), request.get("body")) != (
+                ticket["url"], f"Bearer {ticket['capability']}", json.dumps(body, separators=(",", ":"))
+            ):
+                problems.append("sends another receipt")
+            if batch.get("url") != ticket["url"].rsplit("/", 1)[0] or batch.get("item") != batch_item(ticket, body):
+                problems.append("batches another receipt")
+        if problems:
+            failed += 1
+            print(f"receipt tcId {vector['tcId']}: {'; '.join(problems)} ({vector['comment']})", file=sys.stderr)
+        else:
+            passed += 1
+    return passed, failed
 
 
 def post(ticket: dict, body: dict, ca_file: str | None) -> int:
@@ -86,7 +143,13 @@ def main(argv: list[str]) -> int:
     report = commands.add_parser("report", help="open a payload from standard input and post its receipt")
     report.add_argument("--store", required=True)
     report.add_argument("--ca-file")
+    vectors = commands.add_parser("vectors", help="check the receipt vectors of envelope-v1.json")
+    vectors.add_argument("file")
     arguments = parser.parse_args(argv)
+    if arguments.command == "vectors":
+        passed, failed = check_vectors(arguments.file)
+        print(f"{passed} passed, {failed} failed")
+        return 0 if failed == 0 and passed > 0 else 1
     outer = json.load(sys.stdin)
     try:
         found = receipt_of(outer, pushseal.KeyRing.from_store(arguments.store))
