@@ -108,7 +108,8 @@ struct EnvelopeVectorFile {
             throw PushSealError(.invalidPayload, "Vectors/envelope-v1.json has no receipts")
         }
         return EnvelopeVectorFile(
-            positive: try list("positive"), negative: try list("negative"), receipts: receipts.compactMap(\.objectValue))
+            positive: try list("positive"), negative: try list("negative"), receipts: receipts.compactMap(\.objectValue)
+        )
     }
 
     /// The file's text: one vector a line, so that a diff shows which vector changed.

@@ -10,7 +10,8 @@ extension EnvelopeVectorGenerator.Builder {
         JSONObject([
             (
                 "alert",
-                .object(JSONObject([("title", .string("New notification")), ("body", .string("Open the app to view it."))]))
+                .object(
+                    JSONObject([("title", .string("New notification")), ("body", .string("Open the app to view it."))]))
             ),
             ("mutable-content", .number(JSONNumber(1))),
         ]))
@@ -144,7 +145,8 @@ extension EnvelopeVectorGenerator.Builder {
             suite: .x25519, payload: withBadTicket, shown: content, outcome: "displayed", ticket: nil)
 
         let without = try sealedPayload(
-            "no display ticket", suite: .x25519, sealing: content, failure: try Self.ticket("no display ticket", "failure"))
+            "no display ticket", suite: .x25519, sealing: content,
+            failure: try Self.ticket("no display ticket", "failure"))
         try receipt(
             "content that opened has no display ticket: no receipt, though a failure ticket stands beside it",
             suite: .x25519, payload: without, shown: content, outcome: "displayed", ticket: nil)
