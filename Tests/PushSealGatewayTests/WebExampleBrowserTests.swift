@@ -12,20 +12,23 @@ import Testing
 /// applicationServerKey, the service worker registers, the page registers a subscription, and a
 /// push that the gateway sealed with RFC 8291 (opened by the mock push service with the
 /// subscription's keys, as the browser's push client would) is delivered to the service worker,
-/// whose notification is read back.
+/// whose notification is read back. The gateway's app has receipts behind an HTTPS front, so the
+/// service worker posts its receipt there, across origins, as a browser on the web does.
 @Suite("the web example in headless Chromium", .serialized)
 struct WebExampleBrowserTests {
     static let chromium = "/usr/bin/chromium"
 
     @Test(
-        "the page subscribes through its backend, and the service worker shows the gateway's push: title, body, badge, click target"
+        "the page subscribes through its backend, the service worker shows the gateway's push (title, body, badge, click target) and posts its receipt through the HTTPS front"
     )
     func pageAndServiceWorker() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
             Issue.record("chromium is not installed (make test installs it)")
             return
         }
-        let world = try GatewayWorld(webPush: true)
+        let front = try GatewayFetchTests.Front()
+        let world = try GatewayWorld(webPush: true, appSettings: #""receipts": {"url": "\#(front.server.url)"}"#)
+        try front.attach(world)
         let token = try GatewayWorld.token(in: world.store, scopes: [.devices, .pushes, .read])
         let endpoint = world.pushServices[0].endpoint("ok", "browser-1")
         let subscription = try world.receivers[0].subscription(endpoint: endpoint)
@@ -40,7 +43,7 @@ struct WebExampleBrowserTests {
             [
                 PythonPeer.directory.appendingPathComponent("web_example_browser.py").path, "--subscription",
                 subscriptionFile, "--push-log", world.pushServices[0].logFile, "--user", "u1",
-                "--rotated-subscription", rotatedFile,
+                "--rotated-subscription", rotatedFile, "--trust-certificate", front.server.certificate,
             ], input: Data(), in: world.directory.path,
             environment: ["GATEWAY": "http://127.0.0.1:\(world.gateway.port)", "TOKEN": token], timeout: 400)
         let seen = try #require(
@@ -72,6 +75,15 @@ struct WebExampleBrowserTests {
         #expect(shown["app_badge"] == .number(JSONNumber(3)))
         #expect(shown["navigate"] == .string("https://shop.example.com/orders/1042"), "the click target")
         #expect(shown["data"]?.objectValue?["order"] == .number(JSONNumber(1042)))
+        #expect(!JSONWriter.string(.object(shown)).contains("pushseal_receipt"), "the page never sees the ticket")
+
+        // The worker's receipt reached the gateway through its front: the delivery was displayed.
+        #expect(seen["content"]?.objectValue?["pushseal_receipt"] != nil, "the content carried its display ticket")
+        let display = try #require(seen["display"]?.objectValue, "no receipt came: \(run.output)")
+        #expect(display["outcome"] == .string("displayed") && display["reason"] == nil, "\(display)")
+        let metrics = String(decoding: try world.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(
+            metrics.contains(#"pushseal_gateway_receipts_total{app="default",kind="webpush",outcome="displayed"} 1"#))
 
         // A later visit: a subscription of the current key is kept; one of a key the gateway no
         // longer signs with is replaced, subscribed with the current key, registered in its place.

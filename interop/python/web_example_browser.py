@@ -1,12 +1,12 @@
 """Runs PushSeal's web example (examples/web) in headless Chromium, against a running
 pushseal-gateway, and prints one JSON object of what the browser did, for
-`WebExampleBrowserTests` to check. Standard library alone: Chromium is driven through the
-DevTools protocol over a pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on
-descriptors 3 and 4).
+`WebExampleBrowserTests` to check. Chromium is driven through the DevTools protocol over a pipe
+(`--remote-debugging-pipe`: JSON messages ended by NUL on descriptors 3 and 4), with the standard
+library alone; `cryptography` only hashes FRONT.pem's key.
 
     GATEWAY=http://127.0.0.1:PORT TOKEN=psg_… python web_example_browser.py \\
         --subscription SUBSCRIPTION.json --push-log PUSH-SERVICE-LOG.jsonl [--user u1] \\
-        [--rotated-subscription ROTATED.json]
+        [--rotated-subscription ROTATED.json] [--trust-certificate FRONT.pem]
 
 1. It starts examples/web/backend.py (the page, the service worker, and the three calls to the
    gateway), opens the page, and grants the notification permission through the protocol.
@@ -19,6 +19,9 @@ descriptors 3 and 4).
    that content to the service worker (`ServiceWorker.deliverPushMessage`), as the browser's
    push service client would once it decrypted the message.
 4. It reads the notification the service worker showed (`registration.getNotifications()`).
+   When the gateway's app has receipts, the content carries a display ticket whose URL is the
+   gateway's HTTPS front (FRONT.pem, which Chromium is told to trust): the worker posts the
+   receipt across origins, and the driver reads the delivery's `display` back from the gateway.
 5. With ROTATED.json, it plays a visit after the gateway's VAPID key changed: `PushManager`'s
    `getSubscription` answers a subscription of the current key, then of another key, and
    `subscribe` answers ROTATED.json, each recording how it was called; the page's
@@ -46,8 +49,11 @@ EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 class DevTools:
     """A headless Chromium and the DevTools protocol over its pipe."""
 
-    def __init__(self, profile: str) -> None:
+    def __init__(self, profile: str, trusted_certificate: str | None = None) -> None:
         commands_read, commands_write = os.pipe()
+        # A certificate of the tests' own (the gateway's HTTPS front, where the service worker
+        # posts its receipt) is trusted by its key alone, as Chromium allows with a profile.
+        trust = [f"--ignore-certificate-errors-spki-list={spki_hash(trusted_certificate)}"] if trusted_certificate else []
         events_read, events_write = os.pipe()
 
         def descriptors() -> None:
@@ -56,7 +62,7 @@ class DevTools:
 
         self.process = subprocess.Popen(
             ["chromium", "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
-             "--no-first-run", "--no-default-browser-check", f"--user-data-dir={profile}", "about:blank"],
+             "--no-first-run", "--no-default-browser-check", f"--user-data-dir={profile}", *trust, "about:blank"],
             pass_fds=(3, 4), preexec_fn=descriptors, start_new_session=True, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(profile, "chromium.log"), "w"),
@@ -136,6 +142,18 @@ class DevTools:
         self.process.wait()
 
 
+def spki_hash(certificate: str) -> str:
+    """The base64 SHA-256 of the certificate's public key (SubjectPublicKeyInfo), as
+    --ignore-certificate-errors-spki-list takes it."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+
+    key = x509.load_pem_x509_certificate(open(certificate, "rb").read()).public_key()
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo))
+    return base64.b64encode(digest.finalize()).decode()
+
+
 def gateway(method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
     request = urllib.request.Request(
         os.environ["GATEWAY"] + path, method=method, data=None if body is None else json.dumps(body).encode(),
@@ -193,6 +211,7 @@ def main() -> None:
     parser.add_argument("--push-log", required=True)
     parser.add_argument("--user", default="user-42")
     parser.add_argument("--rotated-subscription")
+    parser.add_argument("--trust-certificate", help="a PEM certificate Chromium trusts (the receipts' HTTPS front)")
     arguments = parser.parse_args()
     subscription = json.load(open(arguments.subscription))
     seen: dict = {}
@@ -212,7 +231,7 @@ def main() -> None:
             origin = f"http://127.0.0.1:{open(ready).read().strip()}"
             profile = os.path.join(directory, "profile")
             os.mkdir(profile)
-            browser = DevTools(profile)
+            browser = DevTools(profile, arguments.trust_certificate)
             browser.open(origin + "/")
             seen["status"] = browser.wait_for(
                 "(() => { const t = document.getElementById('status'); return t && t.textContent !== 'Loading…' && t.textContent })()")
@@ -239,13 +258,22 @@ def main() -> None:
                 "web": {"navigate": "https://shop.example.com/orders/1042",
                         "icon": "https://shop.example.com/icon-192.png", "lang": "en"},
             })
-            seen["push"] = {"status": status, "deliveries": accepted.get("deliveries")}
+            seen["push"] = {"status": status, "deliveries": accepted.get("deliveries"), "id": accepted.get("id")}
             path = "/" + subscription["endpoint"].split("/", 3)[3]
             content = delivered_content(arguments.push_log, path)
             seen["content"] = json.loads(content)
             registration = browser.registration_id()
             browser.call("ServiceWorker.deliverPushMessage", origin=origin, registrationId=registration, data=content)
             seen["notifications"] = browser.wait_for(f"{NOTIFICATIONS}.then(n => n.length ? n : null)")
+            # With receipts, the service worker posted one once the notification was shown.
+            if "pushseal_receipt" in seen["content"]:
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:
+                    deliveries = gateway("GET", f"/v1/pushes/{accepted.get('id')}")[1].get("deliveries") or [{}]
+                    seen["display"] = deliveries[0].get("display")
+                    if seen["display"]:
+                        break
+                    time.sleep(0.1)
 
             if arguments.rotated_subscription:
                 rotated = json.load(open(arguments.rotated_subscription))
