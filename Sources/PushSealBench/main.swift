@@ -79,6 +79,21 @@ if options.sendOnly {
     exit(0)
 }
 
+if options.receiptsOnly {
+    guard let receipts = ReceiptBench.run(cli: options.cli, gateway: options.gateway, payload: payload) else {
+        printError("bench: receipts could not be measured\n")
+        exit(1)
+    }
+    var report = Report(
+        payloadBytes: JSONWriter.bytes(.object(payload)).count, suites: [], python: [:], batch: nil, decrypt: nil,
+        send: nil, gateway: [], media: nil, pinnedCore: false)
+    report.receipts = receipts
+    print(report.receiptLines(receipts).joined(separator: "\n"))
+    report.write(to: options.output)
+    print("results written to \(options.output)")
+    exit(0)
+}
+
 if options.fetchOnly {
     guard let fetched = FetchBench.run(cli: options.cli, python: options.python, payload: payload) else {
         printError("bench: the fetched push could not be measured (media_server.py did not start?)\n")
@@ -205,6 +220,10 @@ var report = Report(
     decrypt: decrypt, send: send, gateway: gateway, media: media, pinnedCore: pinnedCore)
 report.fetched = FetchBench.run(cli: options.cli, python: options.python, payload: payload)
 if report.fetched == nil { printError("bench: the fetched push could not be measured\n") }
+if !options.suitesOnly {
+    report.receipts = ReceiptBench.run(cli: options.cli, gateway: options.gateway, payload: payload)
+    if report.receipts == nil { printError("bench: receipts could not be measured\n") }
+}
 print(report.table)
 report.write(to: options.output)
 print("results written to \(options.output)")

@@ -47,17 +47,32 @@ enum WrkLoad {
               return wrk.format(nil, nil, nil, head .. math.random(0, \(users - 1)) .. tail)
             end
             \(delay > 0 ? "delay = function() return \(Int(delay.rounded())) end" : "")
-            done = function(summary, latency, requests)
-              local errors = summary.errors
-              io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests,
-                errors.status + errors.connect + errors.read + errors.write + errors.timeout, summary.duration,
-                latency:percentile(50), latency:percentile(99)))
-            end
             """
-        let scriptPath = ProcessBench.temporaryFile("wrk-\(prefix).lua", Array(script.utf8))
-        let outputs = bases.indices.map { ProcessBench.temporaryPath("wrk-\(prefix)-\($0).out") }
+        return run(
+            script: script, name: prefix, bases: bases, path: "/v1/pushes", seconds: seconds,
+            connectionsPerInstance: perInstance)
+    }
+
+    /// Runs `script` (wrk's Lua: its `request`, and more; the report of the counts is added) in
+    /// one wrk per instance of `bases`, at `path`, for `seconds` over `connectionsPerInstance`
+    /// each. Nil when wrk fails.
+    static func run(
+        script: String, name: String, bases: [String], path: String, seconds: Int, connectionsPerInstance: Int = 32
+    ) -> Result? {
+        let reported =
+            script + """
+
+                done = function(summary, latency, requests)
+                  local errors = summary.errors
+                  io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests,
+                    errors.status + errors.connect + errors.read + errors.write + errors.timeout, summary.duration,
+                    latency:percentile(50), latency:percentile(99)))
+                end
+                """
+        let scriptPath = ProcessBench.temporaryFile("wrk-\(name).lua", Array(reported.utf8))
+        let outputs = bases.indices.map { ProcessBench.temporaryPath("wrk-\(name)-\($0).out") }
         let commands = zip(bases, outputs).map { base, output in
-            "wrk -t 1 -c \(perInstance) -d \(seconds)s --timeout 10s -s \(scriptPath) \(base)/v1/pushes > \(output)"
+            "wrk -t 1 -c \(connectionsPerInstance) -d \(seconds)s --timeout 10s -s \(scriptPath) \(base)\(path) > \(output)"
         }
         let run = ProcessBench.run(["sh", "-c", commands.joined(separator: " & ") + " & wait"], discardOutput: true)
         guard run.status == 0 else { return nil }

@@ -25,6 +25,10 @@
             var delayMilliseconds = 0
             var maximumConcurrentStreams = 100
             var answers: [String] = []
+            /// How many request bodies to keep, and the file they are written to (JSON Lines, each
+            /// body as it came) once that many came: what a bench reads receipt tickets from.
+            var keepBodies = 0
+            var bodiesPath = ""
 
             /// Reads `arguments`; nil, with a message on standard error, when one is wrong.
             init?(_ arguments: ArraySlice<String>) {
@@ -42,13 +46,16 @@
                     case "--delay-ms": delayMilliseconds = Int(value) ?? -1
                     case "--max-concurrent-streams": maximumConcurrentStreams = Int(value) ?? 0
                     case "--answer": answers.append(value)
+                    case "--keep-bodies": keepBodies = Int(value) ?? -1
+                    case "--bodies": bodiesPath = value
                     default:
                         printError("mock-apns: unknown option \(flag)\n")
                         return nil
                     }
                 }
                 guard !certificate.isEmpty, !privateKey.isEmpty, !ready.isEmpty, !status.isEmpty,
-                    delayMilliseconds >= 0, (1...10_000).contains(maximumConcurrentStreams)
+                    delayMilliseconds >= 0, (1...10_000).contains(maximumConcurrentStreams),
+                    (0...1_000_000).contains(keepBodies), keepBodies == 0 || !bodiesPath.isEmpty
                 else {
                     printError("mock-apns: --certificate, --private-key, --ready and --status are required\n")
                     return nil
@@ -72,12 +79,30 @@
         private var answered = 0
         private var openStreams = 0
         private var mostOpen = 0
+        /// The request bodies still to keep, those kept, and where they go.
+        private(set) var bodiesWanted: Int
+        private var keptBodies: [UInt8] = []
+        private let bodiesPath: String
 
         private init(options: Options, answers: [ScriptedAnswer]) {
             self.answers = answers
             queues = Array(repeating: [], count: answers.count)
             queueStarts = Array(repeating: 0, count: answers.count)
             maximumConcurrentStreams = options.maximumConcurrentStreams
+            bodiesWanted = options.keepBodies
+            bodiesPath = options.bodiesPath
+        }
+
+        /// Keeps `body`, a whole request's, while more are wanted; once the last wanted came,
+        /// writes them all to the bodies file.
+        func keep(_ body: [UInt8]) {
+            guard bodiesWanted > 0 else { return }
+            keptBodies += body + [0x0A]
+            bodiesWanted -= 1
+            if bodiesWanted == 0 {
+                _ = Self.writeAtomically(bodiesPath, keptBodies)
+                keptBodies = []
+            }
         }
 
         /// Runs the mock until its standard input closes; the process's exit status.

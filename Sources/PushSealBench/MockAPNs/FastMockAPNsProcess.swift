@@ -21,6 +21,8 @@ struct FastMockAPNsProcess {
     /// Its self-signed certificate, for 127.0.0.1.
     let certificate: String
     private let status: String
+    /// Where the kept request bodies are written, once all came.
+    private let bodies: String
     private let process: ProcessBench.Background
 
     /// The key id and team id the provider tokens carry.
@@ -29,10 +31,11 @@ struct FastMockAPNsProcess {
 
     /// Makes the keys and starts the mock, answering `delayMilliseconds` late and as `answers`
     /// script (`PREFIX=STATUS[:REASON][@MILLISECONDS]`), its command line after `prefix` (`taskset -c
-    /// 1`); nil when it does not come up within 10 s.
+    /// 1`), keeping the first `keepBodies` request bodies for ``keptBodies()``; nil when it does
+    /// not come up within 10 s.
     static func start(
         directory: String, delayMilliseconds: Int = 0, maximumConcurrentStreams: Int = 100, answers: [String] = [],
-        prefix: [String] = []
+        prefix: [String] = [], keepBodies: Int = 0
     ) -> FastMockAPNsProcess? {
         _ = ProcessBench.run(["mkdir", "-p", directory])
         let authKey = "\(directory)/FastAuthKey.p8"
@@ -40,6 +43,7 @@ struct FastMockAPNsProcess {
         let privateKey = "\(directory)/fast-mock-key.pem"
         let ready = "\(directory)/fast-mock-ready.json"
         let status = "\(directory)/fast-mock-status.json"
+        let bodies = "\(directory)/fast-mock-bodies.jsonl"
         guard
             ProcessBench.run([
                 "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", authKey,
@@ -56,11 +60,19 @@ struct FastMockAPNsProcess {
                 "--status", status, "--delay-ms", "\(delayMilliseconds)", "--max-concurrent-streams",
                 "\(maximumConcurrentStreams)",
             ] + answers.flatMap { ["--answer", $0] }
+            + (keepBodies > 0 ? ["--keep-bodies", "\(keepBodies)", "--bodies", bodies] : [])
         guard let process = ProcessBench.spawn(prefix + arguments) else { return nil }
         guard let info = ProcessBench.readyFile(ready, of: process), let port = info["port"]?.numberValue?.intValue
         else { return nil }
         return FastMockAPNsProcess(
-            authKey: authKey, port: port, certificate: certificate, status: status, process: process)
+            authKey: authKey, port: port, certificate: certificate, status: status, bodies: bodies, process: process)
+    }
+
+    /// The request bodies kept (`keepBodies` of ``start(directory:delayMilliseconds:maximumConcurrentStreams:answers:prefix:keepBodies:)``),
+    /// each parsed; nil until all of them came.
+    func keptBodies() -> [JSONObject]? {
+        guard let bytes = readFile(bodies) else { return nil }
+        return bytes.split(separator: 0x0A).compactMap { try? JSONParser.parse(Array($0)).objectValue }
     }
 
     /// Requests answered so far, and the most streams open at once, as of the last status write

@@ -22,6 +22,8 @@
         private var requests: [Int32: (answer: Int, authorized: Bool, apnsID: String?)] = [:]
         /// Error bodies being sent, by stream.
         private var bodies: [Int32: [UInt8]] = [:]
+        /// Request bodies being received, by stream, while the server wants them kept.
+        private var requestBodies: [Int32: [UInt8]] = [:]
 
         /// Takes over an accepted socket; nil when libssl or nghttp2 cannot set it up.
         init?(descriptor: Int32, context: OpaquePointer, server: FastMockAPNs, maximumConcurrentStreams: Int) {
@@ -38,6 +40,7 @@
             nghttp2_session_callbacks_set_on_header_callback(callbacks, Self.onHeader)
             nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, Self.onFrame)
             nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, Self.onStreamClose)
+            nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, Self.onDataChunk)
             let me = Unmanaged.passUnretained(self).toOpaque()
             guard nghttp2_session_server_new(&session, callbacks, me) == 0, let session else { return nil }
             var settings = [
@@ -193,8 +196,20 @@
             let carriesRequest =
                 header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue)
             if endsStream && carriesRequest, let request = connection.requests[header.stream_id] {
+                if let body = connection.requestBodies.removeValue(forKey: header.stream_id) {
+                    connection.server.keep(body)
+                }
                 connection.server.requestEnded(on: connection, streamID: header.stream_id, answer: request.answer)
             }
+            return 0
+        }
+
+        /// Collects a request's body while the server wants bodies kept.
+        private static let onDataChunk: nghttp2_on_data_chunk_recv_callback = {
+            _, _, streamID, data, length, userData in
+            guard let data, let connection = connection(userData), connection.server.bodiesWanted > 0 else { return 0 }
+            connection.requestBodies[streamID, default: []].append(
+                contentsOf: UnsafeBufferPointer(start: data, count: length))
             return 0
         }
 
@@ -202,6 +217,7 @@
             guard let connection = connection(userData) else { return 0 }
             if connection.requests.removeValue(forKey: streamID) != nil { connection.server.streamClosed() }
             connection.bodies[streamID] = nil
+            connection.requestBodies[streamID] = nil
             return 0
         }
 
