@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import PushSealCore
 internal import Synchronization
 
 #if canImport(Glibc)
@@ -124,7 +125,7 @@ final class ConnectionGuard: Sendable {
     /// oldest unfinished request.
     let roomKept: Int
     private let onClose: @Sendable (Cause) -> Void
-    private let connections: Mutex<Table>
+    private let connections: Protected<Table>
     private let queue = DispatchQueue(label: "pushseal-gateway.connection-guard")
     private let stopped = Atomic<Bool>(false)
 
@@ -138,7 +139,7 @@ final class ConnectionGuard: Sendable {
         self.capacity = capacity
         roomKept = max(4, capacity / 16)
         self.onClose = onClose
-        connections = Mutex(Table(shutDownSocket: shutDown))
+        connections = Protected(Table(shutDownSocket: shutDown))
         scheduleCheck()
     }
 

@@ -28,13 +28,11 @@ struct DeliveryReceipt: Sendable {
                 deliveryID: id, displayHash: display.capabilityHash, failureHash: failure.capabilityHash))
     }
 
-    /// A delivery id made at `milliseconds` (Unix time): those 6 bytes, big-endian, then 10 random
-    /// ones. Ids made one after the other land side by side in the store's unique index of them,
-    /// as a row's own key does, where random ones would each dirty a page of their own: a commit
-    /// of a few hundred deliveries wrote a few hundred index pages (bench, "receipts"). The id is
-    /// no secret (the capabilities are), and the time it tells is when the push was accepted.
-    static func newID(at milliseconds: Int64) -> [UInt8] {
-        let time = (0..<6).map { UInt8(truncatingIfNeeded: UInt64(milliseconds) >> (8 * (5 - $0))) }
-        return time + SecureRandom.bytes(ReceiptTicket.deliveryIDByteCount - time.count)
-    }
+    /// A delivery id made at `milliseconds` (Unix time): a version 7 UUID's 16 bytes, the time
+    /// first (`TimeOrderedUUID`), as push ids are. Ids made one after the other land side by
+    /// side in the store's unique index of them, where random ones would each dirty a page of
+    /// their own: a commit of a few hundred deliveries wrote a few hundred index pages (bench,
+    /// "receipts"). The id is no secret (the capabilities are), and the time it tells is when
+    /// the push was accepted.
+    static func newID(at milliseconds: Int64) -> [UInt8] { TimeOrderedUUID.bytes(milliseconds: milliseconds) }
 }
