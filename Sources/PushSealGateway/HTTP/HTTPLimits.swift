@@ -26,7 +26,7 @@ public struct HTTPLimits: Sendable {
     public var bodySeconds = 30
     /// The receipts one client address may send per second (1 to 1,000,000; 20), a batch's
     /// receipts each counted, and at once after a rest (100 to 1,000,000; 200: a full batch and
-    /// more). The client is the one ``trustedProxies`` name.
+    /// more). The client is the one the trusted proxies (`trusted_proxies`) name.
     public var receiptsPerSecond = 20
     /// See ``receiptsPerSecond``.
     public var receiptsBurst = 200
