@@ -43,7 +43,6 @@ enum ReceiptBench {
         var receiptRatio: Double { receiptsPerSecond / max(deliveriesPerSecond, 0.001) }
     }
 
-    static let users = 1_000
     /// Failure tickets kept from the backlog: each receipt goes to another delivery.
     static let keptDeliveries = 30_000
     static let acceptRounds = 5
@@ -96,7 +95,8 @@ enum ReceiptBench {
         var delivered = 0
         func load(_ target: (base: String, token: String), seconds: Int) -> WrkLoad.Result? {
             WrkLoad.run(
-                bases: [target.base], token: target.token, prefix: "one", users: users, payload: content,
+                bases: [target.base], token: target.token, prefix: "one", users: GatewayBench.singleUsers,
+                payload: content,
                 seconds: seconds)
         }
 
@@ -136,9 +136,9 @@ enum ReceiptBench {
         var off: [Double] = []
         var on: [Double] = []
         for _ in 0..<acceptRounds {
-            for (target, rates) in [(without, 0), (withReceipts, 1)] {
+            for (target, hasReceipts) in [(without, false), (withReceipts, true)] {
                 guard let phase = load(target, seconds: acceptSeconds), phase.accepted > 0 else { return nil }
-                if rates == 0 { off.append(phase.perSecond) } else { on.append(phase.perSecond) }
+                if hasReceipts { on.append(phase.perSecond) } else { off.append(phase.perSecond) }
                 delivered += phase.accepted
                 guard mock.waitUntilAnswered(delivered) else { return nil }
             }
