@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 import PushSealPrimitives
 
@@ -80,9 +81,7 @@ enum FetchBench {
             fetchedSeconds.append(fetched.seconds)
         }
         return Result(
-            inline: median(inlineSeconds), fetched: median(fetchedSeconds),
+            inline: Spread(inlineSeconds).median, fetched: Spread(fetchedSeconds).median,
             peakResidentBytes: measured.result.peakResidentBytes)
     }
-
-    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 }

@@ -1,3 +1,4 @@
+import PushSealBenchStatistics
 import PushSealCore
 
 #if canImport(Glibc)
@@ -144,7 +145,7 @@ enum ReceiptBench {
             }
         }
         return Result(
-            acceptOff: median(off), acceptOn: median(on), deliveriesPerSecond: deliveriesPerSecond,
+            acceptOff: Spread(off).median, acceptOn: Spread(on).median, deliveriesPerSecond: deliveriesPerSecond,
             deliveriesWithoutPerSecond: deliveriesWithoutPerSecond,
             receiptsPerSecond: taken.perSecond, receipts: taken.accepted + taken.refused,
             receiptsRefused: taken.refused)
@@ -173,6 +174,4 @@ enum ReceiptBench {
             script: script, name: "receipts", bases: [base], path: "/v1/receipts", seconds: receiptSeconds,
             connectionsPerInstance: receiptConnections)
     }
-
-    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 }
