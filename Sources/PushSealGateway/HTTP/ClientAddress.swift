@@ -13,13 +13,24 @@ struct ClientAddress: Hashable, Sendable {
     }
 
     /// The client of the 4 bytes of an IPv4 address.
-    init(ipv4: [UInt8]) { bytes = ipv4 }
+    init(ipv4: [UInt8]) { self.init(counted: ipv4) }
 
-    /// The client of the 16 bytes of an IPv6 address: its /64 network, or the IPv4 address it maps.
+    /// The client of the 16 bytes of an IPv6 address: its /64 network, or the IPv4 address it
+    /// maps (``IPAddress/init(bytes:)`` tells).
     init(ipv6: [UInt8]) {
-        let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
-        bytes = ipv6.starts(with: mappedPrefix) ? Array(ipv6[12..<16]) : Array(ipv6.prefix(8))
+        guard let address = IPAddress(bytes: ipv6) else {
+            self.init(counted: Array(ipv6.prefix(8)))
+            return
+        }
+        self.init(address)
     }
+
+    /// The client `address` counts as: itself (IPv4), or its /64 network (IPv6).
+    init(_ address: IPAddress) {
+        self.init(counted: address.bytes.count == 4 ? address.bytes : Array(address.bytes.prefix(8)))
+    }
+
+    private init(counted bytes: [UInt8]) { self.bytes = bytes }
 }
 
 extension ClientAddress {

@@ -58,7 +58,5 @@ struct IPAddress: Hashable, Sendable {
     }
 
     /// The client this address counts as: itself (IPv4), or its /64 network (IPv6).
-    var client: ClientAddress {
-        bytes.count == 4 ? ClientAddress(ipv4: bytes) : ClientAddress(ipv6: bytes)
-    }
+    var client: ClientAddress { ClientAddress(self) }
 }
