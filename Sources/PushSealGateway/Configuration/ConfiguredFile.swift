@@ -8,7 +8,9 @@ internal import PushSealPOSIX
 
 /// The files the configuration names, read only when they are regular files and not links; those
 /// that hold secrets (the APNs `.p8`, the sender's private JWKs) also only with no permission for
-/// group or others (0600 or stricter). Each is opened with `O_NONBLOCK`, so that a FIFO in a
+/// group or others (0600 or stricter), or, owned by root, with only reading for the group (0640
+/// or stricter: root chose who reads it, as PostgreSQL allows for its key, and as a Kubernetes
+/// Secret mounted with `fsGroup` comes, `root:<fsGroup>` 0440). Each is opened with `O_NONBLOCK`, so that a FIFO in a
 /// file's place is refused at once instead of hanging the start until someone writes to it.
 enum ConfiguredFile {
     /// The bytes of a file that holds a secret; the caller wipes them once used.
@@ -30,10 +32,11 @@ enum ConfiguredFile {
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw GatewayError("\(path) is not a regular file")
         }
-        guard !secret || info.st_mode & 0o077 == 0 else {
+        guard !secret || info.st_mode & 0o077 == 0 || (info.st_uid == 0 && info.st_mode & 0o037 == 0) else {
             throw GatewayError(
-                "\(path) holds a secret and must be readable by its owner only (chmod 600), not mode "
-                    + String(info.st_mode & 0o777, radix: 8))
+                "\(path) holds a secret and must be readable by its owner only (chmod 600), or owned by root and "
+                    + "readable by its group only (chmod 640), not mode " + String(info.st_mode & 0o777, radix: 8)
+                    + (info.st_uid == 0 ? "" : " owned by user \(info.st_uid)"))
         }
         do {
             return try Descriptor.readAll(descriptor)
