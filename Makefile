@@ -95,8 +95,9 @@ test-default: deps python-peer schemathesis python-client vectors
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
 ## where the documents show it (scripts/run-docs.py; blocks marked as needing an Apple key or a device are counted)
 GUIDES := README.md docs/ios.md docs/web.md docs/android.md docs/backend.md docs/operations.md
-docs-run: release python-peer
-	python3 scripts/run-docs.py --self-test $(GUIDES)
+## operations.md runs the container image: podman stands in for docker (scripts/podman-as-docker)
+docs-run: release python-peer image
+	PATH="$(CURDIR)/scripts/podman-as-docker:$$PATH" python3 scripts/run-docs.py --self-test $(GUIDES)
 
 ## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's
 ## own tests, and cross-backend interop against the default build's pushseal (built by test-default)

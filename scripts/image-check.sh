@@ -11,8 +11,9 @@
 #      `podman stop` ends it within drain_seconds, exit status 0, the push delivered;
 #   5. starts a new container on the same database, which still knows the token and both pushes.
 # The gateway reaches the stand-in on the host's loopback (--network host). The sandboxes this
-# runs in need runc and lower limits than podman's defaults; they are set in a containers.conf of
-# the check's own (CONTAINERS_CONF), so that every podman command below reads as in the docs.
+# runs in need runc and lower limits than podman's defaults; they are set in
+# scripts/podman-as-docker/containers.conf (CONTAINERS_CONF), so that every podman command below
+# reads as in the docs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/PushSealCore/PushSealRelease.swift")
@@ -22,13 +23,7 @@ user=10001
 drain_seconds=10
 work=$(mktemp -d /tmp/pushseal-image-check.XXXXXX)
 chmod 755 "$work"
-export CONTAINERS_CONF=$work/containers.conf
-cat > "$CONTAINERS_CONF" <<CONF
-[containers]
-default_ulimits = ["nofile=4096:4096", "nproc=1024:1024"]
-[engine]
-runtime = "runc"
-CONF
+export CONTAINERS_CONF=$root/scripts/podman-as-docker/containers.conf
 containers=()
 volumes=()
 pids=()
