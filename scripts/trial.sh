@@ -14,12 +14,18 @@
 # .trial/env exports PATH (the release build first), GATEWAY, TOKEN, PUSH_SERVICE, TRIAL,
 # TRIAL_CA (the front's certificate) and PUSHSEAL_CHECKOUT (the repository's root).
 # `start` stops a trial already running and begins afresh; `stop` ends it and removes .trial/.
+# In the trial's container (scripts/trial-container.sh) the same script runs with
+# PUSHSEAL_TRIAL_DIR (the host's .trial/, mounted at the same path), PUSHSEAL_TRIAL_LISTEN
+# (0.0.0.0, for the published port) and PUSHSEAL_TRIAL_PATH (where env's PATH finds the CLI: the
+# host's wrappers that run it in the container); `stop-processes` ends the processes alone.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-trial=$root/.trial
+trial=${PUSHSEAL_TRIAL_DIR:-$root/.trial}
 bin=${PUSHSEAL_BIN:-$root/.build/release}
 python=${PEER_PYTHON:-$root/.build/interop-venv/bin/python}
 port=${PUSHSEAL_TRIAL_PORT:-8480}
+listen=${PUSHSEAL_TRIAL_LISTEN:-127.0.0.1}
+checkout=${PUSHSEAL_CHECKOUT:-$root}
 
 stop() {
     [[ -f $trial/pids ]] || return 0
@@ -64,8 +70,10 @@ start() {
         [[ -x $program ]] || fail "$program is missing: run make trial, which builds it"
     done
     stop
-    rm -rf "$trial"
-    mkdir -m 700 "$trial"
+    # Emptied rather than removed: in the container it is a mount point.
+    mkdir -p -m 700 "$trial"
+    chmod 700 "$trial"
+    find "$trial" -mindepth 1 -delete
     cd "$trial"
     if curl -s -o /dev/null "http://127.0.0.1:$port/healthz"; then
         fail "port $port is taken: set PUSHSEAL_TRIAL_PORT to a free port"
@@ -101,7 +109,7 @@ start() {
     "$bin/pushseal" keys generate --suite p256 --kid trial-vapid --out vapid.jwk
     cat > gateway.json <<CONFIG
 {
-  "listen": "127.0.0.1:$port",
+  "listen": "$listen:$port",
   "database": "sqlite:gateway.db",
   "sender_key_files": ["sender.jwk"],
   "apns": {
@@ -132,13 +140,13 @@ CONFIG
         umask 077
         cat > env <<ENV
 # The local trial's environment (scripts/trial.sh): source it from a shell.
-export PATH="$bin:\$PATH"
+export PATH="${PUSHSEAL_TRIAL_PATH:-$bin}:\$PATH"
 export GATEWAY=http://127.0.0.1:$port
 export TOKEN=$token
 export PUSH_SERVICE=https://127.0.0.1:$push_port
 export TRIAL=$trial
 export TRIAL_CA=$trial/stand-ins/tls-front-cert.pem
-export PUSHSEAL_CHECKOUT=$root
+export PUSHSEAL_CHECKOUT=$checkout
 ENV
     )
     cat <<DONE
@@ -152,5 +160,6 @@ DONE
 case ${1:-} in
     start) start ;;
     stop) stop; rm -rf "$trial" ;;
-    *) echo "usage: scripts/trial.sh start|stop" >&2; exit 2 ;;
+    stop-processes) stop ;;
+    *) echo "usage: scripts/trial.sh start|stop|stop-processes" >&2; exit 2 ;;
 esac
