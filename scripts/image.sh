@@ -16,7 +16,7 @@
 # package manager: the health check is `pushseal-gateway health`.
 #
 # Reproducible: every timestamp is SOURCE_DATE_EPOCH (the last commit's time by default), files
-# are in name order with numeric owners, and buildah's random fields (the build container's id,
+# are in name order with numeric owners, the binaries carry nothing of the checkout's path, and buildah's random fields (the build container's id,
 # and the host name made from it, in the Docker configuration) are dropped; two builds from one commit against the same state
 # of the archive give the same digest. PUSHSEAL_IMAGE_MIRROR and PUSHSEAL_IMAGE_SECURITY_MIRROR
 # choose the archive (snapshot.debian.org, to rebuild an old image); packages.txt says what
@@ -74,7 +74,11 @@ image=$work/root
 mkdir -p "$image/usr/bin"
 for binary in pushseal pushseal-gateway; do
     install -m 0755 "$release/$binary" "$image/usr/bin/$binary"
-    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$image/usr/bin/$binary"
+    # Also without what holds the checkout's path (its hash): the build id and Swift's module
+    # hashes, which only a debugger reads. The same commit built in another directory then gives
+    # the same bytes.
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note --remove-section=.note.gnu.build-id \
+        --remove-section=.swift_modhash "$image/usr/bin/$binary"
     install -m 0755 "$image/usr/bin/$binary" "$work/debian/usr/bin/$binary"
 done
 
