@@ -16,11 +16,12 @@
 # package manager: the health check is `pushseal-gateway health`.
 #
 # Reproducible: every timestamp is SOURCE_DATE_EPOCH (the last commit's time by default), files
-# are in name order with numeric owners, the binaries carry nothing of the checkout's path, and buildah's random fields (the build container's id,
-# and the host name made from it, in the Docker configuration) are dropped; two builds from one commit against the same state
-# of the archive give the same digest. PUSHSEAL_IMAGE_MIRROR and PUSHSEAL_IMAGE_SECURITY_MIRROR
-# choose the archive (snapshot.debian.org, to rebuild an old image); packages.txt says what
-# versions it served.
+# are in name order with numeric owners, the binaries carry nothing of the checkout's path, and
+# buildah's random fields (the build container's id, and the host name made from it, in the
+# Docker configuration) are dropped; two builds from one commit, in any directory, against the
+# same state of the archive give the same digest. PUSHSEAL_IMAGE_MIRROR and
+# PUSHSEAL_IMAGE_SECURITY_MIRROR choose the archive (snapshot.debian.org, to rebuild an old
+# image); packages.txt says what versions it served.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 release=${PUSHSEAL_BIN:-$root/.build/release}
@@ -50,8 +51,8 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-rm -rf "$out"
 mkdir -p "$out"
+rm -f "$archive" "${archive%.tar}.digest" "$out/packages.txt"
 
 # The packages of the libraries the binaries link (dpkg-shlibdeps, as the .deb's Depends), and
 # the CA certificates the gateway trusts APNs and push services with.
