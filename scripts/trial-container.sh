@@ -26,7 +26,7 @@ fail() {
 }
 
 stop() {
-    "$engine" rm --force --time 30 "$name" > /dev/null 2>&1 || true
+    "$engine" rm --force --volumes --time 30 "$name" > /dev/null 2>&1 || true
 }
 
 start() {

@@ -56,10 +56,12 @@ tar --sort=name --format=posix --numeric-owner --pax-option=exthdr.name=%d/PaxHe
 
 container=$(buildah from --format docker "$base")
 buildah add --quiet "$container" "$work/layer.tar" / > /dev/null
-# The gateway's command goes first, or buildah would pass it to the new entry point.
+# The gateway's command goes first, or buildah would pass it to the new entry point. The trial
+# keeps everything in .trial/, so the gateway's volume goes: no anonymous volume is left behind.
 buildah config --cmd '[]' "$container"
 buildah config --user 0:0 --workingdir / --env PATH=/usr/bin:/bin \
     --entrypoint '["/usr/bin/pushseal-trial"]' --port 8480/tcp --healthcheck NONE \
+    --volume /var/lib/pushseal-gateway- \
     --label org.opencontainers.image.title=pushseal-trial \
     --label "org.opencontainers.image.description=The PushSeal trial: pushseal-gateway beside local stand-ins of APNs and a Web Push service" \
     "$container"
