@@ -12,7 +12,8 @@
 #      volume.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/PushSealCore/PushSealRelease.swift")
+# shellcheck source=image-lib.sh
+source "$root/scripts/image-lib.sh"
 image=localhost/pushseal-gateway:$version
 standin=docker.io/library/postgres:15
 python=${PEER_PYTHON:-$root/.build/interop-venv/bin/python}
@@ -38,26 +39,13 @@ fail() {
 
 passed() { echo "compose-check: ok: $1"; }
 
-wait_for() {
-    local seconds=$1
-    shift
-    local deadline=$((SECONDS + seconds))
-    until "$@" > /dev/null 2>&1; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.5
-    done
-}
-
 podman image exists "$image" || fail "$image is not in podman's storage: run make image"
 if podman image exists "$standin"; then
     fail "$standin exists already: this check stands in for it, and would remove it"
 fi
 
 # The stand-in for the official PostgreSQL image.
-mmdebstrap --quiet --variant=extract --format=directory --include=postgresql-15,bash,coreutils bookworm \
-    "$work/postgres" "deb http://deb.debian.org/debian bookworm main" \
-    "deb http://deb.debian.org/debian bookworm-updates main" \
-    "deb http://deb.debian.org/debian-security bookworm-security main"
+debian_extract "$work/postgres" postgresql-15,bash,coreutils
 # /bin/sh, for initdb's popen (dash's maintainer script makes it, and none ran).
 ln -sf bash "$work/postgres/bin/sh"
 printf 'root:x:0:0::/root:/bin/bash\npostgres:x:999:999::/var/lib/postgresql:/bin/bash\n' > "$work/postgres/etc/passwd"

@@ -16,7 +16,8 @@
 # reads as in the docs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/PushSealCore/PushSealRelease.swift")
+# shellcheck source=image-lib.sh
+source "$root/scripts/image-lib.sh"
 image=${PUSHSEAL_IMAGE:-localhost/pushseal-gateway:$version}
 python=${PEER_PYTHON:-$root/.build/interop-venv/bin/python}
 user=10001
@@ -48,17 +49,6 @@ fail() {
 }
 
 passed() { echo "image-check: ok: $1"; }
-
-# Waits up to `seconds` for the command after it to succeed.
-wait_for() {
-    local seconds=$1
-    shift
-    local deadline=$((SECONDS + seconds))
-    until "$@" > /dev/null 2>&1; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.2
-    done
-}
 
 free_port() {
     "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -129,11 +119,16 @@ CONFIG
         fail "$label: the image's pushseal did not print the sender's public key"
 
     # 2. The default command, until its own health check passes.
+    # Starts the image's default command as NAME on this configuration and volume, and waits at
+    # most 30 s for its HEALTHCHECK to pass.
+    start_gateway() {
+        containers+=("$1")
+        podman run -d --name "$1" --network host -v "$config:/etc/pushseal-gateway:ro" \
+            -v "$volume:/var/lib/pushseal-gateway" "$image" > /dev/null 2> "$work/run-$1"
+        wait_for 30 podman healthcheck run "$1"
+    }
     local first=pushseal-check-$label-1
-    containers+=("$first")
-    podman run -d --name "$first" --network host -v "$config:/etc/pushseal-gateway:ro" \
-        -v "$volume:/var/lib/pushseal-gateway" "$image" > /dev/null 2> "$work/run-$first"
-    wait_for 30 podman healthcheck run "$first" || fail "$label: the HEALTHCHECK did not pass in 30 s" "$first"
+    start_gateway "$first" || fail "$label: the HEALTHCHECK did not pass in 30 s" "$first"
     passed "$label: serving at schema $(podman logs "$first" 2>&1 | jq -r 'select(.event == "started") | .schema' | head -n 1), its HEALTHCHECK passes"
 
     # 3. A token, a phone in the container, a push, opened by the image's CLI.
@@ -147,13 +142,19 @@ CONFIG
     api() {
         curl -sS --fail-with-body -H "Authorization: Bearer $token" -H "Content-Type: application/json" "$@"
     }
-    api -X PUT "$gateway/v1/devices/phone-1" --data "{\"user\": \"user-42\", \"token\": \"$device_token\",
-        \"topic\": \"com.example.shop\", \"environment\": \"production\", \"key\": $(cat "$work/phone-$label.pub.jwk")}" \
-        > /dev/null || fail "$label: registering the phone" "$first"
+    # Registers the phone's key and device token as DEVICE of USER, for TOPIC in ENVIRONMENT.
+    register() {
+        api -X PUT "$gateway/v1/devices/$1" --data "{\"user\": \"$2\", \"token\": \"$device_token\",
+            \"topic\": \"$3\", \"environment\": \"$4\", \"key\": $(cat "$work/phone-$label.pub.jwk")}" > /dev/null
+    }
+    # Pushes an alert of TITLE and BODY to USER; prints the push's id.
+    push_alert() {
+        api -X POST "$gateway/v1/pushes" --data "{\"to\": {\"user\": \"$1\"},
+            \"payload\": {\"aps\": {\"alert\": {\"title\": \"$2\", \"body\": \"$3\"}}}}" | jq -r .id
+    }
+    register phone-1 user-42 com.example.shop production || fail "$label: registering the phone" "$first"
     local push
-    push=$(api -X POST "$gateway/v1/pushes" --data '{"to": {"user": "user-42"},
-        "payload": {"aps": {"alert": {"title": "Order #1042", "body": "Shipped today"}}}}' | jq -r .id) ||
-        fail "$label: the push was not accepted" "$first"
+    push=$(push_alert user-42 "Order #1042" "Shipped today") || fail "$label: the push was not accepted" "$first"
     wait_for 20 test -s "$work/apns/inbox/$device_token.json" || fail "$label: APNs got nothing in 20 s" "$first"
     podman exec -i "$first" pushseal decrypt --store /tmp/phone < "$work/apns/inbox/$device_token.json" \
         > "$work/opened-$label.json" || fail "$label: the image's pushseal did not open the push"
@@ -162,13 +163,9 @@ CONFIG
     passed "$label: a push sealed in the container reached the APNs stand-in, and opened"
 
     # 4. A push in flight (APNs answers 1.5 s late) when the container is told to stop.
-    api -X PUT "$gateway/v1/devices/phone-2" --data "{\"user\": \"user-43\", \"token\": \"$device_token\",
-        \"topic\": \"com.example.late\", \"environment\": \"sandbox\", \"key\": $(cat "$work/phone-$label.pub.jwk")}" \
-        > /dev/null || fail "$label: registering the second phone" "$first"
+    register phone-2 user-43 com.example.late sandbox || fail "$label: registering the second phone" "$first"
     local late
-    late=$(api -X POST "$gateway/v1/pushes" --data '{"to": {"user": "user-43"},
-        "payload": {"aps": {"alert": {"title": "Late", "body": "In flight"}}}}' | jq -r .id) ||
-        fail "$label: the second push was not accepted" "$first"
+    late=$(push_alert user-43 Late "In flight") || fail "$label: the second push was not accepted" "$first"
     wait_for 10 test -s "$work/apns-late/inbox/$device_token.json" || fail "$label: the late push did not leave" "$first"
     local started=$SECONDS
     podman stop --time 60 "$first" > /dev/null 2>> "$work/run-$first"
@@ -184,10 +181,7 @@ CONFIG
 
     # 5. A new container on the same database.
     local second=pushseal-check-$label-2
-    containers+=("$second")
-    podman run -d --name "$second" --network host -v "$config:/etc/pushseal-gateway:ro" \
-        -v "$volume:/var/lib/pushseal-gateway" "$image" > /dev/null 2> "$work/run-$second"
-    wait_for 30 podman healthcheck run "$second" || fail "$label: the restarted HEALTHCHECK did not pass" "$second"
+    start_gateway "$second" || fail "$label: the restarted HEALTHCHECK did not pass" "$second"
     [[ $(api "$gateway/v1/pushes/$push" | jq -r '.deliveries[0].status') == sent ]] ||
         fail "$label: after the restart the first push is not sent: $(api "$gateway/v1/pushes/$push")" "$second"
     wait_for 20 bash -c "[[ \$(curl -sS -H 'Authorization: Bearer $token' $gateway/v1/pushes/$late | jq -r '.deliveries[0].status') == sent ]]" ||

@@ -26,13 +26,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 release=${PUSHSEAL_BIN:-$root/.build/release}
 out=${PUSHSEAL_IMAGE_OUT:-$root/.build/image}
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/PushSealCore/PushSealRelease.swift")
+# shellcheck source=image-lib.sh
+source "$root/scripts/image-lib.sh"
 arch=$(dpkg --print-architecture)
 epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct)}
 revision=$(git -C "$root" rev-parse HEAD)
-suite=bookworm
-mirror=${PUSHSEAL_IMAGE_MIRROR:-http://deb.debian.org/debian}
-security=${PUSHSEAL_IMAGE_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 source_url=${PUSHSEAL_IMAGE_SOURCE:-https://pushseal.example/source}
 user=10001
 name=pushseal-gateway
@@ -65,9 +63,7 @@ packages+=",ca-certificates"
 
 # The packages and their dependencies, unpacked (no maintainer script runs), their .debs kept to
 # tell which package each file comes from.
-mmdebstrap --quiet --variant=extract --format=directory --skip=cleanup/apt/cache --include="$packages" \
-    "$suite" "$work/debian" "deb $mirror $suite main" "deb $mirror $suite-updates main" \
-    "deb $security $suite-security main"
+debian_extract "$work/debian" "$packages" --skip=cleanup/apt/cache
 debs=$work/debian/var/cache/apt/archives
 
 # The image's root: the binaries, then what the dynamic loader loads for them, inside Debian's.

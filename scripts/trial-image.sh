@@ -10,11 +10,10 @@
 # scripts/trial-container.sh runs it (`make trial` on macOS, or with PUSHSEAL_TRIAL=container).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/PushSealCore/PushSealRelease.swift")
+# shellcheck source=image-lib.sh
+source "$root/scripts/image-lib.sh"
 arch=$(dpkg --print-architecture)
 epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct)}
-mirror=${PUSHSEAL_IMAGE_MIRROR:-http://deb.debian.org/debian}
-security=${PUSHSEAL_IMAGE_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 base=localhost/pushseal-gateway:$version
 tag=localhost/pushseal-trial:$version
 out=$root/.build/image
@@ -35,10 +34,8 @@ mkdir -p "$out"
 # What the stand-ins and trial.sh run with, unpacked (no maintainer script runs); /bin/sh is
 # dash's maintainer script's to make, so it is made here.
 layer=$work/root
-mmdebstrap --quiet --variant=extract --format=directory \
-    --include=python3,python3-h2,python3-hyperframe,python3-cryptography,bash,coreutils,util-linux,findutils,curl \
-    bookworm "$layer" "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-    "deb $security bookworm-security main"
+debian_extract "$layer" \
+    python3,python3-h2,python3-hyperframe,python3-cryptography,bash,coreutils,util-linux,findutils,curl
 rm -rf "$layer/var/cache/apt" "$layer/var/lib/apt/lists" "$layer/usr/share/man" "$layer/usr/share/info" \
     "$layer/usr/share/locale" "$layer/dev" "$layer/etc/passwd" "$layer/etc/group"
 ln -sf bash "$layer/bin/sh"
