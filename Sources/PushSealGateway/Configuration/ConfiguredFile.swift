@@ -10,8 +10,9 @@ internal import PushSealPOSIX
 /// that hold secrets (the APNs `.p8`, the sender's private JWKs) also only with no permission for
 /// group or others (0600 or stricter), or, owned by root, with only reading for the group (0640
 /// or stricter: root chose who reads it, as PostgreSQL allows for its key, and as a Kubernetes
-/// Secret mounted with `fsGroup` comes, `root:<fsGroup>` 0440). Each is opened with `O_NONBLOCK`, so that a FIFO in a
-/// file's place is refused at once instead of hanging the start until someone writes to it.
+/// Secret mounted with `fsGroup` comes, `root:<fsGroup>` 0440). Each is opened with
+/// `O_NONBLOCK`, so that a FIFO in a file's place is refused at once instead of hanging the start
+/// until someone writes to it.
 enum ConfiguredFile {
     /// The bytes of a file that holds a secret; the caller wipes them once used.
     /// - Throws: ``GatewayError`` naming the file and what is wrong with it.
