@@ -118,7 +118,7 @@ public struct Decryptor: Sendable {
                 guard let message = try ForwardedWebPush.message(in: payload) else {
                     return unopened(payload, reason: .notSealed)
                 }
-                return openForwarded(message, payload)
+                return openForwarded(message.bytes, coding: message.coding, payload)
             } catch {
                 return unopened(payload, reason: error.code)
             }
@@ -174,7 +174,9 @@ public struct Decryptor: Sendable {
         var result: DecryptionResult
         switch reference.format {
         case .webPush:
-            result = openForwarded(content, payload)
+            result = openForwarded(content, coding: .aes128gcm, payload)
+        case .webPushAESGCM:
+            result = openForwarded(content, coding: .aesgcm, payload)
         case .envelope:
             let opened = try Envelope(bytes: content).open(with: try loadRing())
             guard opened.content[FetchReference.member] == nil else {
@@ -186,12 +188,12 @@ public struct Decryptor: Sendable {
         return result
     }
 
-    /// Opens a forwarded Web Push message with the store's receivers (the current one first) and
-    /// maps its content with ``webPushMapping``: a message that no receiver opens is
-    /// `decryption-failed`, one whose header or record is malformed `malformed-envelope`, bad
-    /// padding or content nothing can show `malformed-content`, a store without a receiver
-    /// `unknown-key`.
-    private func openForwarded(_ message: [UInt8], _ payload: JSONObject) -> DecryptionResult {
+    /// Opens a forwarded Web Push message of `coding` (for `aesgcm`, its frame) with the store's
+    /// receivers (the current one first) and maps its content with ``webPushMapping``: a message
+    /// that no receiver opens is `decryption-failed`, one whose header or record is malformed
+    /// `malformed-envelope`, bad padding or content nothing can show `malformed-content`, a store
+    /// without a receiver `unknown-key`.
+    private func openForwarded(_ message: [UInt8], coding: WebPushCoding, _ payload: JSONObject) -> DecryptionResult {
         let receivers: [WebPushReceiver]
         do {
             receivers = try keyStore.loadWebPushReceivers()
@@ -203,8 +205,9 @@ public struct Decryptor: Sendable {
         guard !receivers.isEmpty else { return unopened(payload, reason: .unknownKey) }
         for receiver in receivers {
             var content: [UInt8]
+            let messageID: String
             do {
-                content = try WebPushMessage.open(message, with: receiver)
+                (content, messageID) = try coding.open(message, with: receiver)
             } catch  where error.reason == .decryptionFailed {
                 continue
             } catch {
@@ -212,10 +215,6 @@ public struct Decryptor: Sendable {
             }
             defer { SecureMemory.wipe(&content) }
             guard let mapped = webPushMapping(content) else { return unopened(payload, reason: .malformedContent) }
-            // The header parsed as the message opened, so its identity is there to read.
-            guard let messageID = try? WebPushMessage.replayIdentity(message) else {
-                return unopened(payload, reason: .malformedEnvelope)
-            }
             // Apart from the backend's members; the contract's routes are the backend's, and a
             // relayed message takes none.
             return .decryptedWebPush(
@@ -229,7 +228,7 @@ public struct Decryptor: Sendable {
     static func reason(_ error: WebPushError) -> PushSealError.Code {
         switch error.reason {
         case .decryptionFailed, .invalidSenderKey: .decryptionFailed
-        case .missingDelimiter, .misplacedDelimiter, .nonZeroPadding: .malformedContent
+        case .missingDelimiter, .misplacedDelimiter, .nonZeroPadding, .paddingTooLong: .malformedContent
         default: .malformedEnvelope
         }
     }

@@ -102,3 +102,55 @@ struct WebPushInteropTests {
         }
     }
 }
+
+/// The legacy aesgcm coding against the same peers: pywebpush seals as Mastodon's library does,
+/// and http_ece opens the frames PushSeal's relay forwards, reading them as webpush-v1.md alone
+/// describes them.
+extension WebPushInteropTests {
+    @Test("PushSeal opens the aesgcm frames of what pywebpush seals, up to the 4,078 bytes one body holds")
+    func aesgcmSealedByPyWebPush() throws {
+        let sizes = [1, 2, 41, 128, 1_000, 2_873, 4_000, 4_078]
+        let contents = sizes.map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 5 &+ 1) } }
+        let (receiver, frames) = try Self.sealedByPeer(contents, ["--with", "pywebpush", "--coding", "aesgcm"])
+        for (index, frame) in frames.enumerated() {
+            #expect(frame.count == 86 + 16 + 2 + sizes[index], "pywebpush pads with nothing")
+            let (content, _) = try WebPushCoding.aesgcm.open(frame, with: receiver)
+            #expect(content == contents[index], "size \(sizes[index])")
+        }
+    }
+
+    @Test("http_ece opens the frames PushSeal forwards, the draft's example among them, at every padding")
+    func aesgcmOpenedThere() throws {
+        let receiver = try WebPushReceiver.generate()
+        let subscription = try receiver.subscription(endpoint: "https://push.example.net/p/1")
+        var cases: [(receiver: WebPushReceiver, frame: [UInt8], content: [UInt8])] = []
+        for (size, padding) in [(1, 0), (15, 1), (300, 200), (2_000, 0), (4_000, 78), (0, 40)] {
+            let content = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+            let message = try AESGCMMessage.seal(content, for: subscription, padding: padding, recordSize: 4_096)
+            cases.append((receiver, message.frame, content))
+        }
+        let small = try AESGCMMessage.seal(Array("small rs".utf8), for: subscription, recordSize: 40)
+        cases.append((receiver, small.frame, Array("small rs".utf8)))
+        let example = AESGCMMessageTests.DraftExample.self
+        cases.append(
+            (
+                try example.receiver(), try #require(Base64URL.decode(example.frame)),
+                Array(example.plaintext.utf8)
+            ))
+        for (receiver, group) in [(receiver, cases.dropLast()), (try example.receiver(), cases.suffix(1))] {
+            let receiverFile = try Self.file(receiver.json)
+            defer { try? FileManager.default.removeItem(at: receiverFile) }
+            let result = try PythonPeer.webPush(
+                ["open-aesgcm", "--receiver", receiverFile.path],
+                input: Self.lines(group.map { Base64URL.encode($0.frame) }, key: "frame"))
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.lines.count == group.count)
+            for (line, expected) in zip(result.lines, group) {
+                let answer = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+                #expect(
+                    answer["content"]?.stringValue.flatMap { Base64URL.decode($0) } == expected.content,
+                    "\(line.prefix(200))")
+            }
+        }
+    }
+}

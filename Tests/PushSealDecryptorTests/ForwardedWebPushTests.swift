@@ -13,7 +13,7 @@ import Testing
 struct ForwardedWebPushTests {
     static let placeholder: (title: String?, body: String?) = ("You have a notification", "Tap to open it")
     static let mastodon = #"""
-        {"access_token":"tok","preferred_locale":"en","notification_id":4207,"notification_type":"mention","icon":"https://files.example/a.png","title":"Ada mentioned you","body":"@you the parcel code is 7734-XQ"}
+        {"access_token":"oauth-9f2c41d7","preferred_locale":"en","notification_id":4207,"notification_type":"mention","icon":"https://files.example/a.png","title":"Ada mentioned you","body":"@you the parcel code is 7734-XQ"}
         """#
 
     /// A store with a Web Push receiver, and the subscription a sender seals for.
@@ -45,6 +45,17 @@ struct ForwardedWebPushTests {
                 message: message, endpoint: endpoint, placeholder: ForwardedWebPushTests.placeholder)
         }
 
+        /// The forwarded payload of `content` sealed for this phone in the legacy aesgcm coding,
+        /// with `padding` zero bytes, posted to the relay endpoint named `endpoint`.
+        func forwardedAESGCM(_ content: String, endpoint: String? = "Xk3v9QaZ", padding: Int = 0) throws
+            -> JSONObject
+        {
+            let message = try AESGCMMessage.seal(Array(content.utf8), for: try subscription, padding: padding)
+            return ForwardedWebPush.payload(
+                message: message.frame, coding: .aesgcm, endpoint: endpoint,
+                placeholder: ForwardedWebPushTests.placeholder)
+        }
+
         func decryptor(mapping: @escaping WebPushContent.Mapping = WebPushContent.standard) -> Decryptor {
             Decryptor(keyStore: store, ledger: store.ledger, webPushMapping: mapping)
         }
@@ -64,24 +75,55 @@ struct ForwardedWebPushTests {
     }
 
     @Test(
-        "a Mastodon notification opens: its title and body shown, the rest in userInfo.relayed, a repeat recorded once")
-    func mastodon() throws {
+        "a Mastodon notification opens, in either coding: its title and body shown with a sound, the rest but its token in userInfo.relayed, a repeat recorded once",
+        arguments: WebPushCoding.allCases)
+    func mastodon(_ coding: WebPushCoding) throws {
         let phone = try Phone()
-        let payload = try phone.forwarded(Self.mastodon)
+        let forward = { (content: String) throws -> JSONObject in
+            coding == .aesgcm ? try phone.forwardedAESGCM(content, padding: 9) : try phone.forwarded(content)
+        }
+        let payload = try forward(Self.mastodon)
+        #expect(payload[coding.payloadMember] != nil && payload.members.count == 3, "\(payload)")
         let result = phone.decryptor().open(payload)
         #expect(result.status == .decrypted && result.reason == nil && result.webPushReceiver == phone.keys.kid)
         #expect(result.notification.title == "Ada mentioned you")
         #expect(result.notification.body == "@you the parcel code is 7734-XQ")
+        #expect(result.notification.sound == .string("default"), "a Mastodon notification sounds, as in a browser")
         let relayed = try #require(result.notification.userInfo[RelayedContent.member]?.objectValue)
         #expect(relayed["notification_type"] == .string("mention") && relayed["endpoint"] == .string("Xk3v9QaZ"))
+        #expect(
+            relayed["icon"] == .string("https://files.example/a.png") && relayed["preferred_locale"] == .string("en"))
         #expect(relayed["event_id"] == .string("4207"), "notification_id becomes the sender's event_id")
+        #expect(relayed["access_token"] == nil, "the account's OAuth token is never handed on")
+        #expect(!JSONWriter.string(.object(result.json)).contains("oauth-9f2c41d7"), "nor printed")
         #expect(
             result.notification.userInfo.members.map(\.name).filter { $0 != "aps" } == [RelayedContent.member],
             "nothing else at the top")
-        #expect(result.notification.userInfo["webpush"] == nil, "the outer payload is dropped")
+        #expect(result.notification.userInfo[coding.payloadMember] == nil, "the outer payload is dropped")
         #expect(result.json["format"] == .string("webpush") && result.json["kid"] == .string(phone.keys.kid))
         #expect(!result.duplicate)
-        #expect(phone.decryptor().open(try phone.forwarded(Self.mastodon)).duplicate, "sent again: a repeat")
+        #expect(phone.decryptor().open(try forward(Self.mastodon)).duplicate, "sent again: a repeat")
+    }
+
+    @Test("an aesgcm frame that does not open degrades with its reason; a payload with both codings is malformed")
+    func aesgcmRefusals() throws {
+        let phone = try Phone()
+        let payload = try phone.forwardedAESGCM("hello")
+        var frame = try #require(try ForwardedWebPush.message(in: payload)).bytes
+        frame[frame.count - 1] ^= 1
+        let tampered = ForwardedWebPush.payload(
+            message: frame, coding: .aesgcm, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder)
+        let failed = phone.decryptor().open(tampered)
+        #expect(failed.status == .degraded && failed.reason == .decryptionFailed)
+        #expect(failed.notification.title == Self.placeholder.title, "the placeholder, as it arrived")
+        let cut = ForwardedWebPush.payload(
+            message: Array(frame.prefix(70)), coding: .aesgcm, endpoint: nil, placeholder: Self.placeholder)
+        #expect(phone.decryptor().open(cut).reason == .malformedEnvelope)
+        var both = payload
+        both[ForwardedWebPush.member] = payload[ForwardedWebPush.aesgcmMember]
+        #expect(phone.decryptor().open(both).reason == .malformedEnvelope)
+        #expect(Decryptor.reason(WebPushError(.paddingTooLong, "")) == .malformedContent)
+        #expect(Decryptor.reason(WebPushError(.nonZeroPadding, "")) == .malformedContent)
     }
 
     @Test(
@@ -145,7 +187,7 @@ struct ForwardedWebPushTests {
         let replayed = phone.decryptor().open(payload)
         #expect(replayed.status == .decrypted && replayed.duplicate, "captured and posted again")
         // The record size is bound to nothing: a one-record message opens under any size that holds it.
-        var message = try #require(try ForwardedWebPush.message(in: payload))
+        var message = try #require(try ForwardedWebPush.message(in: payload)).bytes
         message.replaceSubrange(16..<20, with: [0, 0, 0x0F, 0xFF])
         let resized = phone.decryptor().open(
             ForwardedWebPush.payload(message: message, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder))
@@ -156,7 +198,7 @@ struct ForwardedWebPushTests {
         #expect(
             try WebPushMessage.replayIdentity(message)
                 == WebPushMessage.replayIdentity(
-                    try #require(try ForwardedWebPush.message(in: payload))))
+                    try #require(try ForwardedWebPush.message(in: payload)).bytes))
         #expect(throws: WebPushError.self) { try WebPushMessage.replayIdentity(Array(message.prefix(40))) }
     }
 
@@ -221,7 +263,7 @@ struct ForwardedWebPushTests {
         let phone = try Phone()
         let other = try Phone()
         let payload = try phone.forwarded(Self.mastodon)
-        let message = try #require(try ForwardedWebPush.message(in: payload))
+        let message = try #require(try ForwardedWebPush.message(in: payload)).bytes
         func reason(_ bytes: [UInt8], _ decryptor: Decryptor? = nil) -> PushSealError.Code? {
             let forwarded = ForwardedWebPush.payload(
                 message: bytes, endpoint: "Xk3v9QaZ", placeholder: Self.placeholder)
@@ -277,5 +319,28 @@ struct ForwardedWebPushTests {
         let documented = ForwardedWebPush.maximumMessageByteCount(
             placeholder: ("New notification", "Open the app to view it."))
         #expect(documented == 2_964, "webpush-v1.md states the limit for its example placeholder: \(documented)")
+    }
+}
+
+extension ForwardedWebPushTests {
+    @Test("aesgcm at the edge: the largest frame that fits APNs with the placeholder opens; one byte more does not fit")
+    func aesgcmLimit() throws {
+        let phone = try Phone()
+        let limit = ForwardedWebPush.maximumMessageByteCount(placeholder: Self.placeholder, coding: .aesgcm)
+        // The frame: an 86-byte header, the 16-byte tag, the 2-byte padding length, the content.
+        let contentCount = limit - 86 - 16 - 2
+        let content = #"{"body":""# + String(repeating: "x", count: contentCount - 11) + #""}"#
+        let payload = try phone.forwardedAESGCM(content)
+        #expect(try ForwardedWebPush.message(in: payload)?.bytes.count == limit)
+        #expect(JSONWriter.bytes(.object(payload)).count <= ForwardedWebPush.apnsLimit)
+        #expect(phone.decryptor().open(payload).notification.body?.count == contentCount - 11)
+        let over = ForwardedWebPush.payload(
+            message: [UInt8](repeating: 7, count: limit + 1), coding: .aesgcm, endpoint: "Xk3v9QaZ",
+            placeholder: Self.placeholder)
+        #expect(JSONWriter.bytes(.object(over)).count > ForwardedWebPush.apnsLimit, "one byte more does not fit")
+        let documented = ForwardedWebPush.maximumMessageByteCount(
+            placeholder: ("New notification", "Open the app to view it."), coding: .aesgcm)
+        #expect(
+            documented == 2_959, "webpush-v1.md states the frame's limit for its example placeholder: \(documented)")
     }
 }

@@ -6,18 +6,26 @@ are opened here, and messages sealed here are opened by Swift.
 Command line, JSON Lines on standard input and output, one answer per line in order:
     python webpush_peer.py open --receiver RECEIVER.json
         in:  {"body": base64url}                  out: {"content": base64url} or {"error": text}
-    python webpush_peer.py seal --subscription SUBSCRIPTION.json [--with pywebpush]
+    python webpush_peer.py open-aesgcm --receiver RECEIVER.json
+        in:  {"frame": base64url}                 out: {"content": base64url} or {"error": text}
+        (a legacy aesgcm message as a relay forwards it, read from webpush-v1.md's "Legacy
+        aesgcm" alone: salt, record size and sender key from the frame, opened by http_ece)
+    python webpush_peer.py seal --subscription SUBSCRIPTION.json [--with pywebpush] [--coding aesgcm]
         in:  {"content": base64url}               out: {"body": base64url}
-        (with pywebpush: WebPusher(subscription).encode, as a Python backend sends)
+        (with pywebpush: WebPusher(subscription).encode, as a Python backend sends; aesgcm: the
+        frame webpush-v1.md describes, of the salt, the key and the body pywebpush gives)
     python webpush_peer.py bench [--seconds S] < payload.json
         out: {"webpush-rfc8291": {"seal": per second, "open": per second}}: pywebpush's encode (a
              fresh key and http_ece's encryption) of the payload's compact JSON, and http_ece's decrypt
     python webpush_peer.py send
         in:  {"endpoint": URL, "keys": {"p256dh", "auth"}, "content": base64url, "ttl": seconds,
-              "headers": {…}, "vapid_key": PEM file or absent, "aud": origin or absent}
+              "headers": {…}, "vapid_key": PEM file or absent, "aud": origin or absent,
+              "coding": "aes128gcm" (default) or "aesgcm", "vapid_form": "rfc8292" (default) or "draft"}
         out: {"status": code, "location": text or null, "error": text or null}
         (pywebpush.webpush, as a Python sender posts to a push service; with vapid_key it signs
-        a VAPID token whose aud is "aud" when given, else the endpoint's origin)
+        a VAPID token whose aud is "aud" when given, else the endpoint's origin, sent as
+        "vapid t=…, k=…", or for "draft" as Mastodon sends it: "WebPush <token>" with the key in
+        Crypto-Key's p256ecdsa)
     python webpush_peer.py vapid-check
         in:  {"authorization": "vapid t=…, k=…", "endpoint": URL}
         out: {"claims": {...}, "public_key": base64url} or {"error": text}
@@ -59,8 +67,7 @@ def load_json(path: str) -> dict:
 
 
 def open_messages(receiver: dict) -> None:
-    scalar = int.from_bytes(b64decode(receiver["private_key"]["d"]), "big")
-    private_key = ec.derive_private_key(scalar, ec.SECP256R1())
+    private_key = receiver_key(receiver)
     auth = b64decode(receiver["auth"])
     for line in sys.stdin:
         body = b64decode(json.loads(line)["body"])
@@ -72,13 +79,41 @@ def open_messages(receiver: dict) -> None:
         print(json.dumps(answer), flush=True)
 
 
-def seal_with_pywebpush(subscription: dict) -> None:
+def receiver_key(receiver: dict) -> ec.EllipticCurvePrivateKey:
+    return ec.derive_private_key(int.from_bytes(b64decode(receiver["private_key"]["d"]), "big"), ec.SECP256R1())
+
+
+def open_aesgcm_frames(receiver: dict) -> None:
+    private_key = receiver_key(receiver)
+    auth = b64decode(receiver["auth"])
+    for line in sys.stdin:
+        frame = b64decode(json.loads(line)["frame"])
+        try:
+            # webpush-v1.md: salt (16) || rs (4, big-endian) || 0x41 || the sender's key (65) || the record
+            if len(frame) < 86 or frame[20] != 65:
+                raise ValueError("not a frame: no 86-byte header with a 65-byte key")
+            salt, rs, dh, record = frame[:16], int.from_bytes(frame[16:20], "big"), frame[21:86], frame[86:]
+            content = http_ece.decrypt(
+                record, salt=salt, dh=dh, private_key=private_key, auth_secret=auth, version="aesgcm", rs=rs)
+            answer = {"content": b64encode(content)}
+        except Exception as error:  # every refusal is an answer, not the end of the batch
+            answer = {"error": str(error)}
+        print(json.dumps(answer), flush=True)
+
+
+def seal_with_pywebpush(subscription: dict, coding: str) -> None:
     import pywebpush
 
     pusher = pywebpush.WebPusher(subscription)
     for line in sys.stdin:
         content = b64decode(json.loads(line)["content"])
-        print(json.dumps({"body": b64encode(pusher.encode(content)["body"])}), flush=True)
+        encoded = pusher.encode(content, content_encoding=coding)
+        if coding == "aesgcm":
+            frame = b64decode(encoded["salt"].decode()) + (4096).to_bytes(4, "big") + bytes([65])
+            body = frame + b64decode(encoded["crypto_key"].decode()) + encoded["body"]
+        else:
+            body = encoded["body"]
+        print(json.dumps({"body": b64encode(body)}), flush=True)
 
 
 def seal_messages(subscription: dict) -> None:
@@ -94,6 +129,7 @@ def seal_messages(subscription: dict) -> None:
 
 
 def send_messages() -> None:
+    import py_vapid
     import pywebpush
 
     for line in sys.stdin:
@@ -102,11 +138,15 @@ def send_messages() -> None:
         claims = {"sub": "mailto:ops@example.com"}
         if request.get("aud"):
             claims["aud"] = request["aud"]
+        vapid_key = request.get("vapid_key")
+        if vapid_key and request.get("vapid_form") == "draft":
+            vapid_key = py_vapid.Vapid01.from_file(vapid_key)
         try:
             response = pywebpush.webpush(
                 subscription, data=b64decode(request["content"]), ttl=request.get("ttl", 60),
-                headers=request.get("headers") or {}, vapid_private_key=request.get("vapid_key"),
-                vapid_claims=claims if request.get("vapid_key") else None, content_encoding="aes128gcm", timeout=10)
+                headers=request.get("headers") or {}, vapid_private_key=vapid_key,
+                vapid_claims=claims if vapid_key else None, content_encoding=request.get("coding", "aes128gcm"),
+                timeout=10)
             answer = {"status": response.status_code, "location": response.headers.get("Location"), "error": None}
         except pywebpush.WebPushException as error:
             status = error.response.status_code if error.response is not None else None
@@ -189,6 +229,9 @@ def main() -> None:
     sealing = commands.add_parser("seal")
     sealing.add_argument("--subscription", required=True)
     sealing.add_argument("--with", dest="library", choices=["http_ece", "pywebpush"], default="http_ece")
+    sealing.add_argument("--coding", choices=["aes128gcm", "aesgcm"], default="aes128gcm")
+    opening_aesgcm = commands.add_parser("open-aesgcm")
+    opening_aesgcm.add_argument("--receiver", required=True)
     commands.add_parser("vapid-check")
     commands.add_parser("send")
     benching = commands.add_parser("bench")
@@ -196,8 +239,10 @@ def main() -> None:
     arguments = parser.parse_args()
     if arguments.command == "open":
         open_messages(load_json(arguments.receiver))
+    elif arguments.command == "open-aesgcm":
+        open_aesgcm_frames(load_json(arguments.receiver))
     elif arguments.command == "seal" and arguments.library == "pywebpush":
-        seal_with_pywebpush(load_json(arguments.subscription))
+        seal_with_pywebpush(load_json(arguments.subscription), arguments.coding)
     elif arguments.command == "seal":
         seal_messages(load_json(arguments.subscription))
     elif arguments.command == "send":

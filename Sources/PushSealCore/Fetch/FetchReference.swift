@@ -19,6 +19,9 @@ public struct FetchReference: Sendable, CustomStringConvertible {
         /// An RFC 8291 `aes128gcm` message a Web Push sender posted to the relay: it opens with
         /// the store's Web Push receiver, as a forwarded message does.
         case webPush = "webpush"
+        /// A legacy `aesgcm` message's frame (``AESGCMMessage``; from 1.4.0): it opens with the
+        /// store's Web Push receiver, as one forwarded under `webpush_aesgcm` does.
+        case webPushAESGCM = "webpush-aesgcm"
         /// A binary envelope (envelope-v1.md), not base64url: it opens with the store's keys,
         /// as `enc` does, and its content is never a reference itself.
         case envelope
@@ -110,7 +113,7 @@ public struct FetchReference: Sendable, CustomStringConvertible {
             throw Self.malformed("sha256", "must be 32 bytes of base64url")
         }
         guard let formatName = json["format"]?.stringValue, let format = Format(rawValue: formatName) else {
-            throw Self.malformed("format", "must be \"webpush\" or \"envelope\"")
+            throw Self.malformed("format", "must be \"webpush\", \"webpush-aesgcm\" or \"envelope\"")
         }
         self.init(
             url: url, capability: capability, expires: Int64(expires), size: size, sha256: hash, format: format)

@@ -26,10 +26,12 @@ struct ContentCodingHeader {
         self.senderKey = senderKey
     }
 
-    /// Reads the header at the start of `body`.
+    /// Reads the header at the start of `body`, whose record size must be at least
+    /// `minimumRecordSize` (RFC 8188's 18 unless given: a legacy `aesgcm` record's size counts no
+    /// tag, so 3 holds its padding length and a byte).
     /// - Throws: ``WebPushError/Reason/malformedHeader``, ``WebPushError/Reason/invalidRecordSize``
     ///   or ``WebPushError/Reason/invalidSenderKey``.
-    init(parsing body: ArraySlice<UInt8>) throws(WebPushError) {
+    init(parsing body: ArraySlice<UInt8>, minimumRecordSize: UInt32 = minimumRecordSize) throws(WebPushError) {
         guard body.count >= Self.fixedByteCount else {
             throw WebPushError(
                 .malformedHeader, "the body holds \(body.count) bytes; an aes128gcm header has at least 21")
@@ -47,8 +49,9 @@ struct ContentCodingHeader {
             throw WebPushError(
                 .malformedHeader, "the body holds \(body.count) bytes, less than its 86-byte header")
         }
-        guard recordSize >= Self.minimumRecordSize else {
-            throw WebPushError(.invalidRecordSize, "the record size is \(recordSize); RFC 8188 allows 18 or more")
+        guard recordSize >= minimumRecordSize else {
+            throw WebPushError(
+                .invalidRecordSize, "the record size is \(recordSize); the coding allows \(minimumRecordSize) or more")
         }
         let keyID = Array(body[(start + Self.fixedByteCount)..<(start + Self.byteCount)])
         do {

@@ -9,10 +9,13 @@
 /// - A Declarative Web Push message (`{"web_push": 8030, "notification": {…}}`) is read as
 ///   ``DeclarativeWebPush`` says: its title, body, badge, sound and thread, with `navigate`,
 ///   `lang`, `dir` and its `data` beside `aps`.
-/// - Any other JSON object (Mastodon's `{"title", "body", "icon", "notification_id",
-///   "notification_type", …}`, and most senders'): its string `title` and `body` become the
-///   alert, every member stays beside `aps`, and its `notification_id` becomes `event_id` when
-///   it has none, so that a repeat is recorded once.
+/// - A Mastodon notification (`{"notification_type", "notification_id", "title", "body",
+///   "access_token", …}`) is read as ``MastodonNotification`` says: its title and body, with the
+///   default sound, every member but `access_token` beside `aps`, and `notification_id` as its
+///   `event_id`.
+/// - Any other JSON object (most senders'): its string `title` and `body` become the alert, every
+///   member stays beside `aps`, and its `notification_id` becomes `event_id` when it has none, so
+///   that a repeat is recorded once.
 /// - Text that is not JSON becomes the body; bytes that are not UTF-8 map to nothing
 ///   (`malformed-content`).
 public enum WebPushContent {
@@ -29,6 +32,7 @@ public enum WebPushContent {
         }
         if object["aps"]?.objectValue != nil { return object }
         if let declarative = DeclarativeWebPush.payload(object) { return declarative }
+        if let mastodon = MastodonNotification.payload(object) { return mastodon }
         var payload = object
         var alert = JSONObject()
         if let title = object["title"]?.stringValue { alert["title"] = .string(title) }

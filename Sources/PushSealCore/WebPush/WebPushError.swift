@@ -62,8 +62,12 @@ public struct WebPushError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let missingDelimiter = Reason("missing-delimiter")
         /// The record's delimiter is 0x01, which marks a record that is not the last one.
         public static let misplacedDelimiter = Reason("misplaced-delimiter")
-        /// Bytes other than zero follow the record's last 0x02 delimiter.
+        /// Bytes other than zero follow the record's last 0x02 delimiter; in a legacy `aesgcm`
+        /// record, the padding its length announces holds a byte other than zero.
         public static let nonZeroPadding = Reason("nonzero-padding")
+        /// A legacy `aesgcm` record's two-byte padding length is more than the bytes after it,
+        /// or the record is too short to hold that length at all.
+        public static let paddingTooLong = Reason("padding-too-long")
         /// The crypto library failed while sealing (it reports nothing about the inputs).
         public static let cryptoFailure = Reason("crypto-failure")
     }

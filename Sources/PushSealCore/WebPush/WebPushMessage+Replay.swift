@@ -15,6 +15,11 @@ extension WebPushMessage {
     /// - Throws: ``WebPushError`` for a header that does not parse, as ``open(_:with:)`` would.
     public static func replayIdentity(_ body: some Collection<UInt8>) throws(WebPushError) -> String {
         let header = try ContentCodingHeader(parsing: Array(body.prefix(ContentCodingHeader.byteCount))[...])
-        return Base64URL.encode(SHA256.hash(header.salt + header.senderKey.x963Representation))
+        return replayIdentity(salt: header.salt, senderKey: header.senderKey)
+    }
+
+    /// The identity of a message with `salt` and `senderKey`, whichever coding carried them.
+    static func replayIdentity(salt: [UInt8], senderKey: P256.PublicKey) -> String {
+        Base64URL.encode(SHA256.hash(salt + senderKey.x963Representation))
     }
 }

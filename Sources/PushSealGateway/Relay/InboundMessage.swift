@@ -2,12 +2,18 @@ internal import PushSealCore
 internal import PushSealDelivery
 
 /// A message a Web Push sender posted to an endpoint (RFC 8030 §5), checked as a push service
-/// checks it before storing anything: `Content-Encoding: aes128gcm` with a well-formed header,
-/// `TTL`, `Urgency` and `Topic` as RFC 8030 defines them, and a body of at most 4,096 bytes
+/// checks it before storing anything: `Content-Encoding: aes128gcm` with a well-formed header, or
+/// the legacy `aesgcm` with its `Encryption` and `Crypto-Key` headers (``AESGCMHeaders``);
+/// `TTL`, `Urgency` and `Topic` as RFC 8030 defines them; and a body of at most 4,096 bytes
 /// (RFC 8030 §7.2; gateway-v1.md, "Web Push in").
 struct InboundMessage: Sendable {
-    /// The `aes128gcm` message, as posted.
-    let body: [UInt8]
+    /// The message's coding.
+    let coding: WebPushCoding
+    /// What the relay forwards: the `aes128gcm` body as posted, or the `aesgcm` message's frame
+    /// (its headers' salt and key, then the body as posted).
+    let forwarded: [UInt8]
+    /// The body's length, as posted.
+    let bodyByteCount: Int
     /// How long the push service may keep it, in seconds (RFC 8030 §5.2).
     let ttl: Int
     /// `very-low`, `low`, `normal` or `high` (RFC 8030 §5.3); `normal` when absent.
@@ -29,11 +35,9 @@ struct InboundMessage: Sendable {
             )
         }
         switch request.header("content-encoding")?.lowercased() {
-        case "aes128gcm"?: break
-        case "aesgcm"?:
-            throw .webPush(
-                400, "Content-Encoding aesgcm (the draft coding) is not accepted: seal with aes128gcm (RFC 8291)")
-        case let other?: throw .webPush(400, "Content-Encoding \(APIError.quoted(other)) is not aes128gcm")
+        case "aes128gcm"?: coding = .aes128gcm
+        case "aesgcm"?: coding = .aesgcm
+        case let other?: throw .webPush(400, "Content-Encoding \(APIError.quoted(other)) is not aes128gcm or aesgcm")
         case nil: throw .webPush(400, "Content-Encoding is missing: a Web Push message is aes128gcm (RFC 8291)")
         }
         guard let ttl = request.header("ttl").flatMap(Self.ttl) else {
@@ -59,12 +63,20 @@ struct InboundMessage: Sendable {
             throw .webPush(
                 413, "the message is over \(maximumBody) bytes, the most a push service must take (RFC 8030 §7.2)")
         }
-        do {
-            try WebPushMessage.checkHeader(request.body)
-        } catch {
-            throw .webPush(400, "the body is not an aes128gcm message: \(error.detail)")
+        switch coding {
+        case .aes128gcm:
+            do {
+                try WebPushMessage.checkHeader(request.body)
+            } catch {
+                throw .webPush(400, "the body is not an aes128gcm message: \(error.detail)")
+            }
+            forwarded = request.body
+        case .aesgcm:
+            let headers = try AESGCMHeaders(
+                encryption: request.header("encryption"), cryptoKey: request.header("crypto-key"))
+            forwarded = try headers.message(body: request.body).frame
         }
-        body = request.body
+        bodyByteCount = request.body.count
     }
 
     /// RFC 8030 §5.2's `TTL`, `1*DIGIT` of any length, read whole (`0000000120` is 120 s, and

@@ -20,11 +20,12 @@ public struct RelaySettings: Sendable {
     public let messagesPerSecond: Int
     /// See ``messagesPerSecond``.
     public let messagesBurst: Int
-    /// The longest message forwarded in the push itself: what fits APNs' 4,096 bytes once
-    /// forwarded with the placeholder (`ForwardedWebPush.maximumMessageByteCount(placeholder:)`),
-    /// worked out once. A longer one, up to RFC 8030's 4,096 bytes, is kept for the device to
-    /// fetch (gateway-v1.md, "Fetched content").
-    let maximumMessageByteCount: Int
+    /// The longest message of each coding (for `aesgcm`, its frame) forwarded in the push itself:
+    /// what fits APNs' 4,096 bytes once forwarded with the placeholder
+    /// (`ForwardedWebPush.maximumMessageByteCount(placeholder:coding:)`), worked out once. A longer
+    /// one, up to RFC 8030's 4,096 bytes of body, is kept for the device to fetch (gateway-v1.md,
+    /// "Fetched content").
+    let maximumForwardedByteCount: [WebPushCoding: Int]
 
     /// Reads the `relay` member `object` (at `path`).
     /// - Throws: ``GatewayError`` naming the member at fault.
@@ -36,8 +37,13 @@ public struct RelaySettings: Sendable {
         messagesPerSecond =
             try GatewayConfiguration.integer(object, "messages_per_second", in: 1...1_000, at: path) ?? 2
         messagesBurst = try GatewayConfiguration.integer(object, "messages_burst", in: 1...10_000, at: path) ?? 20
-        maximumMessageByteCount = ForwardedWebPush.maximumMessageByteCount(
-            placeholder: (title: placeholder.title, body: placeholder.body))
+        let placeholder = placeholder
+        maximumForwardedByteCount = Dictionary(
+            uniqueKeysWithValues: WebPushCoding.allCases.map { coding in
+                let limit = ForwardedWebPush.maximumMessageByteCount(
+                    placeholder: (title: placeholder.title, body: placeholder.body), coding: coding)
+                return (coding, limit)
+            })
     }
 
     /// The default placeholder, the envelope's own (envelope-v1.md, "Outer payload").

@@ -120,7 +120,8 @@ struct WebPushRelay: Sendable {
         let now = GatewayClock.milliseconds()
         if let pinned = inbox.vapidKey {
             try VAPIDCheck.check(
-                request.header("authorization"), pinned: pinned, audience: settings.publicURL, now: now / 1_000)
+                request.header("authorization"), cryptoKey: request.header("crypto-key"), pinned: pinned,
+                audience: settings.publicURL, now: now / 1_000)
         }
         let message = try InboundMessage(request, maximumBody: WebPushMessage.maximumByteCount)
         // Only a message that would be stored counts against the endpoint's rate.
@@ -130,18 +131,19 @@ struct WebPushRelay: Sendable {
             topic: topic, collapseID: message.topic, expiration: expiration, priority: message.apnsPriority)
         let delivery: NewDelivery
         var fetchID: String?
-        if message.body.count <= settings.maximumMessageByteCount {
+        if message.forwarded.count <= settings.maximumForwardedByteCount[message.coding, default: 0] {
             let payload = JSONWriter.bytes(
                 .object(
                     ForwardedWebPush.payload(
-                        message: message.body, endpoint: inbox.idPrefix,
+                        message: message.forwarded, coding: message.coding, endpoint: inbox.idPrefix,
                         placeholder: (title: settings.placeholder.title, body: settings.placeholder.body))))
             let apns = try APNsRequest(body: payload, pushType: .alert, options: options)
             delivery = NewDelivery(
                 device: device, headers: apns.headers, body: apns.body, expiration: Int64(expiration))
         } else {
             let (id, reference) = try FetchedContent.keep(
-                message.body, format: .webPush, from: inbox.idHash, for: device, publicURL: settings.publicURL,
+                message.forwarded, format: message.coding.fetchFormat, from: inbox.idHash, for: device,
+                publicURL: settings.publicURL,
                 ttl: message.ttl,
                 retentionHours: retentionHours, store: store, log: log, at: now)
             fetchID = id
@@ -161,7 +163,7 @@ struct WebPushRelay: Sendable {
             [
                 ("app", .string(device.app.name)), ("endpoint", .string(inbox.idPrefix)),
                 ("device", .string(device.id)), ("push", .string(pushID)),
-                ("bytes", .number(JSONNumber(message.body.count))),
+                ("coding", .string(message.coding.rawValue)), ("bytes", .number(JSONNumber(message.bodyByteCount))),
                 ("fetch", fetchID.map { .string(FetchedContent.loggedID($0)) } ?? .null),
             ])
         return HTTPResponse(
