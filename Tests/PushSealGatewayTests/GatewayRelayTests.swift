@@ -56,16 +56,19 @@ struct GatewayRelayTests {
             )
         }
 
-        /// Sends `content` with pywebpush to `endpoint`; the status and the `Location`.
+        /// Sends `content` with pywebpush to `endpoint` in `coding` (with VAPID in `vapidForm`:
+        /// `rfc8292` or `draft`); the status and the `Location`.
         func send(
             _ content: String, to endpoint: String, ttl: Int = 3_600, headers: [String: String] = [:],
-            vapidKey: String? = nil, aud: String? = GatewayRelayTests.publicURL
+            vapidKey: String? = nil, aud: String? = GatewayRelayTests.publicURL, coding: String = "aes128gcm",
+            vapidForm: String = "rfc8292"
         ) throws -> (status: Int?, location: String?, error: String?) {
             var request = JSONObject([
                 ("endpoint", .string(endpoint)),
                 ("keys", .object(JSONObject([("p256dh", keys["p256dh"] ?? .null), ("auth", keys["auth"] ?? .null)]))),
                 ("content", .string(Base64URL.encode(Array(content.utf8)))), ("ttl", .number(JSONNumber(ttl))),
                 ("headers", .object(JSONObject(headers.map { ($0.key, JSONValue.string($0.value)) }))),
+                ("coding", .string(coding)), ("vapid_form", .string(vapidForm)),
             ])
             if let vapidKey { request["vapid_key"] = .string(vapidKey) }
             if let aud { request["aud"] = .string(aud) }
