@@ -95,7 +95,7 @@ test-default: deps python-peer schemathesis python-client vectors
 
 ## docs-run: every shell block of the README and the guides, run in order against the local trial, output checked
 ## where the documents show it (scripts/run-docs.py; blocks marked as needing an Apple key or a device are counted)
-GUIDES := README.md docs/ios.md docs/web.md docs/android.md docs/backend.md docs/operations.md
+GUIDES := README.md docs/ios.md docs/web.md docs/android.md docs/relay.md docs/backend.md docs/operations.md
 ## operations.md runs the container image, and the README and ios.md run again on the trial in its container, as on a
 ## Mac: podman stands in for docker (scripts/podman-as-docker)
 docs-run: release python-peer image trial-image

@@ -123,7 +123,8 @@ start() {
     "allow_local_destinations": true, "ca_file": "stand-ins/push-services.pem",
     "navigate": "https://shop.example.com/notifications"
   },
-  "receipts": {"url": "https://127.0.0.1:$front_port"}
+  "receipts": {"url": "https://127.0.0.1:$front_port"},
+  "relay": {"public_url": "https://127.0.0.1:$front_port"}
 }
 CONFIG
     local token
@@ -147,6 +148,7 @@ export PUSH_SERVICE=https://127.0.0.1:$push_port
 export TRIAL=$trial
 export TRIAL_CA=$trial/stand-ins/tls-front-cert.pem
 export PUSHSEAL_CHECKOUT=$checkout
+export TRIAL_PYTHON=$python
 ENV
     )
     cat <<DONE

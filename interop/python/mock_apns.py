@@ -15,7 +15,8 @@ For every request it checks what APNs checks and what PushSeal promises:
 - the size: 4096 bytes, 5120 for VoIP (else 413 PayloadTooLarge);
 - that the body is a sealed PushSeal payload: a JSON object whose `enc` is base64url of an
   envelope starting with version 1, or whose `webpush` is base64url of an aes128gcm message
-  (a forwarded Web Push message), else 400 NotSealed, a reason of this mock's own.
+  (a forwarded Web Push message), or whose `webpush_aesgcm` is base64url of a legacy aesgcm
+  message's frame (webpush-v1.md), else 400 NotSealed, a reason of this mock's own.
 
 Failures are scripted by the device token's first four hex digits:
 
@@ -165,12 +166,14 @@ class Behaviour:
 
     @staticmethod
     def sealed(body: bytes) -> bool:
-        """An envelope in `enc`, or a forwarded Web Push message in `webpush` (an aes128gcm
-        header: salt, record size, a 65-byte key id that is an uncompressed point)."""
+        """An envelope in `enc`, or a forwarded Web Push message in `webpush` or `webpush_aesgcm`
+        (an aes128gcm header, or an aesgcm frame laid out as one: salt, record size, a 65-byte
+        key id that is an uncompressed point; then at least a tag)."""
         try:
             payload = json.loads(body)
-            if isinstance(payload, dict) and "enc" not in payload and "webpush" in payload:
-                message = b64url_decode(payload["webpush"])
+            members = [name for name in ("webpush", "webpush_aesgcm") if isinstance(payload, dict) and name in payload]
+            if isinstance(payload, dict) and "enc" not in payload and len(members) == 1:
+                message = b64url_decode(payload[members[0]])
                 return len(message) > 86 + 16 and message[20] == 65 and message[21] == 0x04
             envelope = b64url_decode(payload["enc"])
         except (ValueError, KeyError, TypeError, IndexError, json.JSONDecodeError):
