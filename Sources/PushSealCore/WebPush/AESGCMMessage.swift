@@ -106,7 +106,7 @@ public struct AESGCMMessage: Sendable {
     /// `aes128gcm` message's, SHA-256 over the salt and the sender's key.
     public var replayIdentity: String { WebPushMessage.replayIdentity(salt: salt, senderKey: senderKey) }
 
-    /// Opens the message with `receiver`: derives the key (``AESGCMKeySchedule``), authenticates
+    /// Opens the message with `receiver`: derives the key (draft-04's schedule), authenticates
     /// and decrypts the record, and removes its padding. Nothing is returned unless every check
     /// passes.
     /// - Throws: ``WebPushError`` with `decryption-failed`, `padding-too-long` or
