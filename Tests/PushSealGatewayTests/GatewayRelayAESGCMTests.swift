@@ -23,12 +23,17 @@ struct GatewayRelayAESGCMTests {
         return (head + body + #""}"#, body)
     }
 
-    /// What the extension's session shows for `payload` with the phone's store.
-    static func extensionShows(_ payload: JSONObject, store directory: String) throws -> DecryptionResult {
+    /// What the extension's session shows for `payload` with the phone's store, fetching what it
+    /// refers to from the HTTPS front whose certificate is `caFile`.
+    static func extensionShows(_ payload: JSONObject, store directory: String, caFile: String) throws
+        -> DecryptionResult
+    {
         let store = FileKeyStore(directory: directory)
+        let fetcher = ContentFetcher(caFile: caFile, allowsLocalDestinations: true)
         let delivered = Protected<DecryptionResult?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let session = ExtensionSession(payload: payload, decryptor: Decryptor(keyStore: store, ledger: store.ledger)) {
+        let session = ExtensionSession(
+            payload: payload, decryptor: Decryptor(keyStore: store, ledger: store.ledger, fetcher: fetcher)) {
             result in
             delivered.withLock { $0 = result }
             done.signal()
@@ -83,11 +88,10 @@ struct GatewayRelayAESGCMTests {
             let shown = try #require(opened["notification"]?.objectValue)
             #expect(shown["title"] == .string("Ada mentioned you") && shown["body"] == .string(text))
             #expect(!JSONWriter.string(.object(opened)).contains("oauth-9f2c41d7"), "no access_token shown or printed")
-            if inline {
-                let session = try Self.extensionShows(payload, store: relay.world.directory.file("store-phone"))
-                #expect(session.status == .decrypted && session.notification.body == text, "the extension's session")
-                #expect(!session.duplicate, "the CLI recorded nothing without --record")
-            }
+            let session = try Self.extensionShows(
+                payload, store: relay.world.directory.file("store-phone"), caFile: fronted.front.certificate)
+            #expect(session.status == .decrypted && session.notification.body == text, "the extension's session")
+            #expect(session.fetched == !inline && !session.duplicate, "the CLI recorded nothing without --record")
         }
         let received = relay.world.logged("webpush-received")
         #expect(received.map(\.["coding"]) == cases.map { .string($0.1) }, "\(received)")
