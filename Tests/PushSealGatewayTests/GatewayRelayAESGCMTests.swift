@@ -33,7 +33,8 @@ struct GatewayRelayAESGCMTests {
         let delivered = Protected<DecryptionResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         let session = ExtensionSession(
-            payload: payload, decryptor: Decryptor(keyStore: store, ledger: store.ledger, fetcher: fetcher)) {
+            payload: payload, decryptor: Decryptor(keyStore: store, ledger: store.ledger, fetcher: fetcher)
+        ) {
             result in
             delivered.withLock { $0 = result }
             done.signal()
