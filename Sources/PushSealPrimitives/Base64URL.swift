@@ -71,6 +71,14 @@ package enum Base64URL {
         return copy.withUnsafeBufferPointer { decode($0, into: &output) } ? output : nil
     }
 
+    /// `text` without the trailing `=` padding some senders add (browsers once padded
+    /// subscription keys; some Web Push senders pad header values): what ``decode(_:)`` takes.
+    package static func unpadded(_ text: String) -> String {
+        var text = Substring(text)
+        while text.last == "=" { text = text.dropLast() }
+        return String(text)
+    }
+
     /// Decodes public data from a string.
     package static func decode(_ text: String) -> [UInt8]? {
         var text = text

@@ -32,7 +32,7 @@ public struct WebPushSubscription: Sendable, CustomStringConvertible, CustomDebu
         } catch {
             throw Self.refusal("endpoint", "is not a usable https URL: \(error)")
         }
-        guard let point = Base64URL.decode(Self.unpadded(p256dh)) else {
+        guard let point = Base64URL.decode(Base64URL.unpadded(p256dh)) else {
             throw Self.refusal("keys.p256dh", "is not base64url")
         }
         let key: P256.PublicKey
@@ -42,7 +42,7 @@ public struct WebPushSubscription: Sendable, CustomStringConvertible, CustomDebu
             throw Self.refusal(
                 "keys.p256dh", "is not an uncompressed P-256 point on the curve (\(point.count) bytes)")
         }
-        guard let secret = Base64URL.decodeSecret(Self.unpadded(auth)) else {
+        guard let secret = Base64URL.decodeSecret(Base64URL.unpadded(auth)) else {
             throw Self.refusal("keys.auth", "is not base64url")
         }
         guard secret.count == Self.authSecretByteCount else {
@@ -105,11 +105,5 @@ public struct WebPushSubscription: Sendable, CustomStringConvertible, CustomDebu
     /// The refusal of `member` (`keys.auth`): its detail names the member, quoted, then `problem`.
     private static func refusal(_ member: String, _ problem: String) -> WebPushError {
         WebPushError(.invalidSubscription, "\"\(member)\" \(problem)", member: member)
-    }
-
-    private static func unpadded(_ text: String) -> String {
-        var text = Substring(text)
-        while text.last == "=" { text = text.dropLast() }
-        return String(text)
     }
 }

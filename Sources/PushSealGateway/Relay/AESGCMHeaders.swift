@@ -68,9 +68,5 @@ struct AESGCMHeaders {
     }
 
     /// The bytes of `text` in base64url, padded with `=` or not.
-    private static func bytes(_ text: String) -> [UInt8]? {
-        var unpadded = Substring(text)
-        while unpadded.last == "=" { unpadded = unpadded.dropLast() }
-        return Base64URL.decode(String(unpadded))
-    }
+    private static func bytes(_ text: String) -> [UInt8]? { Base64URL.decode(Base64URL.unpadded(text)) }
 }
