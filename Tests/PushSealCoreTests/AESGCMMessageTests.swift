@@ -55,7 +55,8 @@ struct AESGCMMessageTests {
         #expect(senderKey == Base64URL.decode(DraftExample.senderPublicKey))
         let receiver = try DraftExample.receiver()
         let salt = try #require(Base64URL.decode(DraftExample.salt))
-        let schedule = try AESGCMKeySchedule(
+        let schedule = try WebPushKeySchedule(
+            .aesgcm,
             ecdhSecret: try receiver.privateKey.sharedSecret(with: try P256.PublicKey(x963Representation: senderKey)),
             authSecret: receiver.authSecret, receiverKey: receiver.privateKey.publicKey,
             senderKey: try P256.PublicKey(x963Representation: senderKey), salt: salt)

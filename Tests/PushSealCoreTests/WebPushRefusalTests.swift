@@ -22,6 +22,7 @@ struct WebPushRefusalTests {
         let salt = SecureRandom.bytes(16)
         let header = ContentCodingHeader(salt: salt, recordSize: recordSize, senderKey: sender.publicKey)
         let schedule = try WebPushKeySchedule(
+            .aes128gcm,
             ecdhSecret: try sender.sharedSecret(with: receiver.privateKey.publicKey), authSecret: receiver.authSecret,
             receiverKey: receiver.privateKey.publicKey, senderKey: sender.publicKey, salt: salt)
         return header.bytes

@@ -112,17 +112,8 @@ public struct AESGCMMessage: Sendable {
     /// - Throws: ``WebPushError`` with `decryption-failed`, `padding-too-long` or
     ///   `nonzero-padding`.
     public func open(with receiver: WebPushReceiver) throws(WebPushError) -> [UInt8] {
-        var plaintext: [UInt8]
-        do {
-            let schedule = try AESGCMKeySchedule(
-                ecdhSecret: try receiver.privateKey.sharedSecret(with: senderKey), authSecret: receiver.authSecret,
-                receiverKey: receiver.privateKey.publicKey, senderKey: senderKey, salt: salt)
-            plaintext = try AEAD.aes128GCM.open(
-                key: schedule.contentKey, nonce: schedule.nonce, aad: [UInt8](), ciphertext: record)
-        } catch {
-            throw WebPushError(
-                .decryptionFailed, "the record does not open with this receiver's key and authentication secret")
-        }
+        var plaintext = try WebPushKeySchedule.openRecord(
+            record, .aesgcm, with: receiver, senderKey: senderKey, salt: salt)
         do {
             let start = try Self.contentStart(plaintext)
             plaintext.removeSubrange(..<start)
@@ -187,7 +178,8 @@ public struct AESGCMMessage: Sendable {
                 senderPair = try P256.PrivateKey()
             }
             let salt = salt ?? SecureRandom.bytes(ContentCodingHeader.saltByteCount)
-            let schedule = try AESGCMKeySchedule(
+            let schedule = try WebPushKeySchedule(
+                .aesgcm,
                 ecdhSecret: try senderPair.sharedSecret(with: subscription.receiverKey),
                 authSecret: subscription.authSecret, receiverKey: subscription.receiverKey,
                 senderKey: senderPair.publicKey, salt: salt)

@@ -47,18 +47,8 @@ extension WebPushMessage {
             throw WebPushError(
                 .decryptionFailed, "\(record.count) bytes follow the header; a record holds at least its 16-byte tag")
         }
-        var plaintext: [UInt8]
-        do {
-            let schedule = try WebPushKeySchedule(
-                ecdhSecret: try receiver.privateKey.sharedSecret(with: header.senderKey),
-                authSecret: receiver.authSecret, receiverKey: receiver.privateKey.publicKey,
-                senderKey: header.senderKey, salt: header.salt)
-            plaintext = try AEAD.aes128GCM.open(
-                key: schedule.contentKey, nonce: schedule.nonce, aad: [UInt8](), ciphertext: record)
-        } catch {
-            throw WebPushError(
-                .decryptionFailed, "the record does not open with this receiver's key and authentication secret")
-        }
+        var plaintext = try WebPushKeySchedule.openRecord(
+            record, .aes128gcm, with: receiver, senderKey: header.senderKey, salt: header.salt)
         do {
             let length = try contentLength(plaintext)
             plaintext.removeSubrange(length...)

@@ -58,6 +58,7 @@ extension WebPushMessage {
                 salt: salt ?? SecureRandom.bytes(ContentCodingHeader.saltByteCount), recordSize: recordSize,
                 senderKey: sender.publicKey)
             let schedule = try WebPushKeySchedule(
+                .aes128gcm,
                 ecdhSecret: try sender.sharedSecret(with: subscription.receiverKey),
                 authSecret: subscription.authSecret, receiverKey: subscription.receiverKey,
                 senderKey: sender.publicKey, salt: header.salt)
