@@ -66,39 +66,39 @@ def load_json(path: str) -> dict:
         return json.load(handle)
 
 
-def open_messages(receiver: dict) -> None:
-    private_key = receiver_key(receiver)
-    auth = b64decode(receiver["auth"])
-    for line in sys.stdin:
-        body = b64decode(json.loads(line)["body"])
-        try:
-            content = http_ece.decrypt(body, private_key=private_key, auth_secret=auth, version="aes128gcm")
-            answer = {"content": b64encode(content)}
-        except Exception as error:  # every refusal is an answer, not the end of the batch
-            answer = {"error": str(error)}
-        print(json.dumps(answer), flush=True)
-
-
 def receiver_key(receiver: dict) -> ec.EllipticCurvePrivateKey:
     return ec.derive_private_key(int.from_bytes(b64decode(receiver["private_key"]["d"]), "big"), ec.SECP256R1())
 
 
-def open_aesgcm_frames(receiver: dict) -> None:
-    private_key = receiver_key(receiver)
-    auth = b64decode(receiver["auth"])
+def answer_lines(member: str, open_one) -> None:
+    """Opens the base64url `member` of each input line with `open_one`: one answer per line."""
     for line in sys.stdin:
-        frame = b64decode(json.loads(line)["frame"])
+        data = b64decode(json.loads(line)[member])
         try:
-            # webpush-v1.md: salt (16) || rs (4, big-endian) || 0x41 || the sender's key (65) || the record
-            if len(frame) < 86 or frame[20] != 65:
-                raise ValueError("not a frame: no 86-byte header with a 65-byte key")
-            salt, rs, dh, record = frame[:16], int.from_bytes(frame[16:20], "big"), frame[21:86], frame[86:]
-            content = http_ece.decrypt(
-                record, salt=salt, dh=dh, private_key=private_key, auth_secret=auth, version="aesgcm", rs=rs)
-            answer = {"content": b64encode(content)}
+            answer = {"content": b64encode(open_one(data))}
         except Exception as error:  # every refusal is an answer, not the end of the batch
             answer = {"error": str(error)}
         print(json.dumps(answer), flush=True)
+
+
+def open_messages(receiver: dict) -> None:
+    private_key, auth = receiver_key(receiver), b64decode(receiver["auth"])
+    answer_lines(
+        "body", lambda body: http_ece.decrypt(body, private_key=private_key, auth_secret=auth, version="aes128gcm"))
+
+
+def open_aesgcm_frames(receiver: dict) -> None:
+    private_key, auth = receiver_key(receiver), b64decode(receiver["auth"])
+
+    def open_frame(frame: bytes) -> bytes:
+        # webpush-v1.md: salt (16) || rs (4, big-endian) || 0x41 || the sender's key (65) || the record
+        if len(frame) < 86 or frame[20] != 65:
+            raise ValueError("not a frame: no 86-byte header with a 65-byte key")
+        salt, rs, dh, record = frame[:16], int.from_bytes(frame[16:20], "big"), frame[21:86], frame[86:]
+        return http_ece.decrypt(
+            record, salt=salt, dh=dh, private_key=private_key, auth_secret=auth, version="aesgcm", rs=rs)
+
+    answer_lines("frame", open_frame)
 
 
 def seal_with_pywebpush(subscription: dict, coding: str) -> None:
